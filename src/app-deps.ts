@@ -1,0 +1,14 @@
+import type { Config } from './config'
+import type { Logger } from './log'
+import type { StoreHolder } from './store/store-holder'
+import type { KeyStore } from './keys/key-store'
+import type { CounterStore } from './limits/counter-store'
+
+/** Everything the assembled app needs, built once by src/server.ts (or a test). */
+export interface AppDeps {
+  config: Config
+  stores: StoreHolder
+  keys: KeyStore
+  limits: CounterStore
+  log: Logger
+}

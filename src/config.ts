@@ -1,0 +1,52 @@
+/** Runtime configuration, read once from the environment (names in UPPER_SNAKE, standard ones where they exist). */
+export interface Config {
+  port: number
+  /** Folder holding `current` -> <version>/ (see src/store/schema.ts). */
+  indexDir: string
+  /** SQLite file with the API keys (bun:sqlite). */
+  keysDb: string
+  /** When set, rate-limit counters live in Redis so several instances share one budget. */
+  redisUrl?: string
+  rateLimitHourly: number
+  rateLimitDaily: number
+  rateLimitConcurrent: number
+  /** Honour X-Forwarded-Proto / X-Forwarded-Host when building absolute links (decisions.md). */
+  trustProxy: boolean
+  /** Entries in the serialised-response cache. */
+  responseCacheEntries: number
+  /** Largest request body accepted (batch), bytes. */
+  maxBodyBytes: number
+  /** Watch the index folder and reload when `current` changes. */
+  watchIndex: boolean
+}
+
+function int(name: string, fallback: number): number {
+  const raw = process.env[name]
+  if (raw === undefined || raw === '') return fallback
+  const n = Number(raw)
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`)
+  return n
+}
+
+function bool(name: string, fallback: boolean): boolean {
+  const raw = process.env[name]
+  if (raw === undefined || raw === '') return fallback
+  return /^(1|true|yes|on)$/i.test(raw)
+}
+
+export function loadConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    port: int('PORT', 3000),
+    indexDir: process.env.INDEX_DIR || 'data/index',
+    keysDb: process.env.KEYS_DB || 'data/keys.sqlite',
+    redisUrl: process.env.REDIS_URL || undefined,
+    rateLimitHourly: int('RATE_LIMIT_HOURLY', 10_000),
+    rateLimitDaily: int('RATE_LIMIT_DAILY', 100_000),
+    rateLimitConcurrent: int('RATE_LIMIT_CONCURRENT', 50),
+    trustProxy: bool('TRUST_PROXY', false),
+    responseCacheEntries: int('RESPONSE_CACHE_ENTRIES', 2_000),
+    maxBodyBytes: int('MAX_BODY_BYTES', 64 * 1024),
+    watchIndex: bool('WATCH_INDEX', true),
+    ...overrides,
+  }
+}

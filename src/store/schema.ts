@@ -1,0 +1,133 @@
+/**
+ * The column store contract: what the index builder writes and the server maps.
+ *
+ * One index = one folder holding `manifest.json` and Arrow IPC files (FILES below).
+ * The published index is `<INDEX_DIR>/current`, a symlink to `<INDEX_DIR>/<version>/`;
+ * the builder writes a new version folder and swaps the symlink atomically (rename).
+ *
+ * Arrow column names are the public field names in snake_case. Absent values:
+ *  - integer columns that are never negative (sol, site, drive, width, height, mars_time_ms):
+ *    Arrow null, and the value slot holds INT_ABSENT (-1), so the typed array needs no copy;
+ *  - float columns: Arrow null, value slot NaN;
+ *  - string and dictionary columns: never null, the empty string "" means absent.
+ * Rows of `photos.arrow` are in the default order: date_taken_utc descending (unknown last),
+ * then id ascending.
+ */
+
+export const INT_ABSENT = -1
+
+export const FILES = {
+  manifest: 'manifest.json',
+  photos: 'photos.arrow',
+  locations: 'locations.arrow',
+  panoramas: 'panoramas.arrow',
+  /** Precomputed access paths (sort permutations, per-rover/sol ranges): see src/store/access-paths.ts */
+  accessPaths: 'access-paths.arrow',
+} as const
+
+/** A Utf8 column kept as raw bytes: value i = data[offsets[i] .. offsets[i+1]). */
+export interface Utf8Column {
+  data: Uint8Array
+  offsets: Int32Array
+}
+
+/** A dictionary-encoded string column: value i = dict[codes[i]]. "" in dict means absent. */
+export interface DictColumn {
+  codes: Int8Array | Int16Array | Int32Array | Uint8Array | Uint16Array | Uint32Array
+  dict: string[]
+}
+
+/** The photo table as typed arrays (the same shape in the builder before writing and in the store after loading). */
+export interface PhotoColumns {
+  length: number
+  id: Int32Array                 // Arrow Int32: photo id (int32, public, stable across rebuilds)
+  rover: Uint8Array              // Arrow Dictionary<Utf8,Uint8> whose dictionary is ROVER_SLUGS in ROVERS order, so code = rover code
+  camera: DictColumn             // Arrow Dictionary<Utf8,Int16>: camera abbreviation (identity is rover + name)
+  nasa_id: Utf8Column            // Arrow Utf8
+  sol: Int32Array                // Arrow Int32
+  earth_date: Int32Array         // Arrow DateDay: days since 1970-01-01 (UTC date of capture)
+  date_taken_utc: Float64Array   // Arrow Float64: ms since Unix epoch, UTC; NaN unknown
+  date_taken_mars: Utf8Column    // Arrow Utf8: "Sol-NNNNNMhh:mm:ss.fff"; "" unknown
+  mars_time_ms: Int32Array       // Arrow Int32: local mean solar time of day in ms (0..86399999) parsed/derived; -1 unknown
+  sample_type: DictColumn        // Arrow Dictionary: canonical Full | Subframe | Thumbnail | Downsampled | ... ; "" unknown
+  width: Int32Array              // Arrow Int32, -1 unknown
+  height: Int32Array             // Arrow Int32, -1 unknown
+  site: Int32Array               // Arrow Int32, -1 unknown
+  drive: Int32Array              // Arrow Int32, -1 unknown
+  coord_x: Float64Array          // Arrow Float64: site-frame coordinates (xyz), NaN unknown
+  coord_y: Float64Array
+  coord_z: Float64Array
+  mast_azimuth: Float32Array     // Arrow Float32 degrees, NaN unknown
+  mast_elevation: Float32Array   // Arrow Float32 degrees, NaN unknown
+  sclk: Float64Array             // Arrow Float64 spacecraft clock seconds, NaN unknown
+  image_dir: DictColumn          // Arrow Dictionary: URL prefix up to and including the last '/', shared by all sizes of a photo
+  image_small: Utf8Column        // Arrow Utf8: file name after image_dir; "" absent
+  image_medium: Utf8Column
+  image_large: Utf8Column
+  image_full: Utf8Column
+  title: DictColumn              // Arrow Dictionary, "" absent
+  caption: DictColumn            // Arrow Dictionary, "" absent
+  credit: DictColumn             // Arrow Dictionary, "" absent
+  raw: Utf8Column                // Arrow Utf8: the source record as JSON text (real sources only); "" absent
+}
+
+/** One row per (rover, site, drive) that photos visited, ordered by rover code then first_sol (decisions.md). */
+export interface LocationColumns {
+  length: number
+  rover: Uint8Array
+  site: Int32Array
+  drive: Int32Array
+  first_date: Int32Array         // DateDay
+  last_date: Int32Array          // DateDay
+  first_sol: Int32Array
+  last_sol: Int32Array
+  photo_count: Int32Array
+  visit_count: Int32Array        // distinct sols with photos there (decisions.md)
+  coord_x: Float64Array          // of the earliest photo; NaN unknown
+  coord_y: Float64Array
+  coord_z: Float64Array
+}
+
+/** One row per detected panorama (behaviour.md §15.2), ordered by rover code, sol, n. */
+export interface PanoramaColumns {
+  length: number
+  rover: Uint8Array
+  sol: Int32Array
+  n: Int32Array                  // 1-based number within (rover, sol), in time order
+  camera: DictColumn
+  site: Int32Array
+  drive: Int32Array
+  coord_x: Float64Array
+  coord_y: Float64Array
+  coord_z: Float64Array
+  mars_time_start: Utf8Column    // "Mhh:mm:ss" or ""
+  mars_time_end: Utf8Column
+  total_photos: Int32Array
+  coverage_degrees: Float64Array // wrap-aware azimuth coverage
+  avg_elevation: Float64Array
+  unique_positions: Int32Array
+  avg_position_spacing: Float64Array // NaN when undefined
+  quality: DictColumn            // full | wide | half | partial
+  photo_ids_offsets: Int32Array  // Arrow List<Int32> `photo_ids`: ids of row i = photo_ids_values[offsets[i]..offsets[i+1])
+  photo_ids_values: Int32Array
+}
+
+export interface ManifestSource {
+  path: string                   // as given to the builder (relative to the repo or absolute)
+  format: string                 // reader name, e.g. "v1-json", "v1-csv", "m2020-raw-images", "msl-raw-image-items", "mru-record", "manifest", "waypoints"
+  records: number                // records read
+  photos: number                 // photos contributed after dedupe
+  skipped: number                // bad records skipped (--skip-bad)
+}
+
+export interface Manifest {
+  schema_version: 1
+  version: string                // content version: hash of the written files (changes iff content changes)
+  kind: 'real' | 'synthetic'
+  built_at: string               // ISO 8601 UTC
+  builder: string                // e.g. "index-builder 0.1.0"
+  seed?: number                  // synthetic only
+  rows: { photos: number; locations: number; panoramas: number }
+  sources: ManifestSource[]
+  files: Record<string, { bytes: number; sha256: string }>
+}

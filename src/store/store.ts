@@ -1,0 +1,21 @@
+import type { LocationColumns, Manifest, PanoramaColumns, PhotoColumns } from './schema'
+import type { AccessPaths } from './access-paths'
+
+/**
+ * One loaded index: an immutable snapshot. Nothing in it changes after load; a new index is a
+ * new Store, swapped in by the StoreHolder while requests in flight finish on the old one.
+ */
+export interface Store {
+  /** Real path of the version folder this snapshot was loaded from. */
+  dir: string
+  manifest: Manifest
+  /** manifest.version: part of every ETag and cache key. */
+  version: string
+  photos: PhotoColumns
+  locations: LocationColumns
+  panoramas: PanoramaColumns
+  /** Precomputed access paths of the query engine (sort permutations, rover/sol ranges, id lookup). */
+  paths: AccessPaths
+  /** Milliseconds the load took. */
+  loadMs: number
+}
