@@ -1,0 +1,45 @@
+import type { RoverSlug } from '../../src/catalog/rovers'
+
+/**
+ * One normalised photo, the hand-off between the source readers (sources/, normalize/) and the
+ * encoder (encode/). Every optional field is left out when the source does not give it and it
+ * cannot be derived from what the source gives (never invented).
+ */
+export interface PhotoRecord {
+  /** Public int32 photo id: the source's numeric id where it has one (v1 `id`), else assigned stably from nasa_id by the builder. */
+  id?: number
+  rover: RoverSlug
+  /** Camera abbreviation as in src/catalog/cameras.ts (upper-case, mapped from feed instrument names). */
+  camera: string
+  /** NASA image id (file stem of the full image, without extension and size suffix). */
+  nasa_id: string
+  sol: number
+  /** UTC date of capture, YYYY-MM-DD. */
+  earth_date: string
+  /** Capture time, ms since Unix epoch (UTC). */
+  date_taken_utc?: number
+  /** "Sol-NNNNNMhh:mm:ss[.fff]": verbatim from the record, or derived (Mars24 LMST). */
+  date_taken_mars?: string
+  /** Local mean solar time of day in ms (0..86399999), consistent with date_taken_mars. */
+  mars_time_ms?: number
+  /** Canonical: Full | Subframe | Thumbnail | Downsampled | ... (capitalised). */
+  sample_type?: string
+  width?: number
+  height?: number
+  site?: number
+  drive?: number
+  xyz?: [number, number, number]
+  mast_azimuth?: number
+  mast_elevation?: number
+  /** Spacecraft clock, seconds. */
+  sclk?: number
+  /** Absolute image URLs by size. */
+  images: { small?: string; medium?: string; large?: string; full?: string }
+  title?: string
+  caption?: string
+  credit?: string
+  /** The source record as JSON text (kept for field_set=complete). */
+  raw?: string
+  /** Which source file the record came from (path as given to the builder). */
+  source: string
+}
