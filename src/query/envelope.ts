@@ -1,0 +1,53 @@
+import { link } from '../http/links'
+import type { Paging } from './param-parsers'
+
+/**
+ * The list envelope (interface "Response envelopes"; decisions.md, Envelopes and pagination):
+ * `{data, meta, pagination, links}` with absolute links that keep every parameter of the
+ * request, `next` omitted on the last page, `prev` omitted on the first. Built as JSON text
+ * around an already-serialised `data` array so no object tree is made for the rows.
+ *
+ * `meta.timestamp` is the time of the response: the response cache stores the text with the
+ * TIMESTAMP_SLOT marker and fills it per response (fillTimestamp).
+ */
+export const TIMESTAMP_SLOT = '"@@timestamp@@"'
+
+export function fillTimestamp(text: string, now: Date = new Date()): string {
+  const i = text.indexOf(TIMESTAMP_SLOT)
+  return i < 0 ? text : text.slice(0, i) + '"' + now.toISOString() + '"' + text.slice(i + TIMESTAMP_SLOT.length)
+}
+
+export interface ListEnvelopeInput {
+  /** JSON text of the data array, e.g. "[{...},{...}]". */
+  dataJson: string
+  returned: number
+  total: number
+  paging: Paging
+  base: string
+  path: string
+  params: URLSearchParams
+  /** Extra meta members as JSON text without braces, e.g. '"ids_requested":3'. */
+  extraMeta?: string
+  /** Extra pagination members as JSON text without braces, e.g. '"cursor":{"next":"..."}'. */
+  extraPagination?: string
+  /** Override of the `next` link (cursor walks). */
+  nextLink?: string
+}
+
+export function listEnvelope(e: ListEnvelopeInput): string {
+  const { page, perPage } = e.paging
+  const totalPages = Math.ceil(e.total / perPage)
+  const at = (p: number) => link(e.base, e.path, e.params, { page: p, per_page: perPage })
+  const links: string[] = [`"self":${JSON.stringify(link(e.base, e.path, e.params))}`, `"first":${JSON.stringify(at(1))}`, `"last":${JSON.stringify(at(Math.max(1, totalPages)))}`]
+  const next = e.nextLink ?? (page < totalPages ? at(page + 1) : undefined)
+  if (next) links.push(`"next":${JSON.stringify(next)}`)
+  if (page > 1 && page <= totalPages + 1) links.push(`"prev":${JSON.stringify(at(Math.min(page - 1, Math.max(1, totalPages))))}`)
+  const meta = `"total_count":${e.total},"returned_count":${e.returned}${e.extraMeta ? ',' + e.extraMeta : ''},"timestamp":${TIMESTAMP_SLOT}`
+  const pagination = `"page":${page},"per_page":${perPage},"total_pages":${totalPages}${e.extraPagination ? ',' + e.extraPagination : ''}`
+  return `{"data":${e.dataJson},"meta":{${meta}},"pagination":{${pagination}},"links":{${links.join(',')}}}`
+}
+
+/** A single resource: `{data, links: {self}}` (decisions.md). */
+export function singleEnvelope(dataJson: string, self: string): string {
+  return `{"data":${dataJson},"links":{"self":${JSON.stringify(self)}}}`
+}

@@ -1,0 +1,192 @@
+import { Type, type TSchema } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
+import type { ParamError } from '../http/problems'
+import { ROVER_SLUGS, type RoverSlug } from '../catalog/rovers'
+
+/**
+ * Query-parameter declarations: one TypeBox schema per parameter (the same schema feeds the
+ * OpenAPI document) and one parser that coerces the raw text, checks it against the schema
+ * and records every problem in `errors` instead of stopping at the first (decisions.md, Errors).
+ *
+ * Raw-value rules (decisions.md, Filters; behaviour.md §7.1): names are lower-case as in the
+ * interface; a blank value counts as absent; a repeated scalar uses its first value; values
+ * inside comma lists are trimmed and empty items dropped.
+ */
+export interface ParamSpec<T> {
+  name: string
+  schema: TSchema
+  parse(raw: string, errors: ParamError[]): T | undefined
+}
+
+export const INT32_MAX = 2_147_483_647
+
+/** The first non-blank value of `name`, or undefined. */
+export function rawParam(params: URLSearchParams, name: string): string | undefined {
+  const v = params.get(name)
+  if (v === null) return undefined
+  const t = v.trim()
+  return t === '' ? undefined : t
+}
+
+export function readParam<T>(params: URLSearchParams, spec: ParamSpec<T>, errors: ParamError[]): T | undefined {
+  const raw = rawParam(params, spec.name)
+  return raw === undefined ? undefined : spec.parse(raw, errors)
+}
+
+function check(spec: { name: string; schema: TSchema }, value: unknown, errors: ParamError[], message: string): boolean {
+  if (Value.Check(spec.schema, value)) return true
+  errors.push({ parameter: spec.name, message })
+  return false
+}
+
+/** Shortened echo of a bad value for messages (no control characters, at most 40 chars). */
+export function echo(raw: string): string {
+  const clean = raw.replace(/[\u0000-\u001f\u007f]/g, '?')
+  return clean.length > 40 ? `${clean.slice(0, 40)}…` : clean
+}
+
+export function intParam(name: string, min: number, max: number, description: string): ParamSpec<number> {
+  const schema = Type.Integer({ minimum: min, maximum: max, description })
+  const spec: ParamSpec<number> = {
+    name,
+    schema,
+    parse(raw, errors) {
+      if (!/^[+-]?\d{1,20}$/.test(raw)) {
+        errors.push({ parameter: name, message: `must be an integer from ${min} to ${max}, got "${echo(raw)}"` })
+        return undefined
+      }
+      const n = Number(raw)
+      return check(spec, n, errors, `must be an integer from ${min} to ${max}, got ${echo(raw)}`) ? n : undefined
+    },
+  }
+  return spec
+}
+
+export function numberParam(name: string, min: number, max: number, description: string): ParamSpec<number> {
+  const schema = Type.Number({ minimum: min, maximum: max, description })
+  const spec: ParamSpec<number> = {
+    name,
+    schema,
+    parse(raw, errors) {
+      const n = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(raw) ? Number(raw) : NaN
+      if (!Number.isFinite(n)) {
+        errors.push({ parameter: name, message: `must be a number from ${min} to ${max}, got "${echo(raw)}"` })
+        return undefined
+      }
+      return check(spec, n, errors, `must be a number from ${min} to ${max}, got ${echo(raw)}`) ? n : undefined
+    },
+  }
+  return spec
+}
+
+export function boolParam(name: string, description: string): ParamSpec<boolean> {
+  const schema = Type.Boolean({ description })
+  return {
+    name,
+    schema,
+    parse(raw, errors) {
+      const v = raw.toLowerCase()
+      if (v === 'true') return true
+      if (v === 'false') return false
+      errors.push({ parameter: name, message: `must be true or false, got "${echo(raw)}"` })
+      return undefined
+    },
+  }
+}
+
+/** YYYY-MM-DD that is a real calendar date; parsed to days since 1970-01-01. */
+export function dateParam(name: string, description: string): ParamSpec<number> {
+  const schema = Type.String({ format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description })
+  return {
+    name,
+    schema,
+    parse(raw, errors) {
+      const days = parseDay(raw)
+      if (days === undefined) errors.push({ parameter: name, message: `must be a calendar date YYYY-MM-DD, got "${echo(raw)}"` })
+      return days
+    },
+  }
+}
+
+export function parseDay(raw: string): number | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw)
+  if (!m) return undefined
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])]
+  const ms = Date.UTC(y, mo - 1, d)
+  const back = new Date(ms)
+  if (back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d) return undefined
+  return Math.round(ms / 86_400_000)
+}
+
+export function formatDay(days: number): string {
+  return new Date(days * 86_400_000).toISOString().slice(0, 10)
+}
+
+/** Comma list whose items must come from `allowed` after `normalise`; unknown items are errors naming the valid ones. */
+export function listParam(name: string, allowed: readonly string[], normalise: (s: string) => string, description: string): ParamSpec<string[]> {
+  const schema = Type.String({ description: `${description} Comma-separated; one or more of: ${allowed.join(', ')}.` })
+  return {
+    name,
+    schema,
+    parse(raw, errors) {
+      const items = splitList(raw).map(normalise)
+      const bad = items.filter((i) => !allowed.includes(i))
+      if (bad.length) {
+        errors.push({ parameter: name, message: `unknown value${bad.length > 1 ? 's' : ''} ${bad.map((b) => `"${echo(b)}"`).join(', ')}; valid: ${allowed.join(', ')}` })
+        return undefined
+      }
+      return items.length ? [...new Set(items)] : undefined
+    },
+  }
+}
+
+export function splitList(raw: string): string[] {
+  return raw.split(',').map((s) => s.trim()).filter((s) => s !== '')
+}
+
+// ---- parameters shared by every list endpoint -------------------------------------------
+
+export const MAX_PER_PAGE = 100
+export const DEFAULT_PER_PAGE = 25
+
+export const ROVERS_PARAM = listParam('rovers', ROVER_SLUGS, (s) => s.toLowerCase(), 'Rover slugs, handled as lower case.') as ParamSpec<RoverSlug[]>
+
+export const PAGE_PARAM = intParam('page', 1, INT32_MAX, 'Page number, 1-indexed. Default 1.')
+
+/** per_page: 1 or more; above 100 is served as 100 (the interface's cap); below 1 or not an integer: 400. */
+export const PER_PAGE_PARAM: ParamSpec<number> = (() => {
+  const schema = Type.Integer({ minimum: 1, description: 'Page size, default 25. The effective size is capped at 100.' })
+  return {
+    name: 'per_page',
+    schema,
+    parse(raw: string, errors: ParamError[]) {
+      if (!/^[+-]?\d{1,20}$/.test(raw) || Number(raw) < 1) {
+        errors.push({ parameter: 'per_page', message: `must be an integer of 1 or more (values above ${MAX_PER_PAGE} are served as ${MAX_PER_PAGE}), got "${echo(raw)}"` })
+        return undefined
+      }
+      return Math.min(Number(raw), MAX_PER_PAGE)
+    },
+  }
+})()
+
+export const SOL_MIN_PARAM = intParam('sol_min', 0, INT32_MAX, 'Minimum sol, inclusive.')
+export const SOL_MAX_PARAM = intParam('sol_max', 0, INT32_MAX, 'Maximum sol, inclusive.')
+
+export interface Paging {
+  page: number
+  perPage: number
+}
+
+export function readPaging(params: URLSearchParams, errors: ParamError[]): Paging {
+  return {
+    page: readParam(params, PAGE_PARAM, errors) ?? 1,
+    perPage: readParam(params, PER_PAGE_PARAM, errors) ?? DEFAULT_PER_PAGE,
+  }
+}
+
+/** Records a 400 item when both bounds are present and min > max (error named after the *_min parameter). */
+export function checkRange(minName: string, min: number | undefined, max: number | undefined, errors: ParamError[]): void {
+  if (min !== undefined && max !== undefined && min > max) {
+    errors.push({ parameter: minName, message: `must not be greater than ${minName.replace(/_min$/, '_max').replace(/^min_/, 'max_')} (${min} > ${max})` })
+  }
+}
