@@ -1,0 +1,274 @@
+import type { RoverSlug } from '../../src/catalog/rovers'
+import type { ManifestSource } from '../../src/store/schema'
+import type { PhotoRecord } from '../normalize/photo-record'
+import { assignIds } from '../normalize/assign-ids'
+import { dedupePhotos, type DedupeResult } from '../normalize/dedupe-photos'
+import { deriveFields } from '../normalize/derive-fields'
+import { BUILT_IN_CALIBRATION, calibrationFromTimetable, sclkToUtcFor, type SclkCalibration, type SclkToUtc } from '../normalize/sclk-to-utc'
+import { crossCheckManifests, type ManifestChecks } from './cross-check-manifests'
+import { DEFAULT_RAW_DIR, displayPath, listFiles, REPO_ROOT } from './list-files'
+import { detectFormat } from './detect-format'
+import { readMerRmcTable, readMerTraverseTable } from './mer-location-table'
+import { readMerTimetable, type MerTimetableRow } from './mer-timetable'
+import { readMmgisTraverse, readMmgisWaypoints } from './mmgis-layer'
+import { readM2020RawImages } from './m2020-raw-images'
+import { readMslRawImageItems } from './msl-raw-image-items'
+import { readMruRecord } from './mru-record'
+import { openFile } from './open-file'
+import type { PhotoDraft } from './photo-draft'
+import { SourceError, type ReadContext, type Skipped } from './source-error'
+import { readV1Csv } from './v1-csv'
+import { readV1Manifest, type RoverManifest } from './v1-manifest'
+import { readV1Photos } from './v1-photos'
+import type { TraverseSummary, Waypoint } from './waypoint'
+
+export type { MerTimetableRow, RoverManifest, Skipped, TraverseSummary, Waypoint }
+export { DEFAULT_RAW_DIR, REPO_ROOT, SourceError }
+
+export interface ReadOptions {
+  skipBad?: boolean
+  onProgress?: (done: number, total: number, label: string) => void
+}
+
+export interface ReadChecks extends ManifestChecks {
+  /** The image id's sol differs from the record's sol. */
+  idSolMismatches: Array<{ nasa_id: string; sol: number; id_sol: number; source: string }>
+  /** The mission sol at the SCLK-derived UTC time differs from the record's sol. */
+  clockSolMismatches: Array<{ nasa_id: string; sol: number; clock_sol: number }>
+  /** A feed imageid that differs from the id derived from its URL. */
+  imageIdVsUrl: Array<{ imageid: string; from_url: string; source: string }>
+}
+
+export interface ReadResult {
+  records: PhotoRecord[]
+  sources: ManifestSource[]
+  skipped: Skipped[]
+  waypoints: Waypoint[]
+  traverses: TraverseSummary[]
+  timetables: MerTimetableRow[]
+  manifests: RoverManifest[]
+  /** Photos dropped because their instrument maps to no catalogue camera. */
+  unmapped: Array<{ rover: string; instrument: string; photos: number }>
+  /** Records folded into another record of the same nasa_id (other product versions, overlaps). */
+  merged: DedupeResult['merged']
+  /** How many records each field was derived for. */
+  derived: Record<string, number>
+  checks: ReadChecks
+  /** Files under the given folders that were not read (not a data file by name). */
+  ignored: string[]
+}
+
+/**
+ * Reads every source under the given files or folders (default: the real data folder
+ * `<repo>/../shared/data/raw`), detects each file's format by content, normalises the photos into
+ * PhotoRecords (one per NASA image id), derives what the records encode (docs/derived-fields.md) and
+ * returns them with the location tables, MER timetables, v1 manifests and the cross-checks.
+ *
+ * Bad input throws a SourceError naming the file and record; with `skipBad` the bad record (or file)
+ * is left out and listed in `skipped` instead.
+ */
+export async function readSources(paths?: string[], opts: ReadOptions = {}): Promise<ReadResult> {
+  const skipBad = opts.skipBad ?? false
+  const files = listFiles(paths && paths.length > 0 ? paths : [DEFAULT_RAW_DIR])
+  const skipped: Skipped[] = []
+  const unmapped = new Map<string, number>()
+  const sources: ManifestSource[] = []
+  const drafts: Array<{ draft: PhotoDraft; sourceIndex: number }> = []
+  const waypoints: Waypoint[] = []
+  const traverses: TraverseSummary[] = []
+  const timetables: MerTimetableRow[] = []
+  const manifests: RoverManifest[] = []
+  const imageIdVsUrl: ReadChecks['imageIdVsUrl'] = []
+
+  files.data.forEach((abs, i) => {
+    const display = displayPath(abs)
+    const skippedBefore = skipped.length
+    const source: ManifestSource = { path: display, format: 'unknown', records: 0, photos: 0, skipped: 0 }
+    const sourceIndex = sources.length
+    try {
+      // Read the whole file before keeping anything, so a bad file contributes nothing.
+      const fileUnmapped = new Map<string, number>()
+      const got = readOneFile(abs, display, { skipBad, skipped, unmapped: fileUnmapped }, imageIdVsUrl)
+      for (const [k, n] of fileUnmapped) unmapped.set(k, (unmapped.get(k) ?? 0) + n)
+      source.format = got.format
+      source.records = got.records
+      for (const draft of got.drafts) drafts.push({ draft, sourceIndex })
+      waypoints.push(...got.waypoints)
+      traverses.push(...got.traverses)
+      timetables.push(...got.timetables)
+      manifests.push(...got.manifests)
+    } catch (e) {
+      if (!(e instanceof SourceError) || !skipBad) throw e
+      skipped.splice(skippedBefore)
+      skipped.push({ file: e.file, record: e.record, reason: e.reason })
+    }
+    source.skipped = skipped.length - skippedBefore
+    sources.push(source)
+    opts.onProgress?.(i + 1, files.data.length, display)
+  })
+
+  const clocks = buildClocks(timetables)
+  const derived: Record<string, number> = {}
+  const idSolMismatches: ReadChecks['idSolMismatches'] = []
+  const clockSolMismatches: ReadChecks['clockSolMismatches'] = []
+  const utcFromClock = new Set<PhotoRecord>()
+  const kept: typeof drafts = []
+  for (const entry of drafts) {
+    const rec = entry.draft.record
+    const d = deriveFields(rec, clocks[rec.rover])
+    if (rec.earth_date === '') {
+      const err = new SourceError(rec.source, rec.nasa_id, 'no earth_date and no capture time to derive it from')
+      if (!skipBad) throw err
+      skipped.push({ file: err.file, record: err.record, reason: err.reason })
+      sources[entry.sourceIndex]!.skipped++
+      continue
+    }
+    kept.push(entry)
+    if (d.filled.includes('date_taken_utc')) utcFromClock.add(rec)
+    for (const f of d.filled) derived[f] = (derived[f] ?? 0) + 1
+    if (d.idSolMismatch !== undefined) idSolMismatches.push({ nasa_id: rec.nasa_id, sol: rec.sol, id_sol: d.idSolMismatch, source: rec.source })
+    if (d.clockSolMismatch !== undefined) clockSolMismatches.push({ nasa_id: rec.nasa_id, sol: rec.sol, clock_sol: d.clockSolMismatch })
+  }
+
+  const sourceOf = new Map<PhotoRecord, number>(kept.map(({ draft, sourceIndex }) => [draft.record, sourceIndex]))
+  const { photos, merged } = dedupePhotos(kept.map((d) => d.draft))
+  const records = rejectDuplicateIds(photos, skipBad, skipped, sources, sourceOf)
+  assignIds(records)
+  for (const r of records) sources[sourceOf.get(r)!]!.photos++
+
+  return {
+    records,
+    sources,
+    skipped,
+    waypoints: dedupeWaypoints(waypoints),
+    traverses,
+    timetables,
+    manifests,
+    unmapped: [...unmapped].map(([k, photos]) => {
+      const [rover, instrument] = k.split('/') as [string, string]
+      return { rover, instrument, photos }
+    }),
+    merged,
+    derived,
+    checks: {
+      ...crossCheckManifests(records, manifests, utcFromClock),
+      idSolMismatches,
+      clockSolMismatches,
+      imageIdVsUrl,
+    },
+    ignored: files.ignored.map(displayPath),
+  }
+}
+
+interface FileResult {
+  format: string
+  records: number
+  drafts: PhotoDraft[]
+  waypoints: Waypoint[]
+  traverses: TraverseSummary[]
+  timetables: MerTimetableRow[]
+  manifests: RoverManifest[]
+}
+
+/** One file (or every member of one archive) through format detection and its reader. */
+function readOneFile(
+  abs: string,
+  display: string,
+  shared: Pick<ReadContext, 'skipBad' | 'skipped' | 'unmapped'>,
+  imageIdVsUrl: ReadChecks['imageIdVsUrl'],
+): FileResult {
+  const out: FileResult = { format: '', records: 0, drafts: [], waypoints: [], traverses: [], timetables: [], manifests: [] }
+  const formats = new Set<string>()
+  for (const entry of openFile(abs, display)) {
+    const file = entry.member ? `${display}:${entry.member}` : display
+    const ctx: ReadContext = { file, ...shared }
+    const idMismatch = (imageid: string, fromUrl: string) => imageIdVsUrl.push({ imageid, from_url: fromUrl, source: file })
+    const d = detectFormat(file, entry.text)
+    if (d.format === 'unknown') throw new SourceError(file, 'file', `unknown format: ${d.why}`)
+    formats.add(d.format)
+    let r: { records: number; drafts?: PhotoDraft[]; waypoints?: Waypoint[] }
+    switch (d.format) {
+      case 'v1-json': r = readV1Photos(d.doc, ctx); break
+      case 'v1-csv': r = readV1Csv(d.table, ctx); break
+      case 'mru-record': r = readMruRecord(d.doc, ctx, idMismatch); break
+      case 'm2020-raw-images': r = readM2020RawImages(d.doc, ctx, idMismatch); break
+      case 'msl-raw-image-items': r = readMslRawImageItems(d.doc, ctx, idMismatch); break
+      case 'manifest': {
+        const m = readV1Manifest(d.doc, ctx)
+        out.manifests.push(m.manifest)
+        r = m
+        break
+      }
+      case 'waypoints': r = readMmgisWaypoints(d.doc as Parameters<typeof readMmgisWaypoints>[0], ctx); break
+      case 'traverse': {
+        const t = readMmgisTraverse(d.doc as Parameters<typeof readMmgisTraverse>[0], ctx)
+        out.traverses.push(t.traverse)
+        r = t
+        break
+      }
+      case 'mer-rmc-table': r = readMerRmcTable(d.table, ctx); break
+      case 'mer-traverse-table': r = readMerTraverseTable(d.table, ctx); break
+      case 'mer-timetable': {
+        const t = readMerTimetable(d.table, ctx)
+        out.timetables.push(...t.rows)
+        r = t
+        break
+      }
+    }
+    out.records += r.records
+    if (r.drafts) out.drafts.push(...r.drafts)
+    if (r.waypoints) out.waypoints.push(...r.waypoints)
+  }
+  out.format = [...formats].join('+') || 'empty'
+  return out
+}
+
+/** Per-rover SCLK → UTC: the built-in calibrations plus the MER timetables read. */
+function buildClocks(timetables: readonly MerTimetableRow[]): Record<RoverSlug, SclkToUtc> {
+  const cal: SclkCalibration = { ...BUILT_IN_CALIBRATION }
+  for (const rover of ['spirit', 'opportunity'] as const) {
+    const rows = timetables.filter((r) => r.rover === rover)
+    if (rows.length > 0) cal[rover] = calibrationFromTimetable(rows)
+  }
+  return {
+    curiosity: sclkToUtcFor(cal.curiosity),
+    opportunity: sclkToUtcFor(cal.opportunity),
+    perseverance: sclkToUtcFor(cal.perseverance),
+    spirit: sclkToUtcFor(cal.spirit),
+  }
+}
+
+/** Two different images claiming one v1 id: the second is a bad record. */
+function rejectDuplicateIds(photos: PhotoRecord[], skipBad: boolean, skipped: Skipped[], sources: ManifestSource[], sourceOf: Map<PhotoRecord, number>): PhotoRecord[] {
+  const byId = new Map<number, PhotoRecord>()
+  const out: PhotoRecord[] = []
+  for (const p of photos) {
+    if (p.id !== undefined) {
+      const other = byId.get(p.id)
+      if (other) {
+        const err = new SourceError(p.source, `id ${p.id}`, `id ${p.id} is also the id of ${other.nasa_id} (${other.source}), a different image (${p.nasa_id})`)
+        if (!skipBad) throw err
+        skipped.push({ file: err.file, record: err.record, reason: err.reason })
+        sources[sourceOf.get(p)!]!.skipped++
+        continue
+      }
+      byId.set(p.id, p)
+    }
+    out.push(p)
+  }
+  return out
+}
+
+/** One waypoint per (rover, site, drive, sol, format): the daily M20 snapshots repeat positions. */
+function dedupeWaypoints(ws: readonly Waypoint[]): Waypoint[] {
+  const seen = new Set<string>()
+  const out: Waypoint[] = []
+  for (const w of ws) {
+    const k = `${w.rover}|${w.site}|${w.drive}|${w.sol ?? ''}|${w.format}`
+    if (seen.has(k)) continue
+    seen.add(k)
+    out.push(w)
+  }
+  return out
+}
+
