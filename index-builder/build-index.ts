@@ -1,0 +1,168 @@
+import { rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { ROVER_SLUGS, type RoverSlug } from '../src/catalog/rovers'
+import { LOCATION_LAYOUT, PANORAMA_LAYOUT, PHOTO_LAYOUT } from '../src/store/column-layout'
+import { FILES, type Manifest, type ManifestSource, type PhotoColumns } from '../src/store/schema'
+import { deriveLocations } from './derive/locations'
+import { derivePanoramas } from './derive/panoramas'
+import { writeAccessPaths } from './encode/access-paths'
+import { tableFromColumns } from './encode/arrow-table'
+import { BUILDER, contentVersion, digestFiles, manifestJson } from './encode/manifest'
+import { photoColumnsFromRecords } from './encode/photo-columns'
+import { publish, stagingDir } from './encode/publish'
+import { writeArrowFile, writeDurably } from './encode/write-arrow-file'
+import { createProgress, type Progress } from './progress'
+import { readSources } from './sources/read-sources'
+import { generateSynthetic } from './sources/synthetic'
+import { photoCoverage } from './summary'
+
+/**
+ * The index build, start to end (style.md: the data's journey):
+ *   records (real sources, or the synthetic generator) -> PhotoColumns in the default order
+ *   -> locations and panoramas derived -> Arrow IPC files + access paths + manifest in a staging
+ *   folder inside `out` -> published atomically as `out/<version>` with `out/current` pointing at it.
+ * Nothing under `out/current` is touched until every file is written and synced.
+ */
+export interface BuildOptions {
+  out: string
+  /** Source files or folders (real build); default: the real data folder. */
+  sources?: string[]
+  /** Build the synthetic catalogue instead of reading sources. */
+  synthetic?: { seed?: number; scale?: number }
+  skipBad?: boolean
+  /** true: draw a progress bar on stderr; or a Progress of the caller's. */
+  progress?: boolean | Progress
+  /** Versions kept in `out` (the current one included). Default 2. */
+  keep?: number
+}
+
+export interface BuildSummary {
+  kind: Manifest['kind']
+  version: string
+  dir: string
+  /** The same content was already published: only `current` moved. */
+  reused: boolean
+  /** Old versions deleted by this build. */
+  removed: string[]
+  rows: Manifest['rows']
+  perRover: Record<RoverSlug, number>
+  sources: ManifestSource[]
+  skipped: Array<{ file: string; record: string; reason: string }>
+  /** Photos having each field (derived or read). */
+  coverage: Record<string, number>
+  /** Records whose field was derived by the readers (real builds). */
+  derived: Record<string, number>
+  files: Manifest['files']
+  seed?: number
+  /** Milliseconds per stage. */
+  timings: Record<string, number>
+}
+
+export interface BuildResult {
+  version: string
+  dir: string
+  manifest: Manifest
+  ms: number
+  summary: BuildSummary
+}
+
+export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
+  const started = performance.now()
+  const progress = typeof opts.progress === 'object' ? opts.progress : createProgress(opts.progress ?? false)
+  const timings: Record<string, number> = {}
+  let mark = performance.now()
+  const lap = (stage: string) => {
+    const now = performance.now()
+    timings[stage] = Math.round(now - mark)
+    mark = now
+  }
+
+  let photos: PhotoColumns
+  let sources: ManifestSource[]
+  let skipped: BuildSummary['skipped'] = []
+  let derived: Record<string, number> = {}
+  let kind: Manifest['kind'] = 'real'
+  let seed: number | undefined
+  if (opts.synthetic) {
+    kind = 'synthetic'
+    const cat = generateSynthetic({ ...opts.synthetic, onProgress: (d, t, s) => progress.update(d, t, `synthetic ${s}`) })
+    photos = cat.photos
+    sources = cat.sources
+    seed = cat.seed
+    lap('generate')
+  } else {
+    const read = await readSources(opts.sources, { skipBad: opts.skipBad, onProgress: (d, t) => progress.update(d, t, 'read') })
+    sources = read.sources
+    skipped = read.skipped.map((s) => ({ file: s.file, record: String(s.record), reason: s.reason }))
+    derived = read.derived
+    lap('read')
+    photos = photoColumnsFromRecords(read.records)
+    lap('encode')
+  }
+
+  progress.update(0, 1, 'derive')
+  const locations = deriveLocations(photos)
+  const panoramas = derivePanoramas(photos)
+  lap('derive')
+
+  const staging = stagingDir(opts.out)
+  try {
+    progress.update(0, 4, 'write photos')
+    writeArrowFile(join(staging, FILES.photos), tableFromColumns(PHOTO_LAYOUT, photos as never, photos.length))
+    progress.update(1, 4, 'write tables')
+    writeArrowFile(join(staging, FILES.locations), tableFromColumns(LOCATION_LAYOUT, locations as never, locations.length))
+    writeArrowFile(join(staging, FILES.panoramas), tableFromColumns(PANORAMA_LAYOUT, panoramas as never, panoramas.length))
+    lap('write')
+    progress.update(2, 4, 'access paths')
+    await writeAccessPaths(staging, photos)
+    lap('access_paths')
+    progress.update(3, 4, 'digest')
+    const files = digestFiles(staging)
+    const version = contentVersion(files)
+    const manifest: Manifest = {
+      schema_version: 1,
+      version,
+      kind,
+      built_at: new Date().toISOString(),
+      builder: BUILDER,
+      ...(seed !== undefined ? { seed } : {}),
+      rows: { photos: photos.length, locations: locations.length, panoramas: panoramas.length },
+      sources,
+      files,
+    }
+    writeDurably(join(staging, FILES.manifest), new TextEncoder().encode(manifestJson(manifest)))
+    lap('digest')
+    const published = publish(opts.out, staging, version, opts.keep ?? 2)
+    lap('publish')
+    progress.done()
+    const perRover = Object.fromEntries(ROVER_SLUGS.map((s) => [s, 0])) as Record<RoverSlug, number>
+    for (let i = 0; i < photos.length; i++) perRover[ROVER_SLUGS[photos.rover[i]!]!]++
+    const ms = Math.round(performance.now() - started)
+    return {
+      version,
+      dir: published.dir,
+      manifest,
+      ms,
+      summary: {
+        kind,
+        version,
+        dir: published.dir,
+        reused: published.reused,
+        removed: published.removed,
+        rows: manifest.rows,
+        perRover,
+        sources,
+        skipped,
+        coverage: photoCoverage(photos),
+        derived,
+        files,
+        seed,
+        timings,
+      },
+    }
+  } catch (e) {
+    progress.done()
+    rmSync(staging, { recursive: true, force: true })
+    throw e
+  }
+}

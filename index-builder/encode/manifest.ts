@@ -1,0 +1,47 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { FILES, type Manifest } from '../../src/store/schema'
+
+export const BUILDER = 'index-builder 0.1.0'
+
+/** Byte size and SHA-256 of every file in `dir` but the manifest. */
+export function digestFiles(dir: string): Manifest['files'] {
+  const files: Manifest['files'] = {}
+  for (const name of readdirSync(dir).sort()) {
+    if (name === FILES.manifest) continue
+    const path = join(dir, name)
+    if (!statSync(path).isFile()) continue
+    const hasher = new Bun.CryptoHasher('sha256')
+    const bytes = readFileSync(path)
+    hasher.update(bytes)
+    files[name] = { bytes: bytes.length, sha256: hasher.digest('hex') }
+  }
+  return files
+}
+
+/**
+ * The content version: SHA-256 over the sorted "name sha256" lines of the data files, first 16
+ * hex digits. It changes iff some file's content changes, and is independent of build time, so
+ * the same inputs (or the same synthetic seed) always give the same version.
+ */
+export function contentVersion(files: Manifest['files']): string {
+  const lines = Object.keys(files)
+    .sort()
+    .map((name) => `${name} ${files[name]!.sha256}\n`)
+    .join('')
+  return new Bun.CryptoHasher('sha256').update(lines).digest('hex').slice(0, 16)
+}
+
+export function manifestJson(m: Manifest): string {
+  return JSON.stringify(m, null, 2) + '\n'
+}
+
+/** Reads a manifest, or undefined when the file is missing or not a manifest of this schema. */
+export function readManifest(dir: string): Manifest | undefined {
+  try {
+    const m = JSON.parse(readFileSync(join(dir, FILES.manifest), 'utf8')) as Manifest
+    return m && m.schema_version === 1 && typeof m.version === 'string' && m.files ? m : undefined
+  } catch {
+    return undefined
+  }
+}

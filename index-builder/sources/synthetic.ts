@@ -1,0 +1,267 @@
+import { relative, resolve } from 'node:path'
+import { roverCode, type RoverSlug } from '../../src/catalog/rovers'
+import type { ManifestSource, PhotoColumns } from '../../src/store/schema'
+import { defaultOrder } from '../encode/default-order'
+import { DictBuilder, Utf8Builder, dictColumn } from '../encode/utf8-builder'
+import { CHEMCAM_PRC, PROFILES, SAMPLE_TYPES, THUMBNAIL } from './synthetic/camera-profiles'
+import { captionOf, merCode, MER_CODE_LIMIT, titleOf } from './synthetic/feed-texts'
+import { allocRows, generateRover, type GenRows } from './synthetic/generate-rows'
+import { planVolumes, type SolPlan } from './synthetic/plan-volumes'
+import { Rng, subSeed } from './synthetic/rng'
+import { readWaypoints, type ShapingFile } from './synthetic/shaping-data'
+import { buildTraverse } from './synthetic/traverse'
+
+/**
+ * The synthetic full-scale catalogue (SOURCES.md §6): ~2M photos shaped on the real per-sol
+ * manifests, camera mixes and waypoint tables, a pure function of (seed, scale). Numbers are
+ * generated into typed arrays (synthetic/generate-rows.ts), ordered by the default order, and
+ * the strings (nasa_id per §4.5, URLs per §4.1/4.2/4.4, Mars time) are written straight into
+ * Utf8 buffers in that order. Photos are PhotoColumns ready for the encoder; `raw` is empty.
+ */
+export interface SyntheticOptions {
+  seed?: number
+  /** 1 = full size (~2M). Below 1, each sol is kept with that probability. */
+  scale?: number
+  onProgress?: (done: number, total: number, stage: string) => void
+}
+
+export interface SyntheticCatalogue {
+  photos: PhotoColumns
+  sources: ManifestSource[]
+  seed: number
+  scale: number
+  perRover: Record<RoverSlug, number>
+}
+
+export const DEFAULT_SEED = 20120806
+/** Mission order: ids rise with mission time, like the v1 ids. */
+const GENERATION_ORDER: RoverSlug[] = ['spirit', 'opportunity', 'curiosity', 'perseverance']
+const REPO = resolve(import.meta.dir, '../..')
+
+export function generateSynthetic(opts: SyntheticOptions = {}): SyntheticCatalogue {
+  const seed = opts.seed ?? DEFAULT_SEED
+  const scale = opts.scale ?? 1
+  if (!(scale > 0) || !Number.isFinite(scale)) throw new Error(`--scale must be a positive number, got ${scale}`)
+  const used: ShapingFile[] = []
+  const plans = new Map<RoverSlug, SolPlan[]>()
+  let total = 0
+  for (const rover of GENERATION_ORDER) {
+    const p = planVolumes(rover, scale, new Rng(subSeed(seed, `${rover}/volumes`)), used)
+    plans.set(rover, p)
+    for (const s of p) total += s.count
+  }
+
+  const rows = allocRows(total)
+  const perRover = { curiosity: 0, perseverance: 0, opportunity: 0, spirit: 0 } as Record<RoverSlug, number>
+  for (const rover of GENERATION_ORDER) {
+    const mer = rover === 'spirit' || rover === 'opportunity'
+    const maxSol = Math.max(0, ...plans.get(rover)!.map((p) => p.sol))
+    const traverse = buildTraverse(
+      readWaypoints(rover, used),
+      {
+        maxSol,
+        firstSite: mer ? 0 : 1,
+        maxDrive: mer ? MER_CODE_LIMIT - 1 : 9999,
+        maxSite: mer ? MER_CODE_LIMIT - 1 : 999,
+        driveChance: 0.4,
+        step: mer ? [8, 120] : [20, 400],
+        solsPerSite: mer ? 25 : 40,
+      },
+      new Rng(subSeed(seed, `${rover}/traverse`)),
+    )
+    perRover[rover] = generateRover(rows, rover, plans.get(rover)!, traverse, new Rng(subSeed(seed, `${rover}/photos`)), rows.length + 1)
+    opts.onProgress?.(rows.length, total, 'generate')
+  }
+
+  const order = defaultOrder(rows.utc, rows.id, rows.length)
+  const photos = writeColumns(rows, order, opts.onProgress)
+  const sources: ManifestSource[] = used.map((u) => ({ path: relative(REPO, u.path), format: u.format, records: u.records, photos: 0, skipped: 0 }))
+  return { photos, sources, seed, scale, perRover }
+}
+
+const M20_DIR = 'https://mars.nasa.gov/mars2020-raw-images/pub/ods/surface/sol/'
+const MSL_DIR = 'https://mars.nasa.gov/msl-raw-images/'
+const MER_DIR = 'http://mars.nasa.gov/mer/gallery/all/'
+const MSL_LETTER = ['F', 'S', 'D', 'T', 'F']
+const MSSS_PRODUCT = ['E01', 'I01', 'D01', 'C00', 'E01']
+const MER_PRODUCT = ['EFF', 'ESF', 'EDN', 'ETH', 'EFF']
+
+/** Gathers the generated numbers into the final order and writes every string column. */
+function writeColumns(g: GenRows, order: Int32Array, onProgress?: SyntheticOptions['onProgress']): PhotoColumns {
+  const n = g.length
+  const gather64 = (src: Float64Array) => {
+    const out = new Float64Array(n)
+    for (let k = 0; k < n; k++) out[k] = src[order[k]!]!
+    return out
+  }
+  const gather32 = (src: Int32Array) => {
+    const out = new Int32Array(n)
+    for (let k = 0; k < n; k++) out[k] = src[order[k]!]!
+    return out
+  }
+  const gatherF32 = (src: Float32Array) => {
+    const out = new Float32Array(n)
+    for (let k = 0; k < n; k++) out[k] = src[order[k]!]!
+    return out
+  }
+
+  const rover = new Uint8Array(n)
+  const camera = new Int16Array(n)
+  const sample = new Int8Array(n)
+  const cameraDict = new DictBuilder()
+  const profileCamera = PROFILES.map((p) => cameraDict.code(p.camera))
+  const profileRover = PROFILES.map((p) => roverCode(p.rover))
+  const credits = new DictBuilder()
+  const profileCredit = PROFILES.map((p) => credits.code(p.credit))
+  const captions = new DictBuilder()
+  const profileCaption = PROFILES.map((p) => captions.code(captionOf(p)))
+  const titles = new DictBuilder()
+  const titleCode = new Map<number, number>()
+  const dirs = new DictBuilder()
+  const dirCode = new Map<number, number>()
+  const titleCodes = new Int32Array(n)
+  const dirCodes = new Int32Array(n)
+  const creditCodes = new Int8Array(n)
+  const captionCodes = new Int16Array(n)
+
+  const nasaId = new Utf8Builder(n, 52)
+  const mars = new Utf8Builder(n, 22)
+  const small = new Utf8Builder(n, 1)
+  const medium = new Utf8Builder(n, 1)
+  const large = new Utf8Builder(n, 1)
+  const full = new Utf8Builder(n, 40)
+  const raw = new Utf8Builder(n, 0)
+
+  for (let k = 0; k < n; k++) {
+    const i = order[k]!
+    const pi = g.profile[i]!
+    const p = PROFILES[pi]!
+    const sol = g.sol[i]!
+    const product = g.product[i]!
+    rover[k] = profileRover[pi]!
+    camera[k] = profileCamera[pi]!
+    sample[k] = product
+    creditCodes[k] = profileCredit[pi]!
+    captionCodes[k] = profileCaption[pi]!
+    const tKey = pi * 16384 + sol
+    let tc = titleCode.get(tKey)
+    if (tc === undefined) titleCode.set(tKey, (tc = titles.code(titleOf(p, sol))))
+    titleCodes[k] = tc
+    const prc = product === CHEMCAM_PRC ? 1 : 0
+    const dKey = (pi * 2 + prc) * 16384 + sol
+    let dc = dirCode.get(dKey)
+    if (dc === undefined) dirCode.set(dKey, (dc = dirs.code(imageDir(pi, sol, prc === 1))))
+    dirCodes[k] = dc
+
+    // nasa_id (SOURCES.md §4.5) with the sol, SCLK and site/drive of this photo embedded.
+    const sclk = g.sclk[i]!
+    const sclkInt = Math.floor(sclk)
+    const site = g.site[i]!
+    const drive = g.drive[i]!
+    const eye = g.eye[i]!
+    const seq = g.seq[i]!
+    const frame = g.frame[i]!
+    switch (p.family) {
+      case 'm20': {
+        const letter = product === THUMBNAIL ? 'M' : p.seq === 'ZCAM' ? String(seq % 8) : 'F'
+        nasaId.text(p.code).text(letter).text('_').int(sol, 4).text('_').int(sclkInt, 10).text('_').int(Math.floor((sclk - sclkInt) * 1000), 3)
+        nasaId.text('ECM_N').int(site, 3).int(drive, 4).text(p.seq).int(seq % 100000, 5).text('_').int(frame % 100, 2).text('_295J')
+        break
+      }
+      case 'msl-eng':
+      case 'msl-ccam': {
+        const code = eye === 1 && p.pairCode ? p.pairCode : p.code
+        const cam = p.family === 'msl-ccam' ? 'CR0' : code + (sol < 200 ? 'A' : 'B')
+        nasaId.text(cam).text('_').int(sclkInt, 9).text(prc ? 'PRC' : 'EDR').text('_').text(MSL_LETTER[product]!)
+        nasaId.int(site, 3).int(drive, 4).text(p.seq).int(seq % 100000, 5).text(prc ? 'L1' : 'M_')
+        break
+      }
+      case 'msss': {
+        const code = eye === 1 && p.pairCode ? p.pairCode : p.code
+        nasaId.int(sol, 4).text(code).int(seq % 1_000_000, 6).int(frame % 1000, 3).int(g.counter[i]! % 10_000_000, 7).text(MSSS_PRODUCT[product]!).text('_DXXX')
+        break
+      }
+      case 'mer': {
+        const roverNo = p.rover === 'opportunity' ? '1' : '2'
+        const eyeLetter = p.pairCode ? (eye === 1 ? 'R' : 'L') : 'N'
+        const filter = p.camera === 'PANCAM' ? 2 + (seq % 6) : 0
+        nasaId.text(roverNo).text(p.code).int(sclkInt, 9).text(MER_PRODUCT[product]!).text(merCode(site)).text(merCode(drive))
+        nasaId.text(p.seq).int(seq % 10000, 4).text(eyeLetter).int(filter, 1).text('M1')
+        break
+      }
+    }
+    nasaId.end()
+    const id = nasaId.lastValue()
+    if (p.family === 'm20') {
+      small.bytes(id).text('01_320.jpg')
+      medium.bytes(id).text('01_800.jpg')
+      large.bytes(id).text('01_1200.jpg')
+      full.bytes(id).text('01.png')
+    } else {
+      full.bytes(id).text(p.family === 'mer' ? '-BR.JPG' : p.family === 'msss' ? '.jpg' : prc ? '.PNG' : '.JPG')
+    }
+    small.end()
+    medium.end()
+    large.end()
+    full.end()
+    raw.end()
+
+    const t = g.lmst[i]!
+    mars.text('Sol-').int(sol, 5).text('M').int(Math.floor(t / 3_600_000), 2).text(':').int(Math.floor(t / 60_000) % 60, 2).text(':')
+    mars.int(Math.floor(t / 1000) % 60, 2).text('.').int(t % 1000, 3)
+    mars.end()
+    if ((k & 0x3ffff) === 0) onProgress?.(k, n, 'encode')
+  }
+  onProgress?.(n, n, 'encode')
+
+  return {
+    length: n,
+    id: gather32(g.id),
+    rover,
+    camera: { codes: camera, dict: cameraDict.dict },
+    nasa_id: nasaId.finish(),
+    sol: gather32(g.sol),
+    earth_date: gather32(g.earthDate),
+    date_taken_utc: gather64(g.utc),
+    date_taken_mars: mars.finish(),
+    mars_time_ms: gather32(g.lmst),
+    sample_type: { codes: sample, dict: [...SAMPLE_TYPES] },
+    width: gather32(g.width),
+    height: gather32(g.height),
+    site: gather32(g.site),
+    drive: gather32(g.drive),
+    coord_x: gather64(g.x),
+    coord_y: gather64(g.y),
+    coord_z: gather64(g.z),
+    mast_azimuth: gatherF32(g.az),
+    mast_elevation: gatherF32(g.el),
+    sclk: gather64(g.sclk),
+    image_dir: dictColumn(dirCodes, dirs.dict),
+    image_small: small.finish(),
+    image_medium: medium.finish(),
+    image_large: large.finish(),
+    image_full: full.finish(),
+    title: dictColumn(titleCodes, titles.dict),
+    caption: dictColumn(captionCodes, captions.dict),
+    credit: dictColumn(creditCodes, credits.dict),
+    raw: raw.finish(),
+  }
+}
+
+/** The URL folder of a photo (SOURCES.md §4.1 M20, §4.2 MSL engineering/ChemCam/MSSS, §4.4 MER). */
+function imageDir(profile: number, sol: number, prc: boolean): string {
+  const p = PROFILES[profile]!
+  const sol5 = String(sol).padStart(5, '0')
+  switch (p.family) {
+    case 'm20':
+      return `${M20_DIR}${sol5}/ids/edr/browse/${p.dir}/`
+    case 'msl-eng':
+      return `${MSL_DIR}proj/msl/redops/ods/surface/sol/${sol5}/opgs/edr/${p.dir}/`
+    case 'msl-ccam':
+      return `${MSL_DIR}proj/msl/redops/ods/surface/sol/${sol5}/${prc ? 'soas/rdr' : 'opgs/edr'}/ccam/`
+    case 'msss':
+      return `${MSL_DIR}msss/${sol5}/${p.dir}/`
+    case 'mer':
+      return `${MER_DIR}${p.rover === 'opportunity' ? 1 : 2}/${p.dir}/${String(sol).padStart(3, '0')}/`
+  }
+}
