@@ -11,4 +11,6 @@ export interface AppDeps {
   keys: KeyStore
   limits: CounterStore
   log: Logger
+  /** Clock of the rate-limit windows, ms since the epoch (default Date.now; tests inject one). */
+  clock?: () => number
 }

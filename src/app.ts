@@ -1,7 +1,8 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from './app-deps'
-import { errorsPlugin } from '../plugins/errors'
-import { contentTypePlugin } from '../plugins/content-type'
+import { errorsPlugin, methodCheckPlugin } from '../plugins/errors'
+import { RouteTable } from '../plugins/errors/route-table'
+import { bodyLimitPlugin, contentTypePlugin } from '../plugins/content-type'
 import { healthPlugin } from '../plugins/health'
 import { docsPlugin } from '../plugins/docs'
 import { authPlugin } from '../plugins/auth'
@@ -14,22 +15,29 @@ import { locationsPlugin } from '../plugins/locations'
 import { panoramasPlugin } from '../plugins/panoramas'
 
 /**
- * The request pipeline, top to bottom in the order a request meets it.
+ * The request pipeline, top to bottom in the order a request meets it. The gates run at
+ * onRequest (before routing and validation), so no answer under /api escapes them; the renderers
+ * (onError, mapResponse) come first because Elysia applies them only to routes added after.
  */
 export function createApp(deps: AppDeps) {
-  return new Elysia()
-    .use(errorsPlugin(deps)) // first: every error below, Elysia's own included, becomes a problem document
+  const routes = new RouteTable()
+  const app = new Elysia()
+    .use(errorsPlugin(deps, { routes })) // every error below, Elysia's own included, becomes a problem document
     .use(contentTypePlugin(deps)) // JsonBody -> Response with the media type Accept asks for
-    .use(healthPlugin(deps)) // no key, not counted
-    .use(docsPlugin(deps)) // API root and OpenAPI
-    .use(authPlugin(deps)) // X-API-Key -> key record, or 401
-    .use(etagPlugin(deps)) // If-None-Match -> 304 before counting
-    .use(rateLimitPlugin(deps)) // hourly, daily, in-flight limits; headers
+    .use(authPlugin(deps)) // X-API-Key -> key record, or 401 (paths under /api only)
+    .use(etagPlugin(deps, { routes })) // If-None-Match -> 304 before counting
+    .use(rateLimitPlugin(deps)) // hourly, daily, in-flight limits; headers; slot released after the response
+    .use(methodCheckPlugin(deps, { routes })) // 405 for a static path of other methods (counted)
+    .use(bodyLimitPlugin(deps)) // 413 for oversized bodies (counted: it comes after the rate limit)
+    .use(healthPlugin(deps)) // GET /health: no key, not counted
+    .use(docsPlugin(deps)) // API root (keyed), OpenAPI document and viewer (no key)
     .use(photosPlugin(deps))
     .use(roversPlugin(deps))
     .use(camerasPlugin(deps))
     .use(locationsPlugin(deps))
     .use(panoramasPlugin(deps))
+  routes.bind(() => app.routes)
+  return app
 }
 
 export type App = ReturnType<typeof createApp>

@@ -1,7 +1,75 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../src/app-deps'
+import { JsonBody } from '../../src/http/json-body'
+import { ProblemError } from '../../src/http/problems'
+import { negotiateMediaType } from './negotiate'
+import { bodyTooLarge } from './body-limit'
+import { answered, type AnswerState } from './answer-state'
 
-// PLACEHOLDER: replaced by the owner of plugins/content-type.
+/**
+ * Turns what resource handlers return (JsonBody, or a plain object/array) into a Response whose
+ * Content-Type is the media type Accept asks for (./negotiate.ts), with `Vary: Accept`
+ * (RFC 9110 §12.5.5). Error bodies are negotiated the same way by plugins/errors.
+ * Mounted before any route: Elysia applies a global mapResponse only to routes added after it.
+ */
 export function contentTypePlugin(_deps: AppDeps) {
-  return new Elysia({ name: 'content-type' })
+  return new Elysia({ name: 'content-type' }).mapResponse({ as: 'global' }, ({ response, request, set }) => {
+    const g = answered(request)
+    if (response instanceof JsonBody) return jsonResponse(request, g, response.text, response.status, response.headers)
+    if (response instanceof Response) return g ? withGateHeaders(response, g) : response
+    if (response !== null && typeof response === 'object' && isPlainJson(response))
+      return jsonResponse(request, g, JSON.stringify(response), typeof set.status === 'number' ? set.status : 200)
+    // Anything else (a string, nothing) Elysia maps itself: hand it the gate headers the slow way.
+    if (g) {
+      const status = typeof set.status === 'number' ? set.status : 200
+      if (g.success && status >= 200 && status < 300) Object.assign(set.headers, g.success)
+      if (g.always) Object.assign(set.headers, g.always)
+    }
+  })
+}
+
+function jsonResponse(request: Request, g: AnswerState | undefined, text: string, status: number, own?: Record<string, string>): Response {
+  const headers: Record<string, string> = { 'content-type': negotiateMediaType(request.headers.get('accept')), vary: 'Accept' }
+  if (g) {
+    if (g.success && status >= 200 && status < 300) Object.assign(headers, g.success)
+    if (g.always) Object.assign(headers, g.always)
+  }
+  if (own) Object.assign(headers, own)
+  return new Response(text, { status, headers })
+}
+
+/** A handler built its own Response: it still gets the gate headers (rate limit; ETag when 2xx). */
+function withGateHeaders(response: Response, g: AnswerState): Response {
+  const ok = response.status >= 200 && response.status < 300
+  let out = response
+  for (const h of ok ? [g.success, g.always] : [g.always]) {
+    if (!h) continue
+    for (const k in h) {
+      if (out.headers.has(k)) continue
+      try {
+        out.headers.set(k, h[k]!)
+      } catch {
+        out = new Response(out.body, out) // immutable headers (a fetched Response): copy once
+        out.headers.set(k, h[k]!)
+      }
+    }
+  }
+  return out
+}
+
+/**
+ * 413 for a request body announced larger than config.maxBodyBytes, before it is read.
+ * Mounted after rate limiting, so the refusal is an answered (and counted) keyed call.
+ */
+export function bodyLimitPlugin(deps: AppDeps) {
+  const maxBody = deps.config.maxBodyBytes
+  return new Elysia({ name: 'body-limit' }).onRequest(({ request }) => {
+    if (bodyTooLarge(request, maxBody)) throw new ProblemError('payloadTooLarge', `The request body is larger than the limit of ${maxBody} bytes.`)
+  })
+}
+
+function isPlainJson(v: object): boolean {
+  if (Array.isArray(v)) return true
+  const proto = Object.getPrototypeOf(v)
+  return proto === Object.prototype || proto === null
 }

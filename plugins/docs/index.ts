@@ -1,7 +1,76 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../src/app-deps'
+import { JsonBody } from '../../src/http/json-body'
+import { origin } from '../../src/http/links'
+import { registerRoute, routes } from '../../src/http/route-docs'
+import { API_PREFIX, apiRoot, ApiRootSchema } from './api-root'
+import { docsPage } from './docs-page'
+import { openApiDocument } from './openapi-document'
 
-// PLACEHOLDER: replaced by the owner of plugins/docs.
-export function docsPlugin(_deps: AppDeps) {
+/**
+ * Discovery: GET /api/v2 (keyed and counted like every API call), the OpenAPI 3.1 document at
+ * /api/v2/openapi.json and its viewer at /api/v2/docs. The last two need no key and are not
+ * counted (decided here: the description of a public interface is public; plugins/auth lists them).
+ * The document is generated from the route registry on first use per origin and route count.
+ */
+export function docsPlugin(deps: AppDeps) {
+  registerRoute({
+    method: 'GET',
+    path: API_PREFIX,
+    summary: 'API root: the resources and their links',
+    tags: ['service'],
+    responses: { 200: { description: 'Self-description with absolute links', schema: ApiRootSchema } },
+  })
+  registerRoute({
+    method: 'GET',
+    path: `${API_PREFIX}/openapi.json`,
+    summary: 'This OpenAPI 3.1 document',
+    tags: ['service'],
+    keyed: false,
+    responses: { 200: { description: 'The OpenAPI document' } },
+  })
+  registerRoute({
+    method: 'GET',
+    path: `${API_PREFIX}/docs`,
+    summary: 'Browsable reference (HTML)',
+    tags: ['service'],
+    keyed: false,
+    responses: { 200: { description: 'An HTML page rendering the OpenAPI document' } },
+  })
+
+  const memo = new Map<string, string>()
+  let memoRoutes = -1
+  const cached = (key: string, make: () => string) => {
+    const all = routes()
+    if (all.length !== memoRoutes) {
+      memo.clear()
+      memoRoutes = all.length
+    }
+    let v = memo.get(key)
+    if (v === undefined) {
+      v = make()
+      if (memo.size > 64) memo.clear()
+      memo.set(key, v)
+    }
+    return v
+  }
+
   return new Elysia({ name: 'docs' })
+    .get(API_PREFIX, ({ request }) => {
+      const base = origin(request, deps.config)
+      return new JsonBody(cached('root ' + base, () => JSON.stringify(apiRoot(routes(), base))))
+    })
+    .get(`${API_PREFIX}/openapi.json`, ({ request }) => {
+      const base = origin(request, deps.config)
+      return new JsonBody(cached('openapi ' + base, () => JSON.stringify(openApiDocument(routes(), base))), 200, {
+        'cache-control': 'public, max-age=3600',
+      })
+    })
+    .get(
+      `${API_PREFIX}/docs`,
+      () =>
+        new Response(docsPage(`${API_PREFIX}/openapi.json`), {
+          headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=3600' },
+        }),
+    )
 }

@@ -1,7 +1,27 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../src/app-deps'
+import { JsonBody } from '../../src/http/json-body'
+import { registerRoute } from '../../src/http/route-docs'
+import { healthReport, HealthReportSchema } from './health-report'
 
-// PLACEHOLDER: replaced by the owner of plugins/health.
-export function healthPlugin(_deps: AppDeps) {
-  return new Elysia({ name: 'health' })
+/**
+ * GET /health: no key, not counted (decisions.md; auth leaves paths outside /api alone).
+ * 200 while the service answers, with `status: degraded` when Redis is configured but down.
+ */
+export function healthPlugin(deps: AppDeps) {
+  const startedAt = Date.now()
+  registerRoute({
+    method: 'GET',
+    path: '/health',
+    summary: 'Service health',
+    description: 'Index version, kind, photo count, build time, uptime and the rate-limit store. Needs no key and is not counted.',
+    tags: ['service'],
+    keyed: false,
+    responses: { 200: { description: 'The service answers', schema: HealthReportSchema } },
+  })
+  return new Elysia({ name: 'health' }).get('/health', ({ request }) => {
+    const store = deps.stores.forRequest(request)
+    const now = Date.now()
+    return new JsonBody(JSON.stringify(healthReport(store, deps.limits.status(), startedAt, now)), 200, { 'cache-control': 'no-store' })
+  })
 }

@@ -1,0 +1,52 @@
+/**
+ * What the gates attach to one request's answer, kept per Request object:
+ *  - headers written straight into the Response when it is built (here for success bodies, in
+ *    plugins/errors for problems, in plugins/etag for 304s); cheaper than Elysia's `set.headers`,
+ *    which costs a header merge on every response:
+ *      `always`: on every answer, errors included (X-RateLimit-*);
+ *      `success`: on 2xx answers only (ETag, Cache-Control);
+ *  - `whenAnswered`: callbacks run once the Response exists (the rate limit gives its in-flight
+ *    slot back there). Elysia's onAfterResponse would do, but it costs a setImmediate per request.
+ * Every path that ends a request calls answered(): content-type's mapResponse (any handler result)
+ * and the errors plugin's onError (any failure, Elysia's own included).
+ */
+export interface AnswerState {
+  always?: Record<string, string>
+  success?: Record<string, string>
+  whenAnswered?: Array<() => void>
+}
+
+const byRequest = new WeakMap<Request, AnswerState>()
+
+function state(request: Request): AnswerState {
+  let s = byRequest.get(request)
+  if (!s) byRequest.set(request, (s = {}))
+  return s
+}
+
+export function addHeaders(request: Request, kind: 'always' | 'success', headers: Record<string, string>): void {
+  const s = state(request)
+  const cur = s[kind]
+  if (cur) Object.assign(cur, headers)
+  else s[kind] = headers
+}
+
+export function whenAnswered(request: Request, fn: () => void): void {
+  const s = state(request)
+  ;(s.whenAnswered ??= []).push(fn)
+}
+
+export function answerState(request: Request): AnswerState | undefined {
+  return byRequest.get(request)
+}
+
+/** Runs (once) the callbacks registered for this request; returns its state for the headers. */
+export function answered(request: Request): AnswerState | undefined {
+  const s = byRequest.get(request)
+  if (s?.whenAnswered) {
+    const fns = s.whenAnswered
+    s.whenAnswered = undefined
+    for (const fn of fns) fn()
+  }
+  return s
+}

@@ -1,0 +1,46 @@
+/**
+ * Weak entity tags for GET resources (decisions.md, Keys, limits, caching; RFC 9110 §8.8.3).
+ *
+ * The tag is computed before the query runs, from what fully determines the answer: the index
+ * version of the snapshot pinned for the request, the origin used in absolute links, and the
+ * canonical request key (src/http/request-key.ts). A new index changes every tag. It is weak
+ * (`W/`) because the body is semantically, not byte-for-byte, the same (meta.timestamp moves).
+ */
+export function entityTag(indexVersion: string, origin: string, requestKey: string): string {
+  const h = Bun.hash.wyhash(`${indexVersion}\u0000${origin}\u0000${requestKey}`)
+  return `W/"${indexVersion.slice(0, 16)}-${h.toString(36)}"`
+}
+
+/**
+ * RFC 9110 §13.1.2: If-None-Match is `*` or a list of entity tags; it is false (the condition
+ * fails, so the answer is 304) when `*` is given and the resource exists, or when any listed tag
+ * matches by the weak comparison of §8.8.3.2 (opaque tags equal, W/ ignored).
+ * Returns true when the request's validator matches, i.e. the answer is 304.
+ */
+export function ifNoneMatchMatches(header: string, tag: string): boolean {
+  const opaque = tag.startsWith('W/') ? tag.slice(2) : tag
+  let i = 0
+  const n = header.length
+  while (i < n) {
+    const c = header.charCodeAt(i)
+    if (c === 0x20 || c === 0x09 || c === 0x2c) {
+      i++
+      continue
+    }
+    if (c === 0x2a) return true // "*": a current representation exists (the caller checked the route)
+    let start = i
+    if (header.startsWith('W/', i)) start = i += 2
+    if (header.charCodeAt(i) !== 0x22) {
+      // not an entity tag: skip to the next comma
+      const next = header.indexOf(',', i)
+      if (next < 0) return false
+      i = next + 1
+      continue
+    }
+    const close = header.indexOf('"', i + 1)
+    if (close < 0) return false
+    if (header.slice(start, close + 1) === opaque) return true
+    i = close + 1
+  }
+  return false
+}

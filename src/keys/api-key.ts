@@ -1,0 +1,22 @@
+/**
+ * API key values (decisions.md, Keys): `mv_live_` + 40 lower-case hex characters drawn from a
+ * cryptographic random source (20 bytes). Only the SHA-256 of a key is ever stored.
+ */
+export const KEY_PREFIX = 'mv_live_'
+const KEY_PATTERN = /^mv_live_[0-9a-f]{40}$/
+
+/** A new key value: 20 crypto-random bytes as lower-case hex after the prefix (48 characters in all). */
+export function generateKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(20))
+  return KEY_PREFIX + Buffer.from(bytes).toString('hex')
+}
+
+/** True when `value` has the exact shape of a key. Upper-case hex is not a key we issue, so it fails here. */
+export function isWellFormedKey(value: string): boolean {
+  return value.length === 48 && KEY_PATTERN.test(value)
+}
+
+/** SHA-256 of the key's UTF-8 bytes, 64 lower-case hex characters: the only form a key is stored in. */
+export function hashKey(key: string): string {
+  return Bun.CryptoHasher.hash('sha256', key, 'hex') as string
+}

@@ -1,0 +1,168 @@
+/**
+ * The server entry (`npm run serve`, `bun src/server.ts`): reads the config, loads the index,
+ * opens the key file and the counter store, and serves the app on PORT.
+ *
+ * - Start: one log line `server.started` (port, index version, kind, rows, load ms). A missing or
+ *   corrupt index: a clear message on stderr and exit code 1.
+ * - SIGTERM / SIGINT: stop accepting, let requests in flight finish (deadline SHUTDOWN_MS),
+ *   close Redis and SQLite, exit 0.
+ * - SIGHUP, or a change of `<INDEX_DIR>/current` when WATCH_INDEX is on: load the index again and
+ *   swap it in; requests in flight finish on the snapshot they pinned. A new index that does not
+ *   load is refused with a logged error and the old one keeps serving.
+ */
+import { watch, realpathSync } from 'node:fs'
+import { join } from 'node:path'
+import { createApp } from './app'
+import { loadConfig, type Config } from './config'
+import { KeyStore } from './keys/key-store'
+import { openCounterStore } from './limits/open-counter-store'
+import { logger } from './log'
+import { loadStore } from './store/load-store'
+import type { Store } from './store/store'
+import { StoreHolder } from './store/store-holder'
+
+const SHUTDOWN_MS = 10_000
+
+function fail(message: string): never {
+  process.stderr.write(`mars-photo-query: cannot start: ${message}\n`)
+  process.exit(1)
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e)
+}
+
+async function main(): Promise<void> {
+  let config: Config
+  try {
+    config = loadConfig()
+  } catch (e) {
+    fail(errorText(e))
+  }
+
+  let store: Store
+  try {
+    store = await loadStore(config.indexDir)
+  } catch (e) {
+    fail(`the index at ${config.indexDir} is missing or corrupt (${errorText(e)}). Build it with "npm run build-index".`)
+  }
+
+  let keys: KeyStore
+  try {
+    keys = KeyStore.open(config.keysDb)
+  } catch (e) {
+    fail(`cannot open the key file ${config.keysDb}: ${errorText(e)}`)
+  }
+  const limits = await openCounterStore(config, logger)
+  const stores = new StoreHolder(store)
+  const app = createApp({ config, stores, keys, limits, log: logger })
+
+  // Bodies without Content-Length are cut off here; announced ones get a 413 problem from the app.
+  try {
+    app.listen({ port: config.port, maxRequestBodySize: Math.max(config.maxBodyBytes * 2, 1 << 20) })
+  } catch (e) {
+    fail(`cannot listen on port ${config.port}: ${errorText(e)}`)
+  }
+  const server = app.server!
+  let reloading: Promise<void> | undefined
+  let again: string | undefined
+  const reload = (why: string): Promise<void> => {
+    if (reloading) {
+      again = why // a change during a load: load once more when this one ends
+      return reloading
+    }
+    reloading = (async () => {
+      const started = performance.now()
+      try {
+        const next = await loadStore(config.indexDir)
+        if (next.version === stores.current.version && next.dir === stores.current.dir) {
+          logger.log('info', 'index.unchanged', { why, version: next.version })
+          return
+        }
+        const previous = stores.current.version
+        stores.swap(next)
+        logger.log('info', 'index.swapped', { why, from: previous, to: next.version, kind: next.manifest.kind, rows: next.manifest.rows, load_ms: Math.round(performance.now() - started) })
+      } catch (e) {
+        logger.log('error', 'index.reload-refused', { why, error: errorText(e), serving: stores.current.version })
+      } finally {
+        reloading = undefined
+        if (again !== undefined) {
+          const next = again
+          again = undefined
+          void reload(next)
+        }
+      }
+    })()
+    return reloading
+  }
+  process.on('SIGHUP', () => void reload('SIGHUP'))
+  if (config.watchIndex) watchCurrent(config.indexDir, stores, reload)
+  // Logged once every handler is in place: whoever waits for this line may signal or rebuild at once.
+  logger.log('info', 'server.started', {
+    port: server.port,
+    index_version: store.version,
+    kind: store.manifest.kind,
+    rows: store.manifest.rows,
+    load_ms: Math.round(store.loadMs),
+    rate_limit_store: limits.kind,
+  })
+
+
+  let stopping = false
+  const shutdown = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    logger.log('info', 'server.stopping', { signal })
+    const outcome = await gracefulStop(server, SHUTDOWN_MS)
+    await limits.close()
+    keys.close()
+    logger.log('info', 'server.stopped', { signal, outcome })
+    process.exit(0)
+  }
+  process.on('SIGTERM', () => void shutdown('SIGTERM'))
+  process.on('SIGINT', () => void shutdown('SIGINT'))
+}
+
+/**
+ * Stops accepting connections and waits for the requests in flight to finish; past `deadlineMs`
+ * the remaining connections are closed. Resolves with which of the two happened.
+ */
+export async function gracefulStop(server: { stop(closeActive?: boolean): Promise<void> | void }, deadlineMs: number): Promise<'drained' | 'deadline'> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const deadline = new Promise<'deadline'>((r) => (timer = setTimeout(() => r('deadline'), deadlineMs)))
+  // stop(false): the listener closes at once; the promise resolves when the requests in flight are done.
+  const outcome = await Promise.race([Promise.resolve(server.stop(false)).then(() => 'drained' as const), deadline])
+  clearTimeout(timer)
+  if (outcome === 'deadline') await server.stop(true)
+  return outcome
+}
+
+/** Reload when `<indexDir>/current` points somewhere new (the builder renames it into place). */
+function watchCurrent(indexDir: string, stores: StoreHolder, reload: (why: string) => Promise<void>): void {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  try {
+    const w = watch(indexDir, () => {
+      clearTimeout(timer)
+      timer = setTimeout(() => {
+        let target: string
+        try {
+          target = realpathSync(join(indexDir, 'current'))
+        } catch {
+          return // mid-rename, or gone: keep serving what we have
+        }
+        if (target !== stores.current.dir) void reload('index folder changed')
+      }, 250)
+    })
+    w.unref?.()
+    // `current` may have moved between the load and the watch: look once now.
+    try {
+      if (realpathSync(join(indexDir, 'current')) !== stores.current.dir) void reload('index folder changed before the watch')
+    } catch {
+      /* no `current` link (a version folder given directly): nothing to compare */
+    }
+  } catch (e) {
+    logger.log('warn', 'index.watch-unavailable', { error: errorText(e) })
+  }
+}
+
+if (import.meta.main) await main()

@@ -1,0 +1,178 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { t as T } from 'elysia'
+import { PROBLEMS } from '../src/http/problems'
+import { registerRoute, routes } from '../src/http/route-docs'
+import { JsonBody } from '../src/http/json-body'
+import { makeTestApp, type TestApp } from './setup/test-app'
+
+/** Response JSON, untyped (tests assert on its fields). */
+const json = (r: Response): Promise<any> => r.json()
+
+const DocQuery = T.Object({
+  sol: T.Optional(T.Integer({ minimum: 0, maximum: 2147483647, description: 'Exact sol' })),
+  per_page: T.Optional(T.Numeric({ minimum: 1, maximum: 100 })),
+  kind: T.Optional(T.Union([T.Literal('a'), T.Literal('b')])),
+})
+
+let t: TestApp
+beforeAll(async () => {
+  registerRoute({
+    method: 'GET',
+    path: '/api/v2/__documented/:id',
+    summary: 'test-only documented route',
+    params: T.Object({ id: T.Integer({ minimum: 1 }) }),
+    query: DocQuery,
+    tags: ['test'],
+    responses: { 200: { description: 'a thing', schema: T.Object({ data: T.Integer() }) }, 404: { description: 'no such thing' } },
+  })
+  t = await makeTestApp()
+  t.app.get('/api/v2/__documented/:id', () => new JsonBody('{"data":1}'), { query: DocQuery, params: T.Object({ id: T.Integer({ minimum: 1 }) }) })
+})
+afterAll(() => t.close())
+
+type Doc = {
+  openapi: string
+  paths: Record<string, Record<string, { operationId: string; security?: unknown[]; parameters?: Array<{ name: string; in: string; required: boolean; schema: Record<string, unknown>; description?: string }>; responses: Record<string, unknown> }>>
+  components: { schemas: Record<string, any>; responses: Record<string, any>; securitySchemes: Record<string, any> }
+}
+
+async function doc(): Promise<Doc> {
+  const r = await t.anonymous('/api/v2/openapi.json')
+  expect(r.status).toBe(200)
+  return (await r.json()) as Doc
+}
+
+describe('GET /api/v2 (API root)', () => {
+  test('needs a key, is counted, and lists the resources with absolute links', async () => {
+    expect((await t.anonymous('/api/v2')).status).toBe(401)
+    const r = await t.request('/api/v2')
+    expect(r.status).toBe(200)
+    expect(r.headers.get('x-ratelimit-remaining')).toBe('9999')
+    const body = await json(r)
+    expect(body.version).toBe('2.0.0')
+    expect(body.links).toEqual({
+      self: 'http://localhost/api/v2',
+      openapi: 'http://localhost/api/v2/openapi.json',
+      documentation: 'http://localhost/api/v2/docs',
+      health: 'http://localhost/health',
+    })
+    expect(body.resources.__documented.href).toBe('http://localhost/api/v2/__documented')
+    expect(body.resources.__documented.endpoints).toEqual([{ method: 'GET', href: 'http://localhost/api/v2/__documented/{id}', summary: 'test-only documented route' }])
+    for (const res of Object.values(body.resources) as Array<{ href: string }>) expect(res.href).toStartWith('http://localhost/api/v2/')
+  })
+
+  test('links follow the Host the client used', async () => {
+    const r = await t.app.handle(new Request('http://api.example.org:8080/api/v2', { headers: { 'x-api-key': t.key } }))
+    expect((await json(r)).links.self).toBe('http://api.example.org:8080/api/v2')
+  })
+})
+
+describe('the OpenAPI 3.1 document', () => {
+  test('is served without a key and is not counted', async () => {
+    const before = (await t.request('/api/v2')).headers.get('x-ratelimit-remaining')
+    const r = await t.request('/api/v2/openapi.json')
+    expect(r.headers.get('x-ratelimit-remaining')).toBeNull()
+    expect((await t.request('/api/v2')).headers.get('x-ratelimit-remaining')).toBe(String(Number(before) - 1))
+  })
+
+  test('describes every registered route, /health and the root included', async () => {
+    const d = await doc()
+    expect(d.openapi).toBe('3.1.0')
+    for (const r of routes()) {
+      const p = r.path.replace(/:([A-Za-z0-9_]+)\??/g, '{$1}')
+      expect(d.paths[p]?.[r.method.toLowerCase()]).toBeDefined()
+    }
+    expect(d.paths['/health']!.get!.security).toEqual([])
+    expect(d.paths['/api/v2']!.get!.security).toBeUndefined()
+  })
+
+  test('parameters come from the same TypeBox schemas that validate the route', async () => {
+    const op = (await doc()).paths['/api/v2/__documented/{id}']!.get!
+    const byName = Object.fromEntries(op.parameters!.map((p) => [p.name, p]))
+    expect(byName.id).toEqual({ name: 'id', in: 'path', required: true, schema: { minimum: 1, type: 'integer' } })
+    expect(byName.sol).toEqual({ name: 'sol', in: 'query', required: false, description: 'Exact sol', schema: { minimum: 0, maximum: 2147483647, type: 'integer' } })
+    expect(byName.per_page!.schema).toEqual({ minimum: 1, maximum: 100, type: 'number' })
+    expect(byName.kind!.schema).toEqual({ anyOf: [{ const: 'a', type: 'string' }, { const: 'b', type: 'string' }] })
+    // and the validation really uses them
+    expect((await t.request('/api/v2/__documented/0?sol=-1')).status).toBe(400)
+  })
+
+  test('problem types of src/http/problems.ts are components, and keyed operations list 304, 401, 429 and 500', async () => {
+    const d = await doc()
+    for (const [kind, p] of Object.entries(PROBLEMS)) {
+      const name = kind.charAt(0).toUpperCase() + kind.slice(1) + 'Problem'
+      expect(d.components.schemas[name].allOf[1].properties).toEqual({ type: { const: p.type }, title: { const: p.title }, status: { const: p.status } })
+      expect(Object.keys(d.components.responses[name].content)).toEqual(['application/json', 'text/json', 'text/plain'])
+    }
+    expect(d.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' })
+    const op = d.paths['/api/v2/__documented/{id}']!.get!
+    expect(Object.keys(op.responses).sort()).toEqual(['200', '304', '400', '401', '404', '429', '500'])
+    expect(op.responses['404']).toEqual({ $ref: '#/components/responses/NotFoundProblem' })
+  })
+
+  test('every $ref resolves and operation ids are unique', async () => {
+    const d = await doc()
+    const refs: string[] = []
+    const walk = (v: unknown) => {
+      if (Array.isArray(v)) v.forEach(walk)
+      else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) k === '$ref' ? refs.push(String(x)) : walk(x)
+    }
+    walk(d)
+    expect(refs.length).toBeGreaterThan(10)
+    for (const ref of refs) {
+      const target = ref.replace(/^#\//, '').split('/').reduce<any>((o, k) => o?.[k], d)
+      expect(target, ref).toBeDefined()
+    }
+    const ids = Object.values(d.paths).flatMap((ops) => Object.values(ops).map((o) => o.operationId))
+    expect(new Set(ids).size).toBe(ids.length)
+  })
+})
+
+describe('GET /api/v2/docs', () => {
+  test('is a self-contained HTML page (no external script or style) that renders openapi.json, without a key', async () => {
+    const r = await t.anonymous('/api/v2/docs')
+    expect(r.status).toBe(200)
+    expect(r.headers.get('content-type')).toBe('text/html; charset=utf-8')
+    const html = await r.text()
+    expect(html).toContain('/api/v2/openapi.json')
+    expect(html).not.toMatch(/<script[^>]+src=/i)
+    expect(html).not.toMatch(/<link[^>]+href=/i)
+    expect(html).not.toMatch(/https?:\/\/(cdn|unpkg|cdnjs|jsdelivr)/i)
+  })
+})
+
+describe('the viewer script', () => {
+  test('renders one entry per operation of the document (run against a minimal DOM)', async () => {
+    const html = await (await t.anonymous('/api/v2/docs')).text()
+    const script = html.split('<script>')[1]!.split('</script>')[0]!
+    const d = await doc()
+    class Node {
+      children: Node[] = []
+      attrs: Record<string, string> = {}
+      textContent = ''
+      value = ''
+      constructor(readonly tag: string) {}
+      appendChild(c: Node) {
+        this.children.push(c)
+        return c
+      }
+      setAttribute(k: string, v: string) {
+        this.attrs[k] = v
+      }
+      addEventListener() {}
+      all(): Node[] {
+        return [this, ...this.children.flatMap((c) => c.all())]
+      }
+    }
+    const byId: Record<string, Node> = { apikey: new Node('input'), ver: new Node('div'), info: new Node('div'), ops: new Node('div') }
+    const document = { createElement: (tag: string) => new Node(tag), createTextNode: (s: string) => Object.assign(new Node('#text'), { textContent: s }), getElementById: (id: string) => byId[id] }
+    const fakeFetch = async () => ({ json: async () => d })
+    const storage = { getItem: () => null, setItem() {} }
+    new Function('document', 'fetch', 'sessionStorage', 'URLSearchParams', script)(document, fakeFetch, storage, URLSearchParams)
+    await Bun.sleep(10)
+    const operations = Object.values(d.paths).reduce((n, ops) => n + Object.keys(ops).length, 0)
+    const rendered = byId.ops!.all().filter((n) => n.tag === 'details' && n.attrs.class === 'op')
+    expect(rendered.length).toBe(operations)
+    expect(byId.info!.textContent).toContain('X-API-Key')
+  })
+})
