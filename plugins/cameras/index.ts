@@ -1,7 +1,36 @@
 import { Elysia } from 'elysia'
+import { Type } from '@sinclair/typebox'
 import type { AppDeps } from '../../src/app-deps'
+import { registerRoute } from '../../src/http/route-docs'
+import { answerer, pathParam } from '../../src/resources/answer'
+import { listOf, CameraSchema, singleOf } from '../../src/resources/resource-schemas'
+import { CAMERAS_PATH, getCamera, listCameras, ROVER_PARAM } from '../../src/resources/cameras-resource'
 
-// PLACEHOLDER: replaced by the owner of plugins/cameras.
-export function camerasPlugin(_deps: AppDeps) {
+/** GET /api/v2/cameras and /cameras/{id}?rover= (interface "Cameras"); logic in src/resources/cameras-resource.ts. */
+export function camerasPlugin(deps: AppDeps) {
+  registerRoute({
+    method: 'GET',
+    path: CAMERAS_PATH,
+    summary: 'List every camera',
+    description: 'One item per camera name, with relationships.rovers naming each rover that has it and its photo count and first/last sol there. One page.',
+    responses: { 200: { description: 'Camera list envelope', schema: listOf(CameraSchema) } },
+    tags: ['cameras'],
+  })
+  registerRoute({
+    method: 'GET',
+    path: `${CAMERAS_PATH}/:id`,
+    summary: 'One camera, for every rover that has it or for one rover',
+    params: Type.Object({ id: Type.String({ description: 'Camera abbreviation, case-insensitive, e.g. NAVCAM.' }) }),
+    query: Type.Object({ rover: Type.Optional(ROVER_PARAM.schema) }),
+    responses: {
+      200: { description: 'The camera', schema: singleOf(CameraSchema) },
+      400: { description: '`rover` is not a rover slug' },
+      404: { description: 'Unknown camera, or the rover has no such camera' },
+    },
+    tags: ['cameras'],
+  })
+  const answer = answerer(deps)
   return new Elysia({ name: 'cameras' })
+    .get(CAMERAS_PATH, ({ request }) => answer(request, listCameras))
+    .get(`${CAMERAS_PATH}/:id`, ({ request, params }) => answer(request, (store, query, base) => getCamera(store, pathParam(params.id), query, base)))
 }

@@ -1,7 +1,31 @@
 import { Elysia } from 'elysia'
+import { Type } from '@sinclair/typebox'
 import type { AppDeps } from '../../src/app-deps'
+import { registerRoute } from '../../src/http/route-docs'
+import { answerer, pathParam } from '../../src/resources/answer'
+import { listOf, RoverSchema, RoverWithCamerasSchema, singleOf } from '../../src/resources/resource-schemas'
+import { getRover, listRovers, ROVERS_PATH } from '../../src/resources/rovers-resource'
 
-// PLACEHOLDER: replaced by the owner of plugins/rovers.
-export function roversPlugin(_deps: AppDeps) {
+/** GET /api/v2/rovers and /rovers/{slug} (interface "Rovers"); logic in src/resources/rovers-resource.ts. */
+export function roversPlugin(deps: AppDeps) {
+  registerRoute({
+    method: 'GET',
+    path: ROVERS_PATH,
+    summary: 'List the four rovers',
+    description: 'Name, dates and status of each rover, with max_sol, max_date and total_photos counted from the index. One page.',
+    responses: { 200: { description: 'Rover list envelope', schema: listOf(RoverSchema) } },
+    tags: ['rovers'],
+  })
+  registerRoute({
+    method: 'GET',
+    path: `${ROVERS_PATH}/:slug`,
+    summary: 'One rover with its cameras',
+    params: Type.Object({ slug: Type.String({ description: 'Rover slug, case-insensitive: curiosity, opportunity, perseverance, spirit.' }) }),
+    responses: { 200: { description: 'The rover, with relationships.cameras', schema: singleOf(RoverWithCamerasSchema) }, 404: { description: 'Unknown rover slug' } },
+    tags: ['rovers'],
+  })
+  const answer = answerer(deps)
   return new Elysia({ name: 'rovers' })
+    .get(ROVERS_PATH, ({ request }) => answer(request, listRovers))
+    .get(`${ROVERS_PATH}/:slug`, ({ request, params }) => answer(request, (store, _query, base) => getRover(store, pathParam(params.slug), base)))
 }

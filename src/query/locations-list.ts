@@ -1,0 +1,117 @@
+import type { Store } from '../store/store'
+import type { LocationColumns } from '../store/schema'
+import { ROVER_SLUGS, roverCode } from '../catalog/rovers'
+import { notFound } from '../http/problems'
+import { formatDay } from './param-parsers'
+import { listEnvelope, singleEnvelope } from './envelope'
+import { lowerBound, pageRows, roverRanges, type Bound } from '../resources/table-ranges'
+import { minPhotosParam, readDerivedListParams } from '../resources/derived-list-params'
+
+/**
+ * GET /api/v2/locations and /locations/{id} over the location table the index builder derived
+ * (index-builder/derive/locations.ts; decisions.md, Other endpoints, Locations).
+ *
+ * Sol bounds: a location is listed when the sols it was visited on, [first_sol, last_sol],
+ * overlap [sol_min, sol_max]. Its record is always the whole record (every photo there), so an
+ * id from any list resolves by id to the same record. (The Anchor re-aggregates only the photos
+ * inside the sol window, behaviour.md §14.1; a location record that changed with the query
+ * could not be fetched back by id.) `min_photos` bounds `photo_count`.
+ *
+ * Order: rover code, then first_sol (the table's order), then site, drive.
+ */
+export const LOCATION_MIN_PHOTOS = minPhotosParam('Minimum number of photos at the location (photo_count), inclusive. 0 or absent: no bound.')
+
+export const LOCATIONS_PATH = '/api/v2/locations'
+
+export function listLocations(store: Store, params: URLSearchParams, base: string): string {
+  const q = readDerivedListParams(params, LOCATION_MIN_PHOTOS)
+  const loc = store.locations
+  const starts = roverRanges(loc.rover, loc.length)
+  const ranges: Array<[number, number]> = []
+  for (const r of q.roverCodes) {
+    const lo = starts[r]!
+    // first_sol ascends within a rover: rows whose first visit is after sol_max are a suffix
+    const hi = q.solMax === undefined ? starts[r + 1]! : lowerBound(loc.first_sol, lo, starts[r + 1]!, q.solMax + 1)
+    if (hi > lo) ranges.push([lo, hi])
+  }
+  const { solMin, minPhotos } = q
+  const bounds: Bound[] = []
+  if (solMin !== undefined) bounds.push([loc.last_sol, solMin])
+  if (minPhotos !== undefined) bounds.push([loc.photo_count, minPhotos])
+  const { page, perPage } = q.paging
+  const { total, rows } = pageRows(ranges, bounds, (page - 1) * perPage, perPage)
+  const items = rows.map((row) => locationJson(loc, row, base))
+  return listEnvelope({ dataJson: `[${items.join(',')}]`, returned: rows.length, total, paging: q.paging, base, path: LOCATIONS_PATH, params })
+}
+
+/** GET /locations/{id}: `<rover_slug>_<site>_<drive>` (slug case-insensitive, numbers in plain decimal); else 404. */
+export function getLocation(store: Store, id: string, base: string): string {
+  const row = findLocation(store, id)
+  if (row < 0) throw notFound(`No location has the id "${id.slice(0, 80)}". Location ids look like curiosity_48_1570 (rover_site_drive).`)
+  const loc = store.locations
+  return singleEnvelope(locationJson(loc, row, base), `${base}${LOCATIONS_PATH}/${locationId(loc, row)}`)
+}
+
+/** Row of a location id in the store's table, or -1. */
+export function findLocation(store: Store, id: string): number {
+  const m = /^([A-Za-z]{1,20})_(0|[1-9]\d{0,9})_(0|[1-9]\d{0,9})$/.exec(id)
+  if (!m) return -1
+  const r = roverCode(m[1]!.toLowerCase())
+  if (r < 0) return -1
+  return idIndex(store.locations).get(`${ROVER_SLUGS[r]}_${m[2]}_${m[3]}`) ?? -1
+}
+
+export function locationId(loc: LocationColumns, row: number): string {
+  return `${ROVER_SLUGS[loc.rover[row]!]}_${loc.site[row]}_${loc.drive[row]}`
+}
+
+const idIndexes = new WeakMap<LocationColumns, Map<string, number>>()
+
+function idIndex(loc: LocationColumns): Map<string, number> {
+  let index = idIndexes.get(loc)
+  if (!index) {
+    index = new Map()
+    for (let row = 0; row < loc.length; row++) index.set(locationId(loc, row), row)
+    idIndexes.set(loc, index)
+  }
+  return index
+}
+
+/**
+ * One location (behaviour.md §14.2 as amended by decisions.md): coordinates omitted when
+ * unknown; `links.photos` is the absolute photo query for that place. Everything but the origin
+ * is rendered once per row and table (a few thousand rows) and kept.
+ */
+export function locationJson(loc: LocationColumns, row: number, base: string): string {
+  let parts = rendered.get(loc)
+  if (!parts) rendered.set(loc, (parts = new Array<[string, string] | undefined>(loc.length)))
+  let p = parts[row]
+  if (p === undefined) {
+    const text = renderLocation(loc, row)
+    const cut = text.indexOf(ORIGIN)
+    parts[row] = p = [text.slice(0, cut), text.slice(cut + ORIGIN.length)]
+  }
+  return p[0] + JSON.stringify(base).slice(1, -1) + p[1]
+}
+
+const ORIGIN = '@@origin@@'
+const rendered = new WeakMap<LocationColumns, Array<[string, string] | undefined>>()
+
+function renderLocation(loc: LocationColumns, row: number): string {
+  const slug = ROVER_SLUGS[loc.rover[row]!]!
+  const site = loc.site[row]!
+  const drive = loc.drive[row]!
+  const x = loc.coord_x[row]!
+  const coords = Number.isNaN(x) ? '' : `,"coordinates":{"x":${num(x)},"y":${num(loc.coord_y[row]!)},"z":${num(loc.coord_z[row]!)}}`
+  return (
+    `{"id":"${slug}_${site}_${drive}","type":"location","attributes":{"rover":"${slug}","site":${site},"drive":${drive},` +
+    `"first_visited":"${formatDay(loc.first_date[row]!)}","last_visited":"${formatDay(loc.last_date[row]!)}",` +
+    `"first_sol":${loc.first_sol[row]},"last_sol":${loc.last_sol[row]},"photo_count":${loc.photo_count[row]},"visit_count":${loc.visit_count[row]}${coords}},` +
+    `"links":{"photos":"${ORIGIN}/api/v2/photos?rovers=${slug}&site=${site}&drive=${drive}"}}`
+  )
+}
+
+/** A JSON number; null for a non-finite value (never invalid JSON). */
+export function num(v: number): string {
+  return Number.isFinite(v) ? String(v) : 'null'
+}

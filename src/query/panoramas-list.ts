@@ -1,0 +1,164 @@
+import type { Store } from '../store/store'
+import type { PanoramaColumns } from '../store/schema'
+import { utf8Strings } from '../store/arrow-columns'
+import { ROVER_SLUGS, roverCode } from '../catalog/rovers'
+import { notFound } from '../http/problems'
+import { listEnvelope, singleEnvelope } from './envelope'
+import { num } from './locations-list'
+import { lowerBound, pageRows, roverRanges } from '../resources/table-ranges'
+import { minPhotosParam, readDerivedListParams } from '../resources/derived-list-params'
+
+/**
+ * GET /api/v2/panoramas and /panoramas/{id} over the panorama table the index builder detected
+ * (index-builder/derive/panoramas.ts; behaviour.md §15; decisions.md, Other endpoints).
+ *
+ * - Every panorama of the selected rovers is listed; there is no default window of the last
+ *   500 sols (behaviour.md §15.1 marks that as a BUG: it hid every Perseverance panorama).
+ * - `sol_min`/`sol_max` bound the panorama's sol, inclusive; `min_photos` bounds total_photos.
+ * - Order: rover code, sol, n (the table's order); ids `pano_{slug}_{sol}_{n}` are numbered per
+ *   (rover, sol), so every id a list returns resolves by id to the same record.
+ * - Record: the fields of §15.3 plus `photo_ids` (decisions.md: the record lists its photos),
+ *   in capture order. The Anchor's `links.download_set` pointed at an endpoint that does not
+ *   exist; instead `links.photos` is the photo list query for the panorama's rover, sol,
+ *   camera, site and drive (it can also hold photos of other sequences taken there that sol;
+ *   `photo_ids` is exact and can be fetched with POST /api/v2/photos/batch).
+ */
+export const PANORAMA_MIN_PHOTOS = minPhotosParam('Minimum number of photos in the panorama (total_photos), inclusive. 0 or absent: no bound.')
+
+export const PANORAMAS_PATH = '/api/v2/panoramas'
+
+export function listPanoramas(store: Store, params: URLSearchParams, base: string): string {
+  const q = readDerivedListParams(params, PANORAMA_MIN_PHOTOS)
+  const pano = store.panoramas
+  const starts = roverRanges(pano.rover, pano.length)
+  const ranges: Array<[number, number]> = []
+  for (const r of q.roverCodes) {
+    // sol ascends within a rover: the sol window is one contiguous range
+    const lo = q.solMin === undefined ? starts[r]! : lowerBound(pano.sol, starts[r]!, starts[r + 1]!, q.solMin)
+    const hi = q.solMax === undefined ? starts[r + 1]! : lowerBound(pano.sol, lo, starts[r + 1]!, q.solMax + 1)
+    if (hi > lo) ranges.push([lo, hi])
+  }
+  const { page, perPage } = q.paging
+  const offset = (page - 1) * perPage
+  let rows: number[]
+  let total: number
+  if (q.minPhotos === undefined) ({ total, rows } = pageRows(ranges, [], offset, perPage))
+  else {
+    // the rows passing min_photos, in table order: each row range maps to a range of that list
+    const list = rowsWithAtLeast(pano, q.minPhotos)
+    const within = ranges.map(([lo, hi]): [number, number] => [lowerBound(list, 0, list.length, lo), lowerBound(list, 0, list.length, hi)])
+    const hit = pageRows(within, [], offset, perPage)
+    total = hit.total
+    rows = hit.rows.map((i) => list[i]!)
+  }
+  const items = rows.map((row) => panoramaJson(pano, row, base))
+  return listEnvelope({ dataJson: `[${items.join(',')}]`, returned: rows.length, total, paging: q.paging, base, path: PANORAMAS_PATH, params })
+}
+
+/**
+ * Rows with total_photos >= min, in table order, memoised per table and threshold (thresholds
+ * above the largest panorama share one empty entry; at most 64 thresholds are kept per table),
+ * so a min_photos query costs two binary searches per rover instead of a scan of every panorama.
+ */
+const passing = new WeakMap<PanoramaColumns, { max: number; byMin: Map<number, Int32Array> }>()
+
+function rowsWithAtLeast(pano: PanoramaColumns, min: number): Int32Array {
+  let memo = passing.get(pano)
+  if (!memo) {
+    let max = 0
+    for (let row = 0; row < pano.length; row++) if (pano.total_photos[row]! > max) max = pano.total_photos[row]!
+    passing.set(pano, (memo = { max, byMin: new Map() }))
+  }
+  const key = Math.min(min, memo.max + 1)
+  let list = memo.byMin.get(key)
+  if (!list) {
+    const out = new Int32Array(pano.length)
+    let n = 0
+    for (let row = 0; row < pano.length; row++) if (pano.total_photos[row]! >= key) out[n++] = row
+    list = out.slice(0, n)
+    if (memo.byMin.size >= 64) memo.byMin.clear()
+    memo.byMin.set(key, list)
+  }
+  return list
+}
+
+/** GET /panoramas/{id}: `pano_<rover_slug>_<sol>_<n>` (case-insensitive, numbers in plain decimal); else 404. */
+export function getPanorama(store: Store, id: string, base: string): string {
+  const row = findPanorama(store, id)
+  if (row < 0) throw notFound(`No panorama has the id "${id.slice(0, 80)}". Panorama ids look like pano_curiosity_1000_1 (rover, sol, number).`)
+  const pano = store.panoramas
+  return singleEnvelope(panoramaJson(pano, row, base), `${base}${PANORAMAS_PATH}/${panoramaId(pano, row)}`)
+}
+
+/** Row of a panorama id, or -1: binary search of (rover, sol), then n counts from 1 within it. */
+export function findPanorama(store: Store, id: string): number {
+  const m = /^pano_([A-Za-z]{1,20})_(0|[1-9]\d{0,9})_([1-9]\d{0,9})$/i.exec(id)
+  if (!m) return -1
+  const r = roverCode(m[1]!.toLowerCase())
+  const sol = Number(m[2])
+  const n = Number(m[3])
+  if (r < 0) return -1
+  const pano = store.panoramas
+  const starts = roverRanges(pano.rover, pano.length)
+  const first = lowerBound(pano.sol, starts[r]!, starts[r + 1]!, sol)
+  const row = first + n - 1
+  return row < starts[r + 1]! && pano.sol[row] === sol && pano.n[row] === n ? row : -1
+}
+
+export function panoramaId(pano: PanoramaColumns, row: number): string {
+  return `pano_${ROVER_SLUGS[pano.rover[row]!]}_${pano.sol[row]}_${pano.n[row]}`
+}
+
+/** Strings decoded once per panorama table (a snapshot never changes): Mars times, camera and quality names as JSON. */
+interface Decoded {
+  start: string[]
+  end: string[]
+  cameraJson: string[]
+  cameraQuery: string[]
+  qualityJson: string[]
+}
+
+const decoded = new WeakMap<PanoramaColumns, Decoded>()
+
+function decode(pano: PanoramaColumns): Decoded {
+  let d = decoded.get(pano)
+  if (!d) {
+    d = {
+      start: utf8Strings(pano.mars_time_start, pano.length),
+      end: utf8Strings(pano.mars_time_end, pano.length),
+      cameraJson: pano.camera.dict.map((c) => JSON.stringify(c)),
+      cameraQuery: pano.camera.dict.map((c) => encodeURIComponent(c)),
+      qualityJson: pano.quality.dict.map((q) => JSON.stringify(q)),
+    }
+    decoded.set(pano, d)
+  }
+  return d
+}
+
+/** One panorama (behaviour.md §15.3 fields; optional ones omitted when unknown). */
+export function panoramaJson(pano: PanoramaColumns, row: number, base: string): string {
+  const d = decode(pano)
+  const slug = ROVER_SLUGS[pano.rover[row]!]!
+  const sol = pano.sol[row]!
+  const cameraCode = pano.camera.codes[row]!
+  const site = pano.site[row]!
+  const drive = pano.drive[row]!
+  const start = d.start[row]!
+  const end = d.end[row]!
+  const x = pano.coord_x[row]!
+  const coords = Number.isNaN(x) ? '' : `,"coordinates":{"x":${num(x)},"y":${num(pano.coord_y[row]!)},"z":${num(pano.coord_z[row]!)}}`
+  const spacing = pano.avg_position_spacing[row]!
+  const ids = pano.photo_ids_values.subarray(pano.photo_ids_offsets[row]!, pano.photo_ids_offsets[row + 1]!)
+  const photos = `${base}/api/v2/photos?rovers=${slug}&sol=${sol}&cameras=${d.cameraQuery[cameraCode]}&site=${site}&drive=${drive}`
+  return (
+    `{"id":"pano_${slug}_${sol}_${pano.n[row]}","type":"panorama","attributes":{"rover":"${slug}","sol":${sol}` +
+    (start ? `,"mars_time_start":${JSON.stringify(start)}` : '') +
+    (end ? `,"mars_time_end":${JSON.stringify(end)}` : '') +
+    `,"total_photos":${pano.total_photos[row]},"coverage_degrees":${num(pano.coverage_degrees[row]!)}` +
+    `,"location":{"site":${site},"drive":${drive}${coords}},"camera":${d.cameraJson[cameraCode]}` +
+    `,"avg_elevation":${num(pano.avg_elevation[row]!)},"unique_positions":${pano.unique_positions[row]}` +
+    (Number.isNaN(spacing) ? '' : `,"avg_position_spacing":${num(spacing)}`) +
+    `,"quality":${d.qualityJson[pano.quality.codes[row]!]},"photo_ids":[${ids.join(',')}]},` +
+    `"links":{"photos":${JSON.stringify(photos)}}}`
+  )
+}
