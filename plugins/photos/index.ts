@@ -1,7 +1,104 @@
 import { Elysia } from 'elysia'
+import { Type } from '@sinclair/typebox'
 import type { AppDeps } from '../../src/app-deps'
+import { JsonBody } from '../../src/http/json-body'
+import { origin } from '../../src/http/links'
+import { requestKey } from '../../src/http/request-key'
+import { registerRoute } from '../../src/http/route-docs'
+import type { Store } from '../../src/store/store'
+import { batchPhotos, getPhoto, listPhotos, photoStats, fillTimestamp, responseCacheFor } from '../../src/query'
+import { BATCH_PATH, MAX_BATCH_IDS, parseIds } from '../../src/query/batch-photos'
+import { PHOTOS_PATH } from '../../src/query/list-photos'
+import { PHOTO_QUERY_SCHEMA, STATS_QUERY_SCHEMA } from '../../src/query/photo-params'
+import { STATS_PATH } from '../../src/query/photo-stats'
+import { readJsonBody } from './read-json-body'
 
-// PLACEHOLDER: replaced by the owner of plugins/photos.
-export function photosPlugin(_deps: AppDeps) {
+/**
+ * The photo endpoints (interface "Photos"): list, statistics, batch and by id. Thin: the logic
+ * is the query engine in src/query; this plugin pins the snapshot of the request, keeps hot
+ * answers serialised in the response cache (index version + origin + canonical request key),
+ * and fills meta.timestamp per response. Errors are thrown as ProblemError and rendered by
+ * plugins/errors.
+ */
+export function photosPlugin(deps: AppDeps) {
+  registerDocs()
+  const cache = responseCacheFor(deps.config)
+  deps.stores.onSwap(() => cache.clear())
+
+  const answer = (request: Request, extraKey: string, compute: (store: Store, params: URLSearchParams, base: string) => string) => {
+    const store = deps.stores.forRequest(request)
+    const base = origin(request, deps.config)
+    const url = new URL(request.url)
+    const key = requestKey(request.method, url.pathname, url.searchParams) + extraKey
+    return new JsonBody(fillTimestamp(cache.get(store.version, base, key, () => compute(store, url.searchParams, base))))
+  }
+
   return new Elysia({ name: 'photos' })
+    .get(PHOTOS_PATH, ({ request }) => answer(request, '', listPhotos))
+    .get(STATS_PATH, ({ request }) => answer(request, '', photoStats))
+    .get(`${PHOTOS_PATH}/:id`, ({ request, params }) => answer(request, '', (store, q, base) => getPhoto(store, params.id, q, base)))
+    .post(
+      BATCH_PATH,
+      async ({ request }) => {
+        const body = await readJsonBody(request, deps.config.maxBodyBytes)
+        // The cache key holds the distinct ids in request order; a bad body is answered uncached.
+        const ids = parseIds(body, [])
+        if (!ids) {
+          const store = deps.stores.forRequest(request)
+          const url = new URL(request.url)
+          return new JsonBody(fillTimestamp(batchPhotos(store, body, url.searchParams, origin(request, deps.config))))
+        }
+        return answer(request, ' ids=' + ids.join(','), (store, q, base) => batchPhotos(store, body, q, base))
+      },
+      { parse: 'none' },
+    )
+}
+
+function registerDocs(): void {
+  registerRoute({
+    method: 'GET',
+    path: PHOTOS_PATH,
+    summary: 'Search photos',
+    description:
+      'Filters combine with AND; ranges are inclusive. Sort by any listed field (prefix - for descending); absent values sort last in both ' +
+      'directions and id ascending is always the final tie-breaker. per_page above 100 is served as 100; a page past the end is 200 with ' +
+      'empty data. Every page that has more rows carries pagination.cursor.next: pass it as `cursor` to continue after that page with ' +
+      'keyset pagination (stable across index rebuilds; `page` is then ignored). Unknown parameters are ignored.',
+    query: PHOTO_QUERY_SCHEMA,
+    responses: { 200: { description: 'Photo list envelope' }, 304: { description: 'Not modified' }, 400: { description: 'Invalid parameters (each one named)' } },
+    tags: ['photos'],
+  })
+  registerRoute({
+    method: 'GET',
+    path: STATS_PATH,
+    summary: 'Photo statistics',
+    description:
+      'Counts of the photos matching every photo filter, grouped by camera (default; camera name), rover (slug, with avg_per_sol) or sol ' +
+      '(ascending, with the earliest earth_date). percentage to one decimal; period = earliest and latest earth_date of the matches.',
+    query: STATS_QUERY_SCHEMA,
+    responses: { 200: { description: 'Statistics envelope' }, 304: { description: 'Not modified' }, 400: { description: 'Invalid parameters' } },
+    tags: ['photos'],
+  })
+  registerRoute({
+    method: 'GET',
+    path: `${PHOTOS_PATH}/:id`,
+    summary: 'One photo',
+    description: 'The output parameters of the list (fields, field_set, include, image_sizes, exclude_images) apply; the whole query is validated as on the list.',
+    params: Type.Object({ id: Type.Integer({ format: 'int32', description: 'Photo id' }) }),
+    query: PHOTO_QUERY_SCHEMA,
+    responses: { 200: { description: 'Single photo envelope' }, 304: { description: 'Not modified' }, 400: { description: 'id is not an int32, or invalid query' }, 404: { description: 'No photo has this id' } },
+    tags: ['photos'],
+  })
+  registerRoute({
+    method: 'POST',
+    path: BATCH_PATH,
+    summary: 'Several photos by id',
+    description:
+      `Body {"ids": [...]}: 1 to ${MAX_BATCH_IDS} int32 ids. Photos come in request order, a repeated id once, unknown ids skipped and listed in ` +
+      'meta.ids_missing. The output parameters of the query string apply. Content-Type must be JSON (else 415).',
+    query: PHOTO_QUERY_SCHEMA,
+    body: Type.Object({ ids: Type.Array(Type.Integer({ format: 'int32' }), { minItems: 1, maxItems: MAX_BATCH_IDS }) }),
+    responses: { 200: { description: 'Photo list' }, 400: { description: 'Bad body or query' }, 413: { description: 'Body too large' }, 415: { description: 'Body is not JSON' } },
+    tags: ['photos'],
+  })
 }

@@ -32,18 +32,33 @@ export interface ListEnvelopeInput {
   extraPagination?: string
   /** Override of the `next` link (cursor walks). */
   nextLink?: string
+  /**
+   * Keyset cursors (decisions.md, Sorting and pagination): `next` is written as
+   * `pagination.cursor.next`. With `current` (the request carried a cursor) the envelope is in
+   * cursor mode: `page` is ignored, so `pagination.page` and `prev` are left out, `first`/`last`
+   * drop the cursor, and `next` carries the next cursor (no `page`).
+   */
+  cursor?: { current?: string; next?: string }
 }
 
 export function listEnvelope(e: ListEnvelopeInput): string {
   const { page, perPage } = e.paging
   const totalPages = Math.ceil(e.total / perPage)
-  const at = (p: number) => link(e.base, e.path, e.params, { page: p, per_page: perPage })
+  const cursorMode = e.cursor?.current !== undefined
+  const drop = cursorMode ? { cursor: undefined } : {}
+  const at = (p: number) => link(e.base, e.path, e.params, { ...drop, page: p, per_page: perPage })
   const links: string[] = [`"self":${JSON.stringify(link(e.base, e.path, e.params))}`, `"first":${JSON.stringify(at(1))}`, `"last":${JSON.stringify(at(Math.max(1, totalPages)))}`]
-  const next = e.nextLink ?? (page < totalPages ? at(page + 1) : undefined)
+  const next = cursorMode
+    ? e.nextLink ?? (e.cursor?.next ? link(e.base, e.path, e.params, { page: undefined, cursor: e.cursor.next }) : undefined)
+    : e.nextLink ?? (page < totalPages ? at(page + 1) : undefined)
   if (next) links.push(`"next":${JSON.stringify(next)}`)
-  if (page > 1 && page <= totalPages + 1) links.push(`"prev":${JSON.stringify(at(Math.min(page - 1, Math.max(1, totalPages))))}`)
+  if (!cursorMode && page > 1 && page <= totalPages + 1) links.push(`"prev":${JSON.stringify(at(Math.min(page - 1, Math.max(1, totalPages))))}`)
   const meta = `"total_count":${e.total},"returned_count":${e.returned}${e.extraMeta ? ',' + e.extraMeta : ''},"timestamp":${TIMESTAMP_SLOT}`
-  const pagination = `"page":${page},"per_page":${perPage},"total_pages":${totalPages}${e.extraPagination ? ',' + e.extraPagination : ''}`
+  const cursor: string[] = []
+  if (e.cursor?.current !== undefined) cursor.push(`"current":${JSON.stringify(e.cursor.current)}`)
+  if (e.cursor?.next !== undefined) cursor.push(`"next":${JSON.stringify(e.cursor.next)}`)
+  const pageMember = cursorMode ? '' : `"page":${page},`
+  const pagination = `${pageMember}"per_page":${perPage},"total_pages":${totalPages}${cursor.length ? `,"cursor":{${cursor.join(',')}}` : ''}${e.extraPagination ? ',' + e.extraPagination : ''}`
   return `{"data":${e.dataJson},"meta":{${meta}},"pagination":{${pagination}},"links":{${links.join(',')}}}`
 }
 

@@ -1,0 +1,60 @@
+import { validationError, type ParamError } from '../http/problems'
+import type { Store } from '../store/store'
+import { TIMESTAMP_SLOT } from './envelope'
+import { parsePhotoQuery } from './photo-params'
+import { photoJson } from './photo-json'
+
+export const BATCH_PATH = '/api/v2/photos/batch'
+export const MAX_BATCH_IDS = 100
+
+/**
+ * `POST /api/v2/photos/batch` with `{"ids": [...]}` (decisions.md, Other endpoints): 1 to 100
+ * int32 ids, else 400 naming the problem (parameter `ids`, or `body`). Photos in request order;
+ * a repeated id is returned once (at its first position); unknown ids are skipped and listed.
+ * meta: total_count = returned_count = ids_found (photos returned), ids_requested (distinct ids
+ * asked for), ids_missing (the unknown ids, in request order). The output parameters of the
+ * query string (fields, field_set, include, image_sizes, exclude_images) apply; the whole photo
+ * validator runs on it, as on GET /photos/{id}.
+ */
+export function batchPhotos(store: Store, body: unknown, params: URLSearchParams, base: string): string {
+  const errors: ParamError[] = []
+  const ids = parseIds(body, errors)
+  const q = parsePhotoQuery(params, store, errors)
+  const found: string[] = []
+  const missing: number[] = []
+  for (const id of ids!) {
+    const row = store.paths.rowOfId(id)
+    if (row < 0) missing.push(id)
+    else found.push(photoJson(store, row, q.output))
+  }
+  const meta = `"total_count":${found.length},"returned_count":${found.length},"ids_requested":${ids!.length},"ids_found":${found.length},"ids_missing":${JSON.stringify(missing)},"timestamp":${TIMESTAMP_SLOT}`
+  return `{"data":[${found.join(',')}],"meta":{${meta}},"links":{"self":${JSON.stringify(base + BATCH_PATH)}}}`
+}
+
+/** Distinct ids in request order, or undefined with an error. */
+export function parseIds(body: unknown, errors: ParamError[]): number[] | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    errors.push({ parameter: 'body', message: 'must be a JSON object {"ids": [...]}' })
+    return undefined
+  }
+  const ids = (body as { ids?: unknown }).ids
+  if (ids === undefined) {
+    errors.push({ parameter: 'ids', message: 'is required: an array of 1 to 100 integer photo ids' })
+    return undefined
+  }
+  if (!Array.isArray(ids)) {
+    errors.push({ parameter: 'ids', message: 'must be an array of 1 to 100 integer photo ids' })
+    return undefined
+  }
+  if (ids.length === 0 || ids.length > MAX_BATCH_IDS) {
+    errors.push({ parameter: 'ids', message: `must hold 1 to ${MAX_BATCH_IDS} ids, got ${ids.length}` })
+    return undefined
+  }
+  const bad = ids.findIndex((v) => typeof v !== 'number' || !Number.isInteger(v) || v < -(2 ** 31) || v > 2 ** 31 - 1)
+  if (bad >= 0) {
+    errors.push({ parameter: 'ids', message: `item ${bad} must be an integer photo id (int32), got ${String(JSON.stringify(ids[bad])).slice(0, 40)}` })
+    return undefined
+  }
+  return [...new Set(ids as number[])]
+}
+

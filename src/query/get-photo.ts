@@ -1,0 +1,38 @@
+import { notFound, validationError, type ParamError } from '../http/problems'
+import type { Store } from '../store/store'
+import { singleEnvelope } from './envelope'
+import { echo } from './param-parsers'
+import { parsePhotoQuery } from './photo-params'
+import { photoJson } from './photo-json'
+import { PHOTOS_PATH } from './list-photos'
+
+/**
+ * `GET /api/v2/photos/{id}` (behaviour.md §9): the id is an int32 (anything else: 400, parameter
+ * `id`); the whole list validator runs on the query, whose output parameters (fields,
+ * field_set, include, image_sizes, exclude_images) shape the photo; filters do not apply.
+ * Unknown id: 404. Envelope `{data, links: {self}}`.
+ */
+export function getPhoto(store: Store, id: string, params: URLSearchParams, base: string): string {
+  const errors: ParamError[] = []
+  const n = parsePathId(id, errors)
+  const q = parsePhotoQuery(params, store, errors)
+  if (n === undefined) throw validationError(errors)
+  const row = store.paths.rowOfId(n)
+  if (row < 0) throw notFound(`No photo has id ${n}.`)
+  return singleEnvelope(photoJson(store, row, q.output), `${base}${PHOTOS_PATH}/${n}`)
+}
+
+export function parsePathId(raw: string | null | undefined, errors: ParamError[]): number | undefined {
+  // The router hands over null for a path segment that does not percent-decode.
+  if (typeof raw !== 'string') {
+    errors.push({ parameter: 'id', message: 'must be an integer photo id (int32); the path segment is not valid percent-encoding' })
+    return undefined
+  }
+  const t = raw.trim()
+  const n = /^[+-]?\d{1,12}$/.test(t) ? Number(t) : NaN
+  if (!Number.isInteger(n) || n < -(2 ** 31) || n > 2 ** 31 - 1) {
+    errors.push({ parameter: 'id', message: `must be an integer photo id (int32), got "${echo(raw)}"` })
+    return undefined
+  }
+  return n
+}

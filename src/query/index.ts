@@ -1,0 +1,12 @@
+/**
+ * The photo query engine's public face: pure render functions from a store snapshot and the
+ * request's parameters to JSON text (meta.timestamp as TIMESTAMP_SLOT, see envelope.ts). No
+ * cache here (the bench measures these); plugins/photos adds the response cache.
+ * Errors are thrown as ProblemError (400 validation, 404 not found).
+ */
+export { listPhotos } from './list-photos'
+export { getPhoto } from './get-photo'
+export { photoStats } from './photo-stats'
+export { batchPhotos } from './batch-photos'
+export { fillTimestamp, TIMESTAMP_SLOT } from './envelope'
+export { ResponseCache, responseCacheFor } from './response-cache'

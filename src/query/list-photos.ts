@@ -1,0 +1,50 @@
+import { validationError, type ParamError } from '../http/problems'
+import type { Store } from '../store/store'
+import { decodeCursor, encodeCursor, fingerprint } from './cursor'
+import { listEnvelope } from './envelope'
+import { Order } from './order'
+import { parsePhotoQuery } from './photo-params'
+import { photosJson } from './photo-json'
+import { runQuery, type QueryOutcome } from './run-query'
+
+export const PHOTOS_PATH = '/api/v2/photos'
+
+/**
+ * `GET /api/v2/photos` as JSON text (meta.timestamp left as TIMESTAMP_SLOT): parse the plan,
+ * run it, serialise the page. Page mode skips (page-1)*per_page matches (no overflow at any
+ * page: offsets are doubles, and a page past the end is 200 with empty data); cursor mode
+ * continues after the cursor's position and ignores `page`. Every response that has more rows
+ * carries `pagination.cursor.next`.
+ */
+export function listPhotos(store: Store, params: URLSearchParams, base: string): string {
+  const { text } = listPhotosWithPlan(store, params, base)
+  return text
+}
+
+/** The same, also telling how the rows were found (tests). */
+export function listPhotosWithPlan(store: Store, params: URLSearchParams, base: string): { text: string; outcome: QueryOutcome } {
+  const q = parsePhotoQuery(params, store)
+  const order = new Order(q.sort, store.photos, store.paths)
+  const fp = fingerprint(q.filters, order.keys)
+  const errors: ParamError[] = []
+  const after = q.cursor !== undefined ? decodeCursor(q.cursor, order, fp, errors) : undefined
+  if (errors.length) throw validationError(errors)
+
+  const { page, perPage } = q.paging
+  const offset = after ? 0 : (page - 1) * perPage
+  const outcome = runQuery(store, q.filters, order, { offset, limit: perPage + 1, after })
+  const more = outcome.rows.length > perPage
+  const rows = more ? outcome.rows.subarray(0, perPage) : outcome.rows
+  const next = more ? encodeCursor(fp, order.valuesOf(rows[rows.length - 1]), store.photos.id[rows[rows.length - 1]]) : undefined
+  const text = listEnvelope({
+    dataJson: photosJson(store, rows, q.output),
+    returned: rows.length,
+    total: outcome.total,
+    paging: q.paging,
+    base,
+    path: PHOTOS_PATH,
+    params,
+    cursor: after ? { current: q.cursor, next } : next ? { next } : undefined,
+  })
+  return { text, outcome }
+}

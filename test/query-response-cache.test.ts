@@ -1,0 +1,68 @@
+import { describe, expect, test } from 'bun:test'
+import { ResponseCache, RESPONSE_CACHE_MAX_ENTRY_BYTES } from '../src/query/response-cache'
+import { float32Json } from '../src/query/photo-json'
+
+/**
+ * The serialised-response cache (src/query/response-cache.ts): a repeated request is answered
+ * without computing again; the index version and the origin are part of the key; the cache is
+ * bounded by entries and bytes; a failed computation stores nothing. And the float32 writer
+ * of the photo JSON, which the cache stores.
+ */
+describe('ResponseCache', () => {
+  test('computes once per (version, origin, request key)', () => {
+    const c = new ResponseCache(10)
+    let calls = 0
+    const compute = () => `text-${++calls}`
+    expect(c.get('v1', 'http://a', 'GET /x', compute)).toBe('text-1')
+    expect(c.get('v1', 'http://a', 'GET /x', compute)).toBe('text-1')
+    expect(c.get('v2', 'http://a', 'GET /x', compute)).toBe('text-2')
+    expect(c.get('v1', 'http://b', 'GET /x', compute)).toBe('text-3')
+    expect(c.get('v1', 'http://a', 'GET /y', compute)).toBe('text-4')
+    expect(calls).toBe(4)
+  })
+
+  test('bounded by entries (least recently used goes first) and by entry size', () => {
+    const c = new ResponseCache(2)
+    c.get('v', 'o', 'a', () => 'A')
+    c.get('v', 'o', 'b', () => 'B')
+    c.get('v', 'o', 'a', () => 'A2') // touch a
+    c.get('v', 'o', 'c', () => 'C') // evicts b
+    expect(c.size).toBe(2)
+    expect(c.get('v', 'o', 'a', () => 'A3')).toBe('A')
+    expect(c.get('v', 'o', 'b', () => 'B2')).toBe('B2')
+    const big = 'x'.repeat(RESPONSE_CACHE_MAX_ENTRY_BYTES + 1)
+    const before = c.size
+    c.get('v', 'o', 'big', () => big)
+    expect(c.get('v', 'o', 'big', () => 'again')).toBe('again')
+    expect(c.size).toBeLessThanOrEqual(Math.max(before, 2))
+  })
+
+  test('a computation that throws stores nothing; 0 entries disables the cache', () => {
+    const c = new ResponseCache(5)
+    expect(() => c.get('v', 'o', 'k', () => { throw new Error('400') })).toThrow('400')
+    expect(c.size).toBe(0)
+    const off = new ResponseCache(0)
+    let n = 0
+    off.get('v', 'o', 'k', () => String(++n))
+    off.get('v', 'o', 'k', () => String(++n))
+    expect(n).toBe(2)
+  })
+})
+
+describe('float32Json', () => {
+  test('writes the shortest decimal that reads back as the same float32', () => {
+    let seed = 7
+    const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32)
+    const f = new Float32Array(1)
+    for (let i = 0; i < 5000; i++) {
+      f[0] = (rnd() - 0.5) * 10 ** Math.floor(rnd() * 8 - 3)
+      const x = f[0]
+      const s = float32Json(x)
+      expect(Math.fround(Number(s))).toBe(x)
+      const digits = s.replace(/^-/, '').replace(/e.*$/, '').replace('.', '').replace(/^0+/, '').length
+      if (digits > 1) expect(Math.fround(Number(x.toPrecision(digits - 1)))).not.toBe(x)
+    }
+    expect(float32Json(Math.fround(146.336))).toBe('146.336')
+    expect(float32Json(Math.fround(-13.3397))).toBe('-13.3397')
+  })
+})

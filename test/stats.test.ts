@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import type { Store } from '../src/store/store'
+import { bruteForce, plainPhotos, type PlainPhoto } from './support/brute-force'
+import { makeTestApp, testStore, type TestApp } from './setup/test-app'
+
+/**
+ * GET /api/v2/photos/stats through the assembled app (decisions.md, Other endpoints): every
+ * photo filter applies, groups sum to total_photos, which equals the list's total_count for the
+ * same filters; percentages are to one decimal; groups are ordered and keyed as decided, and
+ * their counts equal a brute-force grouping of the real records.
+ */
+let t: TestApp
+let store: Store
+let all: PlainPhoto[]
+
+beforeAll(async () => {
+  store = await testStore()
+  all = plainPhotos(store)
+  t = await makeTestApp()
+})
+afterAll(() => t.close())
+
+interface Group { key: string; count: number; percentage: number; avg_per_sol?: number; earth_date?: string }
+
+async function stats(query: string) {
+  const res = await t.request(`/api/v2/photos/stats?${query}`)
+  expect(res.status).toBe(200)
+  return (await res.json() as any) as { data: { total_photos: number; period: { from?: string; to?: string }; groups: Group[] }; meta: { returned_count: number; timestamp: string } }
+}
+
+async function listTotal(query: string): Promise<number> {
+  const res = await t.request(`/api/v2/photos?${query}&per_page=1`)
+  return (await res.json() as any).meta.total_count
+}
+
+const FILTERS = ['', 'rovers=perseverance', 'cameras=NAVCAM,FHAZ', 'sol_min=1290&sol_max=1300', 'nasa_id=ncam', 'mars_time_golden_hour=true', 'site=61&drive=1928&location_radius=100', 'sample_type=full,subframe', 'earth_date=2004-01-05', 'rovers=spirit&sol=5']
+
+describe('stats: totals and groups', () => {
+  for (const f of FILTERS) {
+    for (const by of ['camera', 'rover', 'sol']) {
+      test(`group_by=${by}${f ? '&' + f : ''}: groups sum to total_photos = the list's total_count = the brute-force count, percentages to one decimal`, async () => {
+        const s = await stats(`group_by=${by}&${f}`)
+        const want = bruteForce(all, new URLSearchParams(f))
+        expect(s.data.total_photos).toBe(want.length)
+        expect(s.data.total_photos).toBe(await listTotal(f))
+        expect(s.data.groups.reduce((a, g) => a + g.count, 0)).toBe(s.data.total_photos)
+        expect(s.meta.returned_count).toBe(s.data.groups.length)
+        for (const g of s.data.groups) {
+          expect(g.percentage).toBe(Math.round((g.count / s.data.total_photos) * 1000) / 10)
+          expect(String(g.percentage)).toMatch(/^\d+(\.\d)?$/)
+        }
+        const dates = want.map((p) => p.earth_date!).sort()
+        expect(s.data.period).toEqual(want.length ? { from: dates[0], to: dates[dates.length - 1] } : {})
+      })
+    }
+  }
+})
+
+describe('stats: group keys, extras and order', () => {
+  test('group_by defaults to camera; camera groups are keyed by name across rovers, by count descending then key', async () => {
+    const s = await stats('')
+    const byName = new Map<string, number>()
+    for (const p of all) byName.set(p.camera, (byName.get(p.camera) ?? 0) + 1)
+    const want = [...byName].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    expect(s.data.groups.map((g) => [g.key, g.count])).toEqual(want)
+    expect(s.data.groups.every((g) => g.avg_per_sol === undefined && g.earth_date === undefined)).toBe(true)
+  })
+
+  test('rover groups are keyed by slug, with avg_per_sol = count / distinct sols to one decimal', async () => {
+    const s = await stats('group_by=ROVER')
+    for (const g of s.data.groups) {
+      const mine = all.filter((p) => p.rover === g.key)
+      expect(mine.length).toBe(g.count)
+      const sols = new Set(mine.map((p) => p.sol)).size
+      expect(g.avg_per_sol).toBe(Math.round((g.count / sols) * 10) / 10)
+    }
+    expect(s.data.groups.map((g) => g.key).sort()).toEqual(['curiosity', 'opportunity', 'perseverance', 'spirit'])
+    const counts = s.data.groups.map((g) => g.count)
+    expect(counts).toEqual([...counts].sort((a, b) => b - a))
+  })
+
+  test('sol groups are ordered by sol ascending, keyed by the sol, with the earliest earth_date of the group', async () => {
+    const s = await stats('group_by=sol&rovers=perseverance,spirit')
+    const sols = s.data.groups.map((g) => Number(g.key))
+    expect(sols).toEqual([...sols].sort((a, b) => a - b))
+    for (const g of s.data.groups) {
+      const mine = all.filter((p) => (p.rover === 'perseverance' || p.rover === 'spirit') && String(p.sol) === g.key)
+      expect(g.count).toBe(mine.length)
+      expect(g.earth_date).toBe(mine.map((p) => p.earth_date!).sort()[0])
+    }
+    // sol 1 of Spirit and sol 0/1 of Perseverance share numbers with other rovers: one group per sol.
+    expect(new Set(s.data.groups.map((g) => g.key)).size).toBe(s.data.groups.length)
+  })
+
+  test('no matching photo: total 0, no groups, empty period', async () => {
+    const s = await stats('group_by=rover&sol=2147483647')
+    expect(s.data).toEqual({ total_photos: 0, period: {}, groups: [] })
+    expect(s.meta.returned_count).toBe(0)
+  })
+
+  test('a bad group_by and bad filters are one 400 naming each parameter; sort, page, fields are validated too', async () => {
+    const res = await t.request('/api/v2/photos/stats?group_by=planet&rovers=pluto&sort=nope&page=0')
+    expect(res.status).toBe(400)
+    const body = await res.json() as any
+    expect(body.type).toBe('/errors/validation-error')
+    expect(body.errors.map((e: { parameter: string }) => e.parameter).sort()).toEqual(['group_by', 'page', 'rovers', 'sort'])
+  })
+})
