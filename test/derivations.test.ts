@@ -76,7 +76,7 @@ describe('image id anatomy (SOURCES.md §4.5)', () => {
   test('the sol written in every Perseverance and MSSS id equals the record\'s sol (the URL\'s for CSV rows)', () => {
     expect(real.checks.idSolMismatches).toEqual([])
     const withSol = real.records.filter((r) => parseImageId(r.rover, r.nasa_id).sol !== undefined)
-    expect(withSol.length).toBe(5800 + 4829)
+    expect(withSol.length).toBe(6017 + 4829)
     for (const r of withSol) expect(parseImageId(r.rover, r.nasa_id).sol).toBe(r.sol)
   })
 
@@ -125,7 +125,7 @@ describe('SCLK → UTC', () => {
 
   test('every photo whose UTC was derived from SCLK falls on its own sol by the Mars24 clock', () => {
     const derived = real.records.filter((r) => r.date_taken_utc !== undefined && !r.source.includes('MarsRaw'))
-    expect(derived.length).toBe(6229) // engineering-camera, Perseverance and MER ids carry an SCLK; MSSS ids do not
+    expect(derived.length).toBe(6446) // engineering-camera, Perseverance and MER ids carry an SCLK; MSSS ids do not
     expect(real.checks.clockSolMismatches).toEqual([])
     for (const r of derived) expect(missionSolAt(r.rover, r.date_taken_utc!)).toBe(r.sol)
   })
