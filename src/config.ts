@@ -18,6 +18,14 @@ export interface Config {
   maxBodyBytes: number
   /** Watch the index folder and reload when `current` changes. */
   watchIndex: boolean
+  /** Unknown-key attempts allowed per client address per window before 429 (0: off). Optional: default 30. */
+  authFailLimit?: number
+  /** That window, seconds. Optional: default 60. */
+  authFailWindowS?: number
+  /** Longest a request body may take to arrive once the request started, seconds (src/server.ts). Optional: default 10. */
+  bodyTimeoutS?: number
+  /** On SIGTERM, how long requests in flight may take to finish before their connections are closed, seconds. Optional: default 10. */
+  shutdownTimeoutS?: number
 }
 
 function int(name: string, fallback: number): number {
@@ -47,6 +55,10 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     responseCacheEntries: int('RESPONSE_CACHE_ENTRIES', 2_000),
     maxBodyBytes: int('MAX_BODY_BYTES', 64 * 1024),
     watchIndex: bool('WATCH_INDEX', true),
+    authFailLimit: int('AUTH_FAIL_LIMIT', 30),
+    authFailWindowS: int('AUTH_FAIL_WINDOW_S', 60),
+    bodyTimeoutS: int('BODY_TIMEOUT_S', 10),
+    shutdownTimeoutS: int('SHUTDOWN_TIMEOUT_S', 10),
     ...overrides,
   }
 }

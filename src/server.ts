@@ -4,8 +4,11 @@
  *
  * - Start: one log line `server.started` (port, index version, kind, rows, load ms). A missing or
  *   corrupt index: a clear message on stderr and exit code 1.
- * - SIGTERM / SIGINT: stop accepting, let requests in flight finish (deadline SHUTDOWN_MS),
- *   close Redis and SQLite, exit 0.
+ * - SIGTERM / SIGINT: stop accepting, let requests in flight finish (deadline SHUTDOWN_TIMEOUT_S,
+ *   default 10 s), close Redis and SQLite, exit 0.
+ * - Request bodies: at most MAX_BODY_BYTES (413), and they must arrive within BODY_TIMEOUT_S of
+ *   the request's start (408, limitBodyTime): a body trickled in byte by byte cannot hold a
+ *   connection, an in-flight slot and a handler forever.
  * - SIGHUP, or a change of `<INDEX_DIR>/current` when WATCH_INDEX is on: load the index again and
  *   swap it in; requests in flight finish on the snapshot they pinned. A new index that does not
  *   load is refused with a logged error and the old one keeps serving.
@@ -16,12 +19,15 @@ import { createApp } from './app'
 import { loadConfig, type Config } from './config'
 import { KeyStore } from './keys/key-store'
 import { openCounterStore } from './limits/open-counter-store'
+import { ProblemError, validationError } from './http/problems'
 import { logger } from './log'
 import { loadStore } from './store/load-store'
 import type { Store } from './store/store'
 import { StoreHolder } from './store/store-holder'
 
 const SHUTDOWN_MS = 10_000
+/** Closing Redis may hang when Redis does: never wait longer than this for it at shutdown. */
+const CLOSE_LIMITS_MS = 2_000
 
 function fail(message: string): never {
   process.stderr.write(`mars-photo-query: cannot start: ${message}\n`)
@@ -56,6 +62,9 @@ async function main(): Promise<void> {
   const limits = await openCounterStore(config, logger)
   const stores = new StoreHolder(store)
   const app = createApp({ config, stores, keys, limits, log: logger })
+  const bodyMs = (config.bodyTimeoutS ?? 10) * 1000
+  // A wire-level guard, so it sits with the listener rather than in the app's pipeline.
+  if (bodyMs > 0) app.onRequest(({ request }) => limitBodyTime(request, bodyMs))
 
   // Bodies without Content-Length are cut off here; announced ones get a 413 problem from the app.
   try {
@@ -108,15 +117,17 @@ async function main(): Promise<void> {
   })
 
 
+  const shutdownMs = (config.shutdownTimeoutS ?? SHUTDOWN_MS / 1000) * 1000
   let stopping = false
   const shutdown = async (signal: string) => {
     if (stopping) return
     stopping = true
-    logger.log('info', 'server.stopping', { signal })
-    const outcome = await gracefulStop(server, SHUTDOWN_MS)
-    await limits.close()
+    const stopped = gracefulStop(server, shutdownMs) // the listener closes now, synchronously
+    logger.log('info', 'server.stopping', { signal }) // so whoever reads this line is refused a new connection
+    const outcome = await stopped
+    const redis = await Promise.race([limits.close().then(() => 'closed' as const), Bun.sleep(CLOSE_LIMITS_MS).then(() => 'timed-out' as const)])
     keys.close()
-    logger.log('info', 'server.stopped', { signal, outcome })
+    logger.log('info', 'server.stopped', { signal, outcome, limits: limits.kind, limits_closed: redis, keys_closed: true })
     process.exit(0)
   }
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
@@ -135,6 +146,59 @@ export async function gracefulStop(server: { stop(closeActive?: boolean): Promis
   clearTimeout(timer)
   if (outcome === 'deadline') await server.stop(true)
   return outcome
+}
+
+/**
+ * Gives `request` a body that fails with a 408 problem (RFC 9110 §15.5.9) once `ms` have passed
+ * since the request started and the body has not fully arrived. The socket's own stream is read
+ * through it and cancelled at the deadline, and the answer asks to close the connection. A body
+ * cut off by the client (connection closed mid-body) fails as a 400 on `body`, not as a 500. Bodies
+ * that arrive in time pass through untouched (chunk by chunk, no copy). GET and HEAD are left alone.
+ */
+export function limitBodyTime(request: Request, ms: number): void {
+  if (request.method === 'GET' || request.method === 'HEAD') return
+  const source = request.body
+  if (!source) return
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      timer = setTimeout(() => {
+        const late = new ProblemError('requestTimeout', `The request body did not arrive within ${ms / 1000} s.`, { headers: { connection: 'close' } })
+        try {
+          controller.error(late)
+        } catch {
+          /* already closed */
+        }
+        ;(reader ?? source).cancel(late).catch(() => {})
+      }, ms)
+    },
+    async pull(controller) {
+      const r = (reader ??= source.getReader() as ReadableStreamDefaultReader<Uint8Array>)
+      try {
+        const { done, value } = await r.read()
+        if (done) {
+          clearTimeout(timer)
+          controller.close()
+        } else controller.enqueue(value)
+      } catch (e) {
+        clearTimeout(timer)
+        // The client went away mid-body: nobody will read the answer, but it is the client's doing, not a 500.
+        const cut = e instanceof ProblemError ? e : validationError([{ parameter: 'body', message: 'was cut off: the connection closed before the body was complete' }])
+        try {
+          controller.error(cut)
+        } catch {
+          /* errored at the deadline already */
+        }
+      }
+    },
+    cancel(reason) {
+      clearTimeout(timer)
+      return (reader ?? source).cancel(reason).catch(() => {})
+    },
+  })
+  // Request.body is a prototype getter: an own property shadows it for every reader of this request.
+  Object.defineProperty(request, 'body', { value: body, configurable: true })
 }
 
 /** Reload when `<indexDir>/current` points somewhere new (the builder renames it into place). */

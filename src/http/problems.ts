@@ -7,6 +7,7 @@ export const PROBLEMS = {
   unauthorized: { type: '/errors/unauthorized', title: 'Unauthorized', status: 401 },
   notFound: { type: '/errors/not-found', title: 'Not Found', status: 404 },
   methodNotAllowed: { type: '/errors/method-not-allowed', title: 'Method Not Allowed', status: 405 },
+  requestTimeout: { type: '/errors/request-timeout', title: 'Request Timeout', status: 408 },
   payloadTooLarge: { type: '/errors/payload-too-large', title: 'Payload Too Large', status: 413 },
   unsupportedMediaType: { type: '/errors/unsupported-media-type', title: 'Unsupported Media Type', status: 415 },
   rateLimited: { type: '/errors/rate-limit-exceeded', title: 'Rate Limit Exceeded', status: 429 },
