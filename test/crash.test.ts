@@ -6,6 +6,7 @@ import { KeyStore } from '../src/keys/key-store'
 import { loadStore } from '../src/store/load-store'
 import { startRedis } from './setup/redis'
 import { spawnServer, type ServerProcess } from './setup/test-app'
+import { copyIndex as copyIndexInto } from './setup/index-copy'
 
 /**
  * Crashes lose nothing (docs/reliability.md, "Crashes"): `kill -9` of the index builder at
@@ -24,14 +25,7 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true })
 })
 
-function copyIndex(name: string): { dir: string; version: string } {
-  const dir = join(work, name)
-  const versionDir = realpathSync(join(INDEX, 'current'))
-  const version = basename(versionDir)
-  cpSync(versionDir, join(dir, version), { recursive: true })
-  symlinkSync(version, join(dir, 'current'))
-  return { dir, version }
-}
+const copyIndex = (name: string) => copyIndexInto(work, name)
 
 function newKeyFile(name: string, limits = { hourly: 1_000_000, daily: 1_000_000, concurrent: 1_000 }) {
   const path = join(work, name)

@@ -5,6 +5,7 @@ import { basename, join } from 'node:path'
 import { KeyStore } from '../src/keys/key-store'
 import { loadStore } from '../src/store/load-store'
 import { makeTestApp, spawnServer, type ServerProcess } from './setup/test-app'
+import { copyIndex as copyIndexInto } from './setup/index-copy'
 
 /**
  * Index rebuild while serving (docs/reliability.md, "Reloads"): `npm run build-index` publishes a
@@ -32,15 +33,7 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true })
 })
 
-/** A private copy of the test index: <dir>/current -> <dir>/<version>/ */
-function copyIndex(name: string): { dir: string; version: string } {
-  const dir = join(work, name)
-  const versionDir = realpathSync(join(INDEX, 'current'))
-  const version = basename(versionDir)
-  cpSync(versionDir, join(dir, version), { recursive: true })
-  symlinkSync(version, join(dir, 'current'))
-  return { dir, version }
-}
+const copyIndex = (name: string) => copyIndexInto(work, name)
 
 /** `npm run build-index -- --out <dir> <sources...>` as a child process; resolves with the published version. */
 async function buildIndex(out: string, sources: string[]): Promise<string> {

@@ -5,6 +5,7 @@ import { basename, join } from 'node:path'
 import { Elysia } from 'elysia'
 import { gracefulStop } from '../src/server'
 import { spawnServer, type ServerProcess } from './setup/test-app'
+import { copyIndex as copyIndexInto } from './setup/index-copy'
 
 /** Response JSON, untyped (tests assert on its fields). */
 const json = (r: Response): Promise<any> => r.json()
@@ -24,15 +25,7 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true })
 })
 
-/** A private copy of the test index: <dir>/current -> <dir>/<version>/ */
-function copyIndex(name: string): { dir: string; version: string } {
-  const dir = join(work, name)
-  const versionDir = realpathSync(join(INDEX, 'current'))
-  const version = basename(versionDir)
-  cpSync(versionDir, join(dir, version), { recursive: true })
-  symlinkSync(version, join(dir, 'current'))
-  return { dir, version }
-}
+const copyIndex = (name: string) => copyIndexInto(work, name)
 
 /** Points <dir>/current at <dir>/<target> atomically, as the builder does. */
 function repoint(dir: string, target: string) {

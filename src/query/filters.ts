@@ -50,6 +50,10 @@ export interface FloatRange { lo: number; hi: number }
 
 export type FilterName = keyof PhotoFilters
 
+// The filter classes below repeat one loop shape on purpose: one class per column type keeps each
+// call site monomorphic (an Int32Array and a Float32Array behind one field make the JIT fall back to
+// generic element access), and `refine` (over a selection) vs `refineRange` (over a contiguous row
+// range, no selection array read) is the difference between a gather and a streaming scan.
 export class IntRangeFilter implements Filter {
   constructor(readonly col: Int32Array, readonly lo: number, readonly hi: number) {}
   refine(sel: Int32Array, len: number): number {

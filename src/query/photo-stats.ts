@@ -103,6 +103,9 @@ function parseGroupBy(raw: string | undefined, errors: ParamError[]): GroupBy {
 // tracking the period (earliest and latest earth_date) in the same pass. Each comes twice: over
 // a row list, and over a stretch of rows in table order (the whole table when nothing filters).
 
+// Each counter comes in two forms on purpose: over a selection of rows and over a contiguous row
+// range (the whole table or one rover/sol range), so the full-table stats stream the columns
+// without reading a selection array. The loops stay separate to stay monomorphic and branch-light.
 function countCodes(codes: ArrayLike<number>, days: Int32Array, rows: Int32Array, n: number, out: Uint32Array, period: Float64Array): void {
   let lo = period[0]
   let hi = period[1]
