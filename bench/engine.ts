@@ -1,0 +1,47 @@
+import type { EngineResult, ShapeTiming } from './lib/result'
+import { loadEngine } from './lib/engine-api'
+import { prepareShapes } from './lib/prepare-shapes'
+import { measureSync, round3 } from './lib/measure'
+import { ourAnswer, ourCall } from './lib/our-call'
+import { engineSampling, type ScenarioOptions } from './lib/scenario-options'
+import { GOAL_P99_MS, requestOf } from './shapes'
+
+/**
+ * Scenario 1: the query engine in process. Each shape of the fixed mix is answered by its
+ * pure render function (parameters to JSON text, no response cache), timed call by call:
+ * p50 and p99 per round, the medians of three rounds reported.
+ */
+export async function benchEngine(o: ScenarioOptions): Promise<EngineResult> {
+  const engine = await loadEngine()
+  const store = await engine.loadStore(o.indexDir)
+  const shapes = prepareShapes(engine, store)
+  const sampling = engineSampling(o.quick)
+  const out: ShapeTiming[] = []
+  for (const shape of shapes) {
+    const base = { name: shape.name, group: shape.group, endpoint: shape.endpoint, request: requestOf(shape), goal_p99_ms: GOAL_P99_MS[shape.group] }
+    const call = ourCall(shape, engine, store)
+    if (shape.skip || typeof call === 'string') {
+      out.push({ ...base, status: 'skipped', reason: shape.skip ?? (call as string) })
+      continue
+    }
+    try {
+      const answer = ourAnswer(shape.endpoint, call())
+      const t = measureSync(call, sampling)
+      out.push({
+        ...base,
+        status: 'ok',
+        returned: answer.groups ? answer.groups.size : answer.ids.length,
+        total: answer.total,
+        p50_ms: round3(t.p50),
+        p99_ms: round3(t.p99),
+        samples: t.samples,
+        met: base.goal_p99_ms === undefined ? undefined : t.p99 <= base.goal_p99_ms,
+      })
+      o.log(`  ${shape.name}: p50 ${round3(t.p50)} ms, p99 ${round3(t.p99)} ms (${t.samples} calls)`)
+    } catch (e) {
+      out.push({ ...base, status: 'failed', reason: (e as Error).message.split('\n')[0] })
+      o.log(`  ${shape.name}: FAILED ${(e as Error).message.split('\n')[0]}`)
+    }
+  }
+  return { shapes: out }
+}

@@ -1,0 +1,137 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Subprocess } from 'bun'
+import type { HttpResult, HttpTarget } from './lib/result'
+import { median, round3 } from './lib/measure'
+import { freePort, stopProcess, waitReady } from './lib/processes'
+import type { ScenarioOptions } from './lib/scenario-options'
+import { ensureWrk, runWrk, wrkVersion, type WrkRun } from './http/wrk'
+import { ScenarioSkip } from './lib/scenario-skip'
+
+/** Goals of issue 6, as shares of the bare Bun.serve ceiling's req/s. */
+export const HTTP_GOALS: Record<string, number | undefined> = { list: 0.6, 'not-modified': 0.8, health: undefined }
+
+const BIG = '1000000000'
+
+/**
+ * Scenario 3: HTTP on loopback. The service (bun src/server.ts on the index, keys and limits
+ * on, one key whose limits are raised for the bench) against a bare Bun.serve answering the
+ * same bytes: a typical list query (25 photos), its 304 revalidation, and /health. Runs of the
+ * two servers alternate; each figure is the median over the runs.
+ */
+export async function benchHttp(o: ScenarioOptions): Promise<HttpResult> {
+  const wrk = ensureWrk(o.log)
+  if (!wrk.path) throw new ScenarioSkip(wrk.reason)
+  const runs = o.quick ? 1 : 3
+  const durationS = o.quick ? 1 : 5
+  const wrkOpts = { threads: 1, connections: o.quick ? 8 : 32, durationS }
+  const tmp = mkdtempSync(join(tmpdir(), 'mars-bench-http-'))
+  let server: Subprocess | undefined
+  let ceiling: Subprocess | undefined
+  try {
+    const env = {
+      ...process.env,
+      INDEX_DIR: o.indexDir,
+      KEYS_DB: join(tmp, 'keys.sqlite'),
+      WATCH_INDEX: 'false',
+      REDIS_URL: '',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+    }
+    const keys = Bun.spawnSync(
+      [process.execPath, 'scripts/keys.ts', 'create', '--email', 'bench@example.invalid', '--hourly', BIG, '--daily', BIG, '--concurrent', '100000'],
+      { cwd: o.root, env, stdout: 'pipe', stderr: 'pipe' },
+    )
+    const key = keys.stdout.toString().trim().split('\n').pop()?.trim()
+    if (keys.exitCode !== 0 || !key) throw new Error(`keys CLI failed: ${keys.stderr.toString().trim().split('\n').pop()}`)
+
+    const port = await freePort()
+    const origin = `http://127.0.0.1:${port}`
+    server = Bun.spawn([process.execPath, 'src/server.ts'], { cwd: o.root, env: { ...env, PORT: String(port) }, stdout: 'ignore', stderr: 'pipe' })
+    await waitReady(`${origin}/health`, server)
+    const auth = { 'X-API-Key': key }
+
+    const listPath = await typicalListPath(origin, auth)
+    const first = await fetch(origin + listPath, { headers: auth })
+    const listBody = await first.text()
+    const etag = first.headers.get('etag')
+    if (first.status !== 200) throw new Error(`GET ${listPath} gave ${first.status}: ${listBody.slice(0, 200)}`)
+    if (!etag) throw new Error(`GET ${listPath} sent no ETag`)
+    const revalidate = await fetch(origin + listPath, { headers: { ...auth, 'If-None-Match': etag } })
+    if (revalidate.status !== 304) throw new Error(`If-None-Match with the ETag gave ${revalidate.status}, not 304`)
+    const healthBody = await (await fetch(`${origin}/health`)).text()
+    writeFileSync(join(tmp, 'list.json'), listBody)
+    writeFileSync(join(tmp, 'health.json'), healthBody)
+
+    const cport = await freePort()
+    ceiling = Bun.spawn([process.execPath, join(import.meta.dir, 'http', 'ceiling-server.ts'), String(cport), join(tmp, 'list.json'), join(tmp, 'health.json'), etag], { stdout: 'ignore', stderr: 'pipe' })
+    const corigin = `http://127.0.0.1:${cport}`
+    await waitReady(`${corigin}/health`, ceiling)
+
+    const targets = [
+      { name: 'list', path: listPath, headers: auth, ceiling: '/list', bytes: Buffer.byteLength(listBody) },
+      { name: 'not-modified', path: listPath, headers: { ...auth, 'If-None-Match': etag }, ceiling: '/not-modified', bytes: 0 },
+      { name: 'health', path: '/health', headers: {}, ceiling: '/health', bytes: Buffer.byteLength(healthBody) },
+    ]
+    const ours = new Map<string, WrkRun[]>(targets.map((t) => [t.name, []]))
+    const bare = new Map<string, WrkRun[]>(targets.map((t) => [t.name, []]))
+    for (let r = 0; r < runs; r++)
+      for (const t of targets) {
+        ours.get(t.name)!.push(await runWrk(wrk.path, origin + t.path, { ...wrkOpts, headers: t.headers }))
+        bare.get(t.name)!.push(await runWrk(wrk.path, corigin + t.ceiling, { ...wrkOpts, headers: t.headers }))
+        const a = ours.get(t.name)!.at(-1)!
+        const b = bare.get(t.name)!.at(-1)!
+        o.log(`  ${t.name} run ${r + 1}: ${round3(a.rps)} req/s (ceiling ${round3(b.rps)})`)
+      }
+
+    const out: HttpTarget[] = targets.map((t) => {
+      const a = ours.get(t.name)!
+      const b = bare.get(t.name)!
+      const bad = a.reduce((s, x) => s + x.bad_status + x.socket_errors, 0)
+      const rps = median(a.map((x) => x.rps))
+      const crps = median(b.map((x) => x.rps))
+      const goal = HTTP_GOALS[t.name]
+      return {
+        name: t.name,
+        path: t.path,
+        status: bad > 0 ? 'failed' : 'ok',
+        error: bad > 0 ? `${bad} responses outside 2xx/3xx or socket errors` : undefined,
+        rps: round3(rps),
+        p50_ms: round3(median(a.map((x) => x.p50_ms))),
+        p99_ms: round3(median(a.map((x) => x.p99_ms))),
+        ceiling_rps: round3(crps),
+        ceiling_p50_ms: round3(median(b.map((x) => x.p50_ms))),
+        ceiling_p99_ms: round3(median(b.map((x) => x.p99_ms))),
+        ratio: round3(rps / crps),
+        goal_ratio: goal,
+        met: goal === undefined ? undefined : bad === 0 && rps / crps >= goal,
+        body_bytes: t.bytes,
+        runs,
+      }
+    })
+    return { generator: wrkVersion(wrk.path), connections: wrkOpts.connections, threads: wrkOpts.threads, duration_s: durationS, runs, targets: out }
+  } finally {
+    await stopProcess(server)
+    await stopProcess(ceiling)
+    rmSync(tmp, { recursive: true, force: true })
+  }
+}
+
+/** A list query of 25 photos a client would send: the busiest sol (after the landing sols) of the rover with most photos. */
+async function typicalListPath(origin: string, headers: Record<string, string>): Promise<string> {
+  const get = async (p: string) => {
+    const r = await fetch(origin + p, { headers })
+    return r.status === 200 ? ((await r.json()) as { data?: { groups?: unknown } }) : undefined
+  }
+  const byRover = (await get('/api/v2/photos/stats?group_by=rover'))?.data?.groups as Array<{ key: string; count: number }> | undefined
+  const rover = byRover?.sort((a, b) => b.count - a.count)[0]?.key
+  if (rover) {
+    const bySol = (await get(`/api/v2/photos/stats?group_by=sol&rovers=${rover}`))?.data?.groups as Array<{ key: string; count: number }> | undefined
+    const typical = bySol?.filter((g) => Number(g.key) >= 100)
+    const sol = (typical?.length ? typical : bySol)?.sort((a, b) => b.count - a.count)[0]
+    if (sol && sol.count >= 25) return `/api/v2/photos?rovers=${rover}&sol=${sol.key}`
+    return `/api/v2/photos?rovers=${rover}`
+  }
+  return '/api/v2/photos'
+}

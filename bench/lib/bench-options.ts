@@ -1,0 +1,98 @@
+import { existsSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { DEFAULT_SEED } from '../../index-builder/sources/synthetic'
+
+/** The scenarios of `bun run bench`, in the order they run (one script per question). */
+export const SCENARIOS = ['start-size', 'engine', 'duckdb', 'postgres', 'http', 'gatekeeping'] as const
+export type ScenarioName = (typeof SCENARIOS)[number]
+
+export interface BenchOptions {
+  quick: boolean
+  /** Scenarios to run (all unless --only). */
+  only: ScenarioName[]
+  /** Index folder (holds `current` -> <version>/). */
+  indexDir: string
+  /** True when indexDir is the synthetic catalogue the bench may build itself when missing. */
+  synthetic: boolean
+  scale: number
+  seed: number
+  /** Where the dated JSON and Markdown go. */
+  outDir: string
+  /** Full runs also refresh bench/results/latest.md and the table in bench/README.md. */
+  writeLatest: boolean
+  /** Repository root (cwd of spawned processes). */
+  root: string
+}
+
+export const ROOT = resolve(import.meta.dir, '..', '..')
+export const SYNTHETIC_INDEX = join(ROOT, 'data', 'index-synthetic')
+export const TEST_INDEX = join(ROOT, 'data', 'index-test')
+/** Synthetic size factor: 1 = the full catalogue (~1.9M photos); --quick builds 1% when it has no test index. */
+export const FULL_SCALE = 1
+export const QUICK_SCALE = 0.01
+/** The builder's default seed, so the bench measures the same index `npm run build-index -- --synthetic` makes. */
+export const SEED = DEFAULT_SEED
+
+const USAGE = `usage: bun run bench [--quick] [--only NAME[,NAME]] [--index DIR] [--scale N] [--out DIR]
+scenarios: ${SCENARIOS.join(', ')}
+  --quick       short smoke run (real test index, else a small synthetic one; results to a temp folder)
+  --only NAME   run one scenario (or a comma list)
+  --index DIR   index folder to measure (default data/index-synthetic, built in full if missing)
+  --scale F     size factor of the synthetic catalogue built when missing (default 1 = ~1.9M photos)
+  --out DIR     results folder (default bench/results; --quick: a temp folder)`
+
+/** Parses argv (without the runtime and script). Throws with the usage text on bad input. */
+export function parseBenchArgs(argv: string[], env = process.env): BenchOptions {
+  let quick = false
+  let only: ScenarioName[] = [...SCENARIOS]
+  let onlyGiven = false
+  let indexDir: string | undefined
+  let scale: number | undefined
+  let outDir: string | undefined
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]
+    const [flag, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined]
+    const value = () => {
+      const v = inline ?? argv[++i]
+      if (v === undefined) throw new Error(`${flag} needs a value\n${USAGE}`)
+      return v
+    }
+    if (flag === '--quick') quick = true
+    else if (flag === '--only') {
+      const names = value().split(',').map((s) => s.trim()).filter(Boolean)
+      for (const n of names) if (!(SCENARIOS as readonly string[]).includes(n)) throw new Error(`unknown scenario "${n}"\n${USAGE}`)
+      only = names as ScenarioName[]
+      onlyGiven = true
+    } else if (flag === '--index') indexDir = resolve(value())
+    else if (flag === '--scale') {
+      scale = Number(value())
+      if (!(scale > 0 && scale <= 1)) throw new Error(`--scale must be a number in (0, 1]\n${USAGE}`)
+    } else if (flag === '--out') outDir = resolve(value())
+    else if (flag === '--help' || flag === '-h') throw new Error(USAGE)
+    else throw new Error(`unknown argument "${a}"\n${USAGE}`)
+  }
+  let synthetic = false
+  if (!indexDir) {
+    if (quick && env.INDEX_DIR && existsSync(env.INDEX_DIR)) indexDir = resolve(env.INDEX_DIR)
+    else if (quick && existsSync(TEST_INDEX)) indexDir = TEST_INDEX
+    else if (quick) {
+      indexDir = join(tmpdir(), `mars-bench-quick-index-${scale ?? QUICK_SCALE}`)
+      synthetic = true
+    } else {
+      indexDir = SYNTHETIC_INDEX
+      synthetic = true
+    }
+  }
+  return {
+    quick,
+    only,
+    indexDir,
+    synthetic,
+    scale: scale ?? (quick ? QUICK_SCALE : FULL_SCALE),
+    seed: SEED,
+    outDir: outDir ?? (quick ? join(tmpdir(), 'mars-bench-results') : join(ROOT, 'bench', 'results')),
+    writeLatest: !quick && !onlyGiven && !outDir,
+    root: ROOT,
+  }
+}

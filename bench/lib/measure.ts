@@ -1,0 +1,103 @@
+/**
+ * Timing primitives. Every figure the bench reports is a median over repeated rounds:
+ * a round takes samples of one operation until its time budget or sample cap is spent,
+ * and gives its own p50 and p99; the reported p50/p99 are the medians of those.
+ */
+
+export interface MeasureOptions {
+  /** Rounds whose per-round percentiles are combined by their median. */
+  rounds: number
+  /** Time budget of one round, ms (sampling stops at the first of budget and maxSamples). */
+  budgetMs: number
+  minSamples: number
+  maxSamples: number
+  /** Untimed calls before the first round (JIT warm-up). */
+  warmup: number
+}
+
+export interface Timing {
+  /** Median of the rounds' medians, ms. */
+  p50: number
+  /** Median of the rounds' 99th percentiles, ms. */
+  p99: number
+  /** Samples taken in all rounds. */
+  samples: number
+  rounds: number
+}
+
+export function median(xs: readonly number[]): number {
+  if (xs.length === 0) return NaN
+  const s = [...xs].sort((a, b) => a - b)
+  const m = s.length >> 1
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
+}
+
+/** Nearest-rank percentile (q in 0..1) of unsorted samples. */
+export function percentile(xs: readonly number[], q: number): number {
+  if (xs.length === 0) return NaN
+  const s = [...xs].sort((a, b) => a - b)
+  const rank = Math.min(s.length, Math.max(1, Math.ceil(q * s.length)))
+  return s[rank - 1]
+}
+
+const nowMs = () => Bun.nanoseconds() / 1e6
+
+function combine(perRound: Array<{ p50: number; p99: number; n: number }>): Timing {
+  return {
+    p50: median(perRound.map((r) => r.p50)),
+    p99: median(perRound.map((r) => r.p99)),
+    samples: perRound.reduce((a, r) => a + r.n, 0),
+    rounds: perRound.length,
+  }
+}
+
+/** Times a synchronous call. */
+export function measureSync(fn: () => unknown, o: MeasureOptions): Timing {
+  for (let i = 0; i < o.warmup; i++) fn()
+  const perRound: Array<{ p50: number; p99: number; n: number }> = []
+  for (let r = 0; r < o.rounds; r++) {
+    Bun.gc(true) // garbage left by the previous shape or round is not charged to this one
+    const xs: number[] = []
+    const end = nowMs() + o.budgetMs
+    while (xs.length < o.maxSamples && (xs.length < o.minSamples || nowMs() < end)) {
+      const t0 = nowMs()
+      fn()
+      xs.push(nowMs() - t0)
+    }
+    perRound.push({ p50: percentile(xs, 0.5), p99: percentile(xs, 0.99), n: xs.length })
+  }
+  return combine(perRound)
+}
+
+/** Times an asynchronous call (awaited one at a time: latency, not throughput). */
+export async function measureAsync(fn: () => Promise<unknown>, o: MeasureOptions): Promise<Timing> {
+  for (let i = 0; i < o.warmup; i++) await fn()
+  const perRound: Array<{ p50: number; p99: number; n: number }> = []
+  for (let r = 0; r < o.rounds; r++) {
+    Bun.gc(true) // garbage left by the previous shape or round is not charged to this one
+    const xs: number[] = []
+    const end = nowMs() + o.budgetMs
+    while (xs.length < o.maxSamples && (xs.length < o.minSamples || nowMs() < end)) {
+      const t0 = nowMs()
+      await fn()
+      xs.push(nowMs() - t0)
+    }
+    perRound.push({ p50: percentile(xs, 0.5), p99: percentile(xs, 0.99), n: xs.length })
+  }
+  return combine(perRound)
+}
+
+/** Wall time of one call, ms. */
+export async function timeOnce<T>(fn: () => Promise<T> | T): Promise<{ ms: number; value: T }> {
+  const t0 = nowMs()
+  const value = await fn()
+  return { ms: nowMs() - t0, value }
+}
+
+/** Rounds a figure for reports: 3 significant digits, at most 3 decimals. */
+export function round3(x: number): number {
+  if (!Number.isFinite(x)) return x
+  if (x === 0) return 0
+  const digits = Math.max(0, Math.min(3, 2 - Math.floor(Math.log10(Math.abs(x)))))
+  return Number(x.toFixed(digits))
+}

@@ -1,0 +1,167 @@
+import type { BenchResult, EngineResult, HttpResult, PeerResult, StartSizeResult } from './result'
+
+/** Renders a result as the Markdown of bench/results/<date>.md (and latest.md). */
+const mark = (met: boolean | null | undefined) => (met === true ? 'met' : met === false ? '**missed**' : '–')
+const ms = (x: number | undefined) => (x === undefined ? '–' : `${x}`)
+const cell = (s: string) => s.replaceAll('|', '\\|')
+/** Numeric columns (by header) are right-aligned, text columns left-aligned. */
+const NUMERIC = /ms|req\/s|rows|speedup|share|runs/
+const table = (head: string[], rows: string[][]) =>
+  [`| ${head.join(' | ')} |`, `|${head.map((h) => (NUMERIC.test(h) ? '---:' : '---')).join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n')
+
+function outcome<T>(o: { status: string; reason?: string; error?: string } | undefined, render: (v: T) => string): string {
+  if (!o) return '_not run (`--only`)_'
+  if (o.status === 'ok') return render(o as unknown as T)
+  return o.status === 'skipped' ? `_skipped: ${o.reason}_` : `_failed: ${o.error}_`
+}
+
+function engineSection(e: EngineResult): string {
+  return table(
+    ['shape', 'request', 'rows / total', 'p50 ms', 'p99 ms', 'p99 goal', ''],
+    e.shapes.map((s) =>
+      s.status === 'ok'
+        ? [s.name, s.request, `${s.returned} / ${s.total ?? '–'}`, ms(s.p50_ms), ms(s.p99_ms), (s.goal_p99_ms === undefined ? '–' : `<= ${s.goal_p99_ms}`), mark(s.met)]
+        : [s.name, s.request, s.status, '–', '–', (s.goal_p99_ms === undefined ? '–' : `<= ${s.goal_p99_ms}`), s.reason ?? ''],
+    ),
+  )
+}
+
+function peerSection(duck: PeerResult | undefined, pg: PeerResult | undefined): string {
+  const names = (duck ?? pg)?.shapes.map((s) => s.name) ?? []
+  const fmt = (r: PeerResult | undefined, name: string) => {
+    const s = r?.shapes.find((x) => x.name === name)
+    if (!s) return ['–', '–', '–']
+    if (s.check !== 'equal') return [`${s.check.toUpperCase()}`, s.detail ?? '', '–']
+    return [ms(s.ours_p50_ms), ms(s.peer_p50_ms), `x${s.speedup} ${s.met ? '' : '**(< goal)**'}`.trim()]
+  }
+  const rows = names.map((n) => {
+    const d = fmt(duck, n)
+    const p = fmt(pg, n)
+    return [n, d[0], d[1], d[2], p[0], p[1], p[2]]
+  })
+  const setup = (r: PeerResult | undefined) =>
+    r ? `- ${r.peer} ${r.version}: ${Object.entries(r.setup).map(([k, v]) => `${k} ${v}`).join(', ')}` : ''
+  return [
+    table(['shape', 'ours p50 ms (vs DuckDB)', 'DuckDB p50 ms', 'speedup (goal 10x)', 'ours p50 ms (vs PG)', 'PostgreSQL p50 ms', 'speedup (goal 50x)'], rows),
+    '',
+    [setup(duck), setup(pg)].filter(Boolean).join('\n'),
+  ].join('\n')
+}
+
+function httpSection(h: HttpResult): string {
+  return [
+    table(
+      ['target', 'path', 'req/s', 'p50 ms', 'p99 ms', 'ceiling req/s', 'ceiling p50 / p99 ms', 'share of ceiling', 'goal'],
+      h.targets.map((t) => [t.name, t.path, `${t.rps}`, ms(t.p50_ms), ms(t.p99_ms), `${t.ceiling_rps}`, `${t.ceiling_p50_ms} / ${t.ceiling_p99_ms}`,
+        t.ratio !== undefined ? `${Math.round(t.ratio * 100)}%` : '–', t.goal_ratio ? `>= ${t.goal_ratio * 100}% ${mark(t.met)}` : (t.error ?? '–')]),
+    ),
+    '',
+    `${h.generator}; ${h.threads} thread, ${h.connections} connections, ${h.duration_s} s per run, median of ${h.runs} run(s) per target, runs of the service and the ceiling alternating.`,
+  ].join('\n')
+}
+
+function startSection(s: StartSizeResult): string {
+  const build = s.build && 'seconds' in s.build ? `${s.build.seconds} s for the synthetic catalogue at scale ${s.build.scale}${s.build.photos ? `, ${s.build.photos} photos` : ''} (${s.build.runs} run, fresh process, fresh folder)` : `not measured (${s.build && 'skipped' in s.build ? s.build.skipped : 'n/a'})`
+  return [
+    `- Index: ${s.photos} photos, ${(s.index_bytes / 2 ** 20).toFixed(0)} MiB on disk`,
+    `- Load (loadStore, fresh process, median of ${s.load_runs}): **${s.load_ms} ms** (goal <= 1000 ms)`,
+    `- RSS after load (after a full GC, median): **${s.rss_mb} MiB** (goal <= 1024 MiB); the same process before loading: ${s.baseline_rss_mb} MiB`,
+    `- Build: ${build}`,
+  ].join('\n')
+}
+
+export function renderMarkdown(r: BenchResult): string {
+  const m = r.machine
+  const sc = r.scenarios
+  const duck = sc.duckdb?.status === 'ok' ? sc.duckdb : undefined
+  const pg = sc.postgres?.status === 'ok' ? sc.postgres : undefined
+  const peerNote = [sc.duckdb, sc.postgres].map((o, i) => (o && o.status !== 'ok' ? `- ${i ? 'PostgreSQL' : 'DuckDB'}: ${o.status === 'skipped' ? `skipped: ${o.reason}` : `failed: ${o.error}`}` : '')).filter(Boolean).join('\n')
+  return [
+    `# Bench ${r.date}${r.quick ? ' (--quick smoke run: figures not meaningful)' : ''}`,
+    '',
+    `\`${r.command}\` on ${m.cpu_model}, ${m.nproc} cores (nproc), ${m.mem_total_gb} GiB RAM, ${m.os}, Bun ${m.bun}; ${r.duration_s} s in all; load average (1 min) ${m.load_avg_1m} at the start, ${r.load_avg_1m_end ?? '?'} at the end (2 cores shared with other work make p99s noisy).`,
+    `Index: \`${r.index.dir}\` (${r.index.kind ?? '?'}, ${r.index.photos ?? '?'} photos, version ${r.index.version ?? '?'}).`,
+    'Every figure is a median over repeated rounds or runs; every ratio is against a baseline measured in the same run.',
+    '',
+    '## Goals',
+    '',
+    table(['goal', 'measured', ''], r.goals.map((g) => [g.goal, g.measured, mark(g.met)])),
+    '',
+    '## 1. Query engine in process (render functions, no cache)',
+    '',
+    outcome<EngineResult>(sc.engine, engineSection),
+    '',
+    '## 2. Peers on the same rows and queries (answers checked equal before timing)',
+    '',
+    duck || pg ? peerSection(duck, pg) : '',
+    peerNote,
+    !sc.duckdb && !sc.postgres ? '_not run (`--only`)_' : '',
+    '',
+    '## 3. HTTP on loopback',
+    '',
+    outcome<HttpResult>(sc.http, httpSection),
+    '',
+    '## 4. Start and size',
+    '',
+    outcome<StartSizeResult>(sc['start-size'], startSection),
+    '',
+    '## Gatekeeping',
+    '',
+    outcome<{ result: unknown }>(sc.gatekeeping, (g) => gatekeepingSection(g.result)),
+    '',
+  ].join('\n').replace(/\n{3,}/g, '\n\n')
+}
+
+/** bench/gatekeeping.ts's own Markdown when it gives one, else its figures as JSON. */
+function gatekeepingSection(result: unknown): string {
+  const md = (result as { markdown?: unknown })?.markdown
+  if (typeof md === 'string') return md
+  return '```json\n' + JSON.stringify(result, null, 2) + '\n```'
+}
+
+/**
+ * The compact table bench/README.md quotes (goals, then one line per shape with both ratios,
+ * then HTTP and start/size), refreshed by every full run.
+ */
+export function renderSummary(r: BenchResult): string {
+  const sc = r.scenarios
+  const e = sc.engine?.status === 'ok' ? sc.engine : undefined
+  const duck = sc.duckdb?.status === 'ok' ? sc.duckdb : undefined
+  const pg = sc.postgres?.status === 'ok' ? sc.postgres : undefined
+  const ratio = (p: PeerResult | undefined, name: string) => {
+    const s = p?.shapes.find((x) => x.name === name)
+    if (!s) return '–'
+    return s.check === 'equal' ? `x${s.speedup}${s.met ? '' : ' ✗'}` : s.check
+  }
+  const shapes = (e?.shapes ?? []).map((s) => [
+    s.name, s.group, s.p50_ms !== undefined ? `${s.p50_ms}` : s.status, s.p99_ms !== undefined ? `${s.p99_ms}${s.met === false ? ' ✗' : ''}` : '–',
+    ratio(duck, s.name), ratio(pg, s.name),
+  ])
+  const h = sc.http?.status === 'ok' ? sc.http : undefined
+  const st = sc['start-size']?.status === 'ok' ? sc['start-size'] : undefined
+  return [
+    `Run of ${r.date}: \`${r.command}\`, ${r.duration_s} s, index of ${r.index.photos ?? '?'} photos, load average ${r.machine.load_avg_1m} → ${r.load_avg_1m_end ?? '?'}.`,
+    '',
+    table(['goal', 'measured', ''], r.goals.map((g) => [g.goal, g.measured, mark(g.met)])),
+    '',
+    'Per shape: our p50 and p99 in process (ms), and how many times faster than each peer at p50 (✗: below the goal of 10x / 50x, or p99 over issue 3\'s goal).',
+    '',
+    table(['shape', 'group', 'p50 ms', 'p99 ms', 'speedup vs DuckDB', 'speedup vs PostgreSQL'], shapes),
+    '',
+    h ? table(['HTTP target', 'req/s', 'p50 ms', 'p99 ms', 'ceiling req/s', 'share of ceiling'], h.targets.map((t) => [t.name, `${t.rps}`, ms(t.p50_ms), ms(t.p99_ms), `${t.ceiling_rps}`, t.ratio !== undefined ? `${Math.round(t.ratio * 100)}%` : '–'])) : '',
+    '',
+    st ? `Start and size: load ${st.load_ms} ms, RSS ${st.rss_mb} MiB after load (${st.baseline_rss_mb} MiB before), ${(st.index_bytes / 2 ** 20).toFixed(0)} MiB on disk; ${st.build && 'seconds' in st.build ? `build ${st.build.seconds} s` : 'build not measured'}.` : '',
+  ].join('\n').replace(/\n{3,}/g, '\n\n')
+}
+
+const START = '<!-- latest:start -->'
+const END = '<!-- latest:end -->'
+
+/** Replaces the block between the latest markers of a README text (appends the markers when absent). */
+export function withLatestBlock(readme: string, block: string): string {
+  const body = `${START}\n${block.trim()}\n${END}`
+  const a = readme.indexOf(START)
+  const b = readme.indexOf(END)
+  if (a >= 0 && b > a) return readme.slice(0, a) + body + readme.slice(b + END.length)
+  return readme.trimEnd() + '\n\n' + body + '\n'
+}

@@ -1,0 +1,33 @@
+import type { MeasureOptions } from './measure'
+
+/** What every scenario script receives from bench/run.ts (or from its own command line). */
+export interface ScenarioOptions {
+  quick: boolean
+  /** Index folder (holds `current` -> <version>/). */
+  indexDir: string
+  /** Synthetic catalogue parameters (start-size builds one to time it). */
+  scale: number
+  seed: number
+  root: string
+  /** Scratch folder of the whole run (world-readable), shared by the scenarios: the peers' CSV export lives here. */
+  workDir?: string
+  log: (line: string) => void
+}
+
+/** Sampling of in-process engine calls: 3 rounds in a full run, 1 short round with --quick. */
+export const engineSampling = (quick: boolean): MeasureOptions =>
+  quick
+    ? { rounds: 1, budgetMs: 40, minSamples: 3, maxSamples: 200, warmup: 2 }
+    : { rounds: 3, budgetMs: 600, minSamples: 30, maxSamples: 5000, warmup: 20 }
+
+/** Sampling of peer queries (slower, so fewer samples; still a median over rounds). */
+export const peerSampling = (quick: boolean): MeasureOptions =>
+  quick
+    ? { rounds: 1, budgetMs: 30, minSamples: 1, maxSamples: 5, warmup: 0 }
+    : { rounds: 3, budgetMs: 700, minSamples: 1, maxSamples: 200, warmup: 1 }
+
+/** Our side as timed inside a peer scenario (the ratio's baseline in the same process). */
+export const oursInPeerSampling = (quick: boolean): MeasureOptions =>
+  quick
+    ? { rounds: 1, budgetMs: 20, minSamples: 2, maxSamples: 100, warmup: 1 }
+    : { rounds: 3, budgetMs: 200, minSamples: 10, maxSamples: 2000, warmup: 10 }

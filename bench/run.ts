@@ -1,0 +1,107 @@
+/**
+ * `bun run bench` (also `npm run bench`): runs each question's script in a fresh process,
+ * in order, and writes bench/results/<date>.json and <date>.md (and latest.md).
+ *   --quick        short smoke run (see bench/lib/bench-options.ts)
+ *   --only NAME    one scenario: start-size, engine, duckdb, postgres, http, gatekeeping
+ */
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseBenchArgs, SCENARIOS, type BenchOptions } from './lib/bench-options'
+import type { BenchResult } from './lib/result'
+import { machineInfo } from './lib/machine'
+import { checkGoals } from './lib/goals'
+import { renderMarkdown, renderSummary, withLatestBlock } from './lib/report'
+import { runProbe } from './lib/probe'
+import type { ScenarioOptions } from './lib/scenario-options'
+
+const log = (line: string) => process.stderr.write(line + '\n')
+
+/** Builds the synthetic catalogue when the bench owns the index folder and it is missing. */
+async function ensureIndex(o: BenchOptions): Promise<number | undefined> {
+  if (existsSync(join(o.indexDir, 'current', 'manifest.json')) || existsSync(join(o.indexDir, 'manifest.json'))) return undefined
+  if (!o.synthetic) throw new Error(`no index at ${o.indexDir}`)
+  log(`bench: building the synthetic catalogue (scale ${o.scale}, seed ${o.seed}) into ${o.indexDir}`)
+  const b = await runProbe<{ build_ms: number }>(o.root, 'bench/start-size/build-probe.ts', [o.indexDir, String(o.scale), String(o.seed)])
+  log(`bench: built in ${(b.build_ms / 1000).toFixed(1)} s`)
+  return b.build_ms
+}
+
+function readManifest(dir: string): { version?: string; kind?: string; rows?: { photos?: number } } {
+  for (const p of [join(dir, 'current', 'manifest.json'), join(dir, 'manifest.json')])
+    if (existsSync(p)) return JSON.parse(readFileSync(p, 'utf8'))
+  return {}
+}
+
+async function runScenario(name: string, options: Omit<ScenarioOptions, 'log'>, tmp: string): Promise<unknown> {
+  const file = join(tmp, `${name}.json`)
+  log(`\n== ${name}`)
+  const t0 = Date.now()
+  const proc = Bun.spawn([process.execPath, join(import.meta.dir, 'scenario-main.ts'), name, JSON.stringify(options), file], {
+    cwd: options.root,
+    stdout: 'inherit',
+    stderr: 'inherit',
+  })
+  const code = await proc.exited
+  log(`== ${name}: ${((Date.now() - t0) / 1000).toFixed(1)} s`)
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'))
+  return { status: 'failed', error: `scenario process exited ${code} without a result` }
+}
+
+async function main(): Promise<number> {
+  let o: BenchOptions
+  try {
+    o = parseBenchArgs(process.argv.slice(2))
+  } catch (e) {
+    console.error((e as Error).message)
+    return 2
+  }
+  const started = new Date()
+  const result: BenchResult = {
+    schema: 1,
+    date: started.toISOString().slice(0, 10),
+    started_at: started.toISOString(),
+    duration_s: 0,
+    command: ['bun run bench', ...process.argv.slice(2)].join(' '),
+    quick: o.quick,
+    machine: machineInfo(),
+    index: { dir: o.indexDir },
+    scenarios: {},
+    goals: [],
+  }
+  const tmp = mkdtempSync(join(tmpdir(), 'mars-bench-run-'))
+  chmodSync(tmp, 0o755) // the PostgreSQL server (another user) reads the shared CSV export from here
+  try {
+    const builtMs = await ensureIndex(o)
+    const m = readManifest(o.indexDir)
+    result.index = { dir: o.indexDir, version: m.version, kind: m.kind, photos: m.rows?.photos, ...(builtMs ? { built_by_bench: true } : {}) }
+    const scenarioOptions = { quick: o.quick, indexDir: o.indexDir, scale: o.scale, seed: o.seed, root: o.root, workDir: tmp }
+    for (const name of SCENARIOS.filter((s) => o.only.includes(s)))
+      (result.scenarios as Record<string, unknown>)[name] = await runScenario(name, scenarioOptions, tmp)
+  } catch (e) {
+    for (const name of o.only) (result.scenarios as Record<string, unknown>)[name] ??= { status: 'failed', error: (e as Error).message.split('\n')[0] }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true })
+  }
+  result.duration_s = Math.round((Date.now() - started.getTime()) / 100) / 10
+  result.load_avg_1m_end = Math.round(loadavg()[0] * 100) / 100
+  result.goals = checkGoals(result)
+
+  const md = renderMarkdown(result)
+  const stem = result.date + (o.only.length < SCENARIOS.length ? `-only-${o.only.join('-')}` : '') + (o.quick ? '-quick' : '')
+  mkdirSync(o.outDir, { recursive: true })
+  writeFileSync(join(o.outDir, `${stem}.json`), JSON.stringify(result, null, 2) + '\n')
+  writeFileSync(join(o.outDir, `${stem}.md`), md)
+  if (o.writeLatest) {
+    writeFileSync(join(o.outDir, 'latest.md'), md)
+    const readme = join(o.root, 'bench', 'README.md')
+    if (existsSync(readme)) writeFileSync(readme, withLatestBlock(readFileSync(readme, 'utf8'), renderSummary(result)))
+  }
+  console.log(md)
+  log(`bench: wrote ${join(o.outDir, stem)}.json and .md${o.writeLatest ? ' and latest.md' : ''}`)
+  const failed = Object.entries(result.scenarios).filter(([, v]) => (v as { status: string }).status === 'failed')
+  if (failed.length) log(`bench: failed scenarios: ${failed.map(([k]) => k).join(', ')}`)
+  return failed.length ? 1 : 0
+}
+
+process.exit(await main())

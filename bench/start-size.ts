@@ -1,0 +1,61 @@
+import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { StartSizeResult } from './lib/result'
+import { median, round3 } from './lib/measure'
+import { runProbe } from './lib/probe'
+import type { ScenarioOptions } from './lib/scenario-options'
+import { QUICK_SCALE } from './lib/bench-options'
+
+/** Goals of issue 6. */
+export const LOAD_GOAL_MS = 1000
+export const RSS_GOAL_MB = 1024
+
+interface LoadProbe { load_ms: number; rss_mb: number; baseline_rss_mb: number; photos: number; version: string; kind: string; dir: string }
+
+function folderBytes(dir: string): number {
+  let total = 0
+  for (const name of readdirSync(dir)) {
+    const s = statSync(join(dir, name))
+    total += s.isDirectory() ? folderBytes(join(dir, name)) : s.size
+  }
+  return total
+}
+
+/**
+ * Scenario 4: start and size. Index load time and RSS after load, each in a fresh process
+ * (median over runs); the index's size on disk; and the build time of the synthetic
+ * catalogue into a fresh temp folder (a full run builds the 2M catalogue once: minutes of
+ * CPU that would otherwise dominate the bench).
+ */
+export async function benchStartSize(o: ScenarioOptions): Promise<StartSizeResult> {
+  const runs = o.quick ? 1 : 5
+  const probes: LoadProbe[] = []
+  for (let i = 0; i < runs; i++) {
+    probes.push(await runProbe<LoadProbe>(o.root, 'bench/start-size/load-probe.ts', [o.indexDir]))
+    o.log(`  load ${i + 1}/${runs}: ${round3(probes.at(-1)!.load_ms)} ms, RSS ${round3(probes.at(-1)!.rss_mb)} MiB`)
+  }
+  const current = join(o.indexDir, 'current')
+  const versionDir = existsSync(current) ? realpathSync(current) : o.indexDir
+  const result: StartSizeResult = {
+    index_dir: o.indexDir,
+    index_bytes: folderBytes(versionDir),
+    photos: probes[0].photos,
+    load_ms: round3(median(probes.map((p) => p.load_ms))),
+    load_runs: runs,
+    rss_mb: round3(median(probes.map((p) => p.rss_mb))),
+    baseline_rss_mb: round3(median(probes.map((p) => p.baseline_rss_mb))),
+  }
+  const scale = o.quick ? Math.min(o.scale, QUICK_SCALE) : o.scale
+  const out = mkdtempSync(join(tmpdir(), 'mars-bench-build-'))
+  try {
+    const b = await runProbe<{ build_ms: number; photos: number }>(o.root, 'bench/start-size/build-probe.ts', [out, String(scale), String(o.seed)])
+    result.build = { scale, runs: 1, seconds: round3(b.build_ms / 1000), photos: b.photos }
+    o.log(`  build of the synthetic catalogue at scale ${scale} (${b.photos} photos): ${round3(b.build_ms / 1000)} s`)
+  } catch (e) {
+    result.build = { skipped: (e as Error).message.split('\n')[0] }
+  } finally {
+    rmSync(out, { recursive: true, force: true })
+  }
+  return result
+}
