@@ -4,7 +4,7 @@ import { ProblemError } from '../../src/http/problems'
 import { authenticate, needsKey } from './authenticate'
 import { clientAddress, FailedAuthThrottle } from './failed-auth-throttle'
 import { setKeyOf } from './key-of'
-import { pathOf } from './path-of'
+import { urlFacts } from '../../src/http/url-facts'
 
 export { keyOf } from './key-of'
 
@@ -33,8 +33,16 @@ export function authPlugin(deps: AppDeps) {
     })
   }
 
+  const SLOT = Symbol('auth.needs-key')
+  const keyed = (url: string): boolean => {
+    const f = urlFacts(url)
+    let k = f.slots.get(SLOT) as boolean | undefined
+    if (k === undefined) f.slots.set(SLOT, (k = needsKey(f.path)))
+    return k
+  }
+
   return new Elysia({ name: 'auth' }).onRequest(({ request, server }) => {
-    if (!needsKey(pathOf(request.url))) return
+    if (!keyed(request.url)) return
     const header = request.headers.get('x-api-key')
     try {
       setKeyOf(request, authenticate(header, deps.keys))

@@ -2,7 +2,9 @@ import { Elysia } from 'elysia'
 import { Type } from '@sinclair/typebox'
 import type { AppDeps } from '../../src/app-deps'
 import { registerRoute } from '../../src/http/route-docs'
-import { answerer, pathParam } from '../../src/resources/answer'
+import { cachedAnswer } from '../../src/http/cached-answer'
+import { JsonBody } from '../../src/http/json-body'
+import { pathParam } from '../../src/resources/answer'
 import { listOf, CameraSchema, singleOf } from '../../src/resources/resource-schemas'
 import { CAMERAS_PATH, getCamera, listCameras, ROVER_PARAM } from '../../src/resources/cameras-resource'
 
@@ -29,8 +31,13 @@ export function camerasPlugin(deps: AppDeps) {
     },
     tags: ['cameras'],
   })
-  const answer = answerer(deps)
+  const answer = cachedAnswer(deps)
   return new Elysia({ name: 'cameras' })
-    .get(CAMERAS_PATH, ({ request }) => answer(request, listCameras))
-    .get(`${CAMERAS_PATH}/:id`, ({ request, params }) => answer(request, (store, query, base) => getCamera(store, pathParam(params.id), query, base)))
+    // `=> new JsonBody(...)`: Elysia reads these as synchronous (src/http/sync-hook.ts).
+    .get(CAMERAS_PATH, ({ request }) => new JsonBody(answer(request, listCameras)))
+    .get(`${CAMERAS_PATH}/:id`, ({ request, params }) => new JsonBody(answer(request, cameraById(pathParam(params.id)))))
+}
+
+function cameraById(id: string) {
+  return (store: Parameters<typeof getCamera>[0], query: URLSearchParams, base: string) => getCamera(store, id, query, base)
 }

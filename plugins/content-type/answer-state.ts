@@ -11,8 +11,8 @@
  * and the errors plugin's onError (any failure, Elysia's own included).
  */
 export interface AnswerState {
-  always?: Record<string, string>
-  success?: Record<string, string>
+  always?: Readonly<Record<string, string>>
+  success?: Readonly<Record<string, string>>
   whenAnswered?: Array<() => void>
 }
 
@@ -24,11 +24,14 @@ function state(request: Request): AnswerState {
   return s
 }
 
-export function addHeaders(request: Request, kind: 'always' | 'success', headers: Record<string, string>): void {
+/**
+ * `headers` is kept as given (no copy: the ETag plugin hands over one frozen object per URL) and
+ * never written to: a second call for the same kind merges into a new object.
+ */
+export function addHeaders(request: Request, kind: 'always' | 'success', headers: Readonly<Record<string, string>>): void {
   const s = state(request)
   const cur = s[kind]
-  if (cur) Object.assign(cur, headers)
-  else s[kind] = headers
+  s[kind] = cur ? { ...cur, ...headers } : headers
 }
 
 export function whenAnswered(request: Request, fn: () => void): void {

@@ -5,6 +5,7 @@ import { ProblemError } from '../../src/http/problems'
 import { negotiateMediaType } from './negotiate'
 import { bodyTooLarge } from './body-limit'
 import { answered, type AnswerState } from './answer-state'
+import { syncHook } from '../../src/http/sync-hook'
 
 /**
  * Turns what resource handlers return (JsonBody, or a plain object/array) into a Response whose
@@ -13,19 +14,27 @@ import { answered, type AnswerState } from './answer-state'
  * Mounted before any route: Elysia applies a global mapResponse only to routes added after it.
  */
 export function contentTypePlugin(_deps: AppDeps) {
-  return new Elysia({ name: 'content-type' }).mapResponse({ as: 'global' }, ({ response, request, set }) => {
-    const g = answered(request)
-    if (response instanceof JsonBody) return jsonResponse(request, g, response.text, response.status, response.headers)
-    if (response instanceof Response) return g ? withGateHeaders(response, g) : response
-    if (response !== null && typeof response === 'object' && isPlainJson(response))
-      return jsonResponse(request, g, JSON.stringify(response), typeof set.status === 'number' ? set.status : 200)
-    // Anything else (a string, nothing) Elysia maps itself: hand it the gate headers the slow way.
-    if (g) {
-      const status = typeof set.status === 'number' ? set.status : 200
-      if (g.success && status >= 200 && status < 300) Object.assign(set.headers, g.success)
-      if (g.always) Object.assign(set.headers, g.always)
-    }
-  })
+  // Synchronous: declared so (src/http/sync-hook.ts).
+  const map = syncHook(({ response, request, set }: { response: unknown; request: Request; set: { status?: number | string; headers: Record<string, unknown> } }) =>
+    toResponse(response, request, set),
+  )
+  return new Elysia({ name: 'content-type' }).mapResponse({ as: 'global' }, map)
+}
+
+/** A handler's result as a Response with the gate headers, or undefined to leave it to Elysia. */
+function toResponse(response: unknown, request: Request, set: { status?: number | string; headers: Record<string, unknown> }): Response | undefined {
+  const g = answered(request)
+  if (response instanceof JsonBody) return jsonResponse(request, g, response.text, response.status, response.headers)
+  if (response instanceof Response) return g ? withGateHeaders(response, g) : response
+  if (response !== null && typeof response === 'object' && isPlainJson(response))
+    return jsonResponse(request, g, JSON.stringify(response), typeof set.status === 'number' ? set.status : 200)
+  // Anything else (a string, nothing) Elysia maps itself: hand it the gate headers the slow way.
+  if (g) {
+    const status = typeof set.status === 'number' ? set.status : 200
+    if (g.success && status >= 200 && status < 300) Object.assign(set.headers, g.success)
+    if (g.always) Object.assign(set.headers, g.always)
+  }
+  return undefined
 }
 
 function jsonResponse(request: Request, g: AnswerState | undefined, text: string, status: number, own?: Record<string, string>): Response {

@@ -55,17 +55,19 @@ export function docsPlugin(deps: AppDeps) {
     return v
   }
 
+  const rootText = (request: Request) => {
+    const base = origin(request, deps.config)
+    return cached('root ' + base, () => JSON.stringify(apiRoot(routes(), base)))
+  }
+  const openApiText = (request: Request) => {
+    const base = origin(request, deps.config)
+    return cached('openapi ' + base, () => JSON.stringify(openApiDocument(routes(), base)))
+  }
+
+  // `=> new JsonBody(...)`: Elysia reads these as synchronous (src/http/sync-hook.ts).
   return new Elysia({ name: 'docs' })
-    .get(API_PREFIX, ({ request }) => {
-      const base = origin(request, deps.config)
-      return new JsonBody(cached('root ' + base, () => JSON.stringify(apiRoot(routes(), base))))
-    })
-    .get(`${API_PREFIX}/openapi.json`, ({ request }) => {
-      const base = origin(request, deps.config)
-      return new JsonBody(cached('openapi ' + base, () => JSON.stringify(openApiDocument(routes(), base))), 200, {
-        'cache-control': 'public, max-age=3600',
-      })
-    })
+    .get(API_PREFIX, ({ request }) => new JsonBody(rootText(request)))
+    .get(`${API_PREFIX}/openapi.json`, ({ request }) => new JsonBody(openApiText(request), 200, { 'cache-control': 'public, max-age=3600' }))
     .get(
       `${API_PREFIX}/docs`,
       () =>

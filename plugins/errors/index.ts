@@ -5,7 +5,8 @@ import { answered } from '../content-type/answer-state'
 import { renderProblem } from './render-problem'
 import { RouteTable } from './route-table'
 import { methodNotAllowed, toProblem } from './to-problem'
-import { pathOf } from '../auth/path-of'
+import { syncHook } from '../../src/http/sync-hook'
+import { urlFacts } from '../../src/http/url-facts'
 
 /**
  * Renders every error once, as a problem document: ProblemErrors thrown anywhere, and Elysia's
@@ -16,7 +17,8 @@ import { pathOf } from '../auth/path-of'
  */
 export function errorsPlugin(deps: AppDeps, opts: { routes?: RouteTable } = {}) {
   const table = opts.routes ?? new RouteTable()
-  return new Elysia({ name: 'errors' }).onError({ as: 'global' }, ({ code, error, request, set }) => {
+  // Synchronous: declared so (src/http/sync-hook.ts), or every route handler would be async.
+  const render = syncHook(({ code, error, request, set }: { code: unknown; error: unknown; request: Request; set: { headers: unknown } }) => {
     let { problem, internal } = toProblem({ code, error, request }, table)
     if (internal !== undefined) {
       const requestId = crypto.randomUUID()
@@ -40,6 +42,7 @@ export function errorsPlugin(deps: AppDeps, opts: { routes?: RouteTable } = {}) 
     delete h['content-type']
     return renderProblem(problem, request.headers.get('accept'), answered(request)?.always)
   })
+  return new Elysia({ name: 'errors' }).onError({ as: 'global' }, render)
 }
 
 /**
@@ -49,8 +52,20 @@ export function errorsPlugin(deps: AppDeps, opts: { routes?: RouteTable } = {}) 
  */
 export function methodCheckPlugin(_deps: AppDeps, opts: { routes: RouteTable }) {
   const table = opts.routes
+  // Memoised per URL and route generation: staticMethodsAt builds, filters and sorts arrays,
+  // which every request paid for (profile of app.handle, issue 5).
+  const SLOT = Symbol('method-check')
+  const methodsOf = (url: string): string[] => {
+    const f = urlFacts(url)
+    const generation = table.generation()
+    const m = f.slots.get(SLOT) as { generation: number; methods: string[] } | undefined
+    if (m !== undefined && m.generation === generation) return m.methods
+    const methods = table.staticMethodsAt(f.path)
+    f.slots.set(SLOT, { generation, methods })
+    return methods
+  }
   return new Elysia({ name: 'method-check' }).onRequest(({ request }) => {
-    const methods = table.staticMethodsAt(pathOf(request.url))
+    const methods = methodsOf(request.url)
     if (methods.length === 0 || methods.includes(request.method)) return
     if (request.method === 'HEAD' && methods.includes('GET')) return
     throw methodNotAllowed(request, methods)

@@ -39,6 +39,12 @@ export class RouteTable {
     this.#seen = -1
   }
 
+  /** Changes whenever the routes do: callers that memoise lookups compare it (plugins/etag). */
+  generation(): number {
+    this.#refresh()
+    return this.#seen
+  }
+
   /** The route answering `method` at `path` (trailing slash ignored), if any. */
   match(method: string, path: string): RouteMatch | undefined {
     this.#refresh()

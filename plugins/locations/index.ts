@@ -2,7 +2,9 @@ import { Elysia } from 'elysia'
 import { Type } from '@sinclair/typebox'
 import type { AppDeps } from '../../src/app-deps'
 import { registerRoute } from '../../src/http/route-docs'
-import { answerer, pathParam } from '../../src/resources/answer'
+import { cachedAnswer } from '../../src/http/cached-answer'
+import { JsonBody } from '../../src/http/json-body'
+import { pathParam } from '../../src/resources/answer'
 import { listOf, LocationSchema, singleOf } from '../../src/resources/resource-schemas'
 import { getLocation, listLocations, LOCATION_MIN_PHOTOS, LOCATIONS_PATH } from '../../src/query/locations-list'
 import { derivedListQuery } from '../../src/resources/derived-list-params'
@@ -27,8 +29,13 @@ export function locationsPlugin(deps: AppDeps) {
     responses: { 200: { description: 'The location', schema: singleOf(LocationSchema) }, 404: { description: 'Malformed or unknown id' } },
     tags: ['locations'],
   })
-  const answer = answerer(deps)
+  const answer = cachedAnswer(deps)
   return new Elysia({ name: 'locations' })
-    .get(LOCATIONS_PATH, ({ request }) => answer(request, listLocations))
-    .get(`${LOCATIONS_PATH}/:id`, ({ request, params }) => answer(request, (store, _query, base) => getLocation(store, pathParam(params.id), base)))
+    // `=> new JsonBody(...)`: Elysia reads these as synchronous (src/http/sync-hook.ts).
+    .get(LOCATIONS_PATH, ({ request }) => new JsonBody(answer(request, listLocations)))
+    .get(`${LOCATIONS_PATH}/:id`, ({ request, params }) => new JsonBody(answer(request, locationById(pathParam(params.id)))))
+}
+
+function locationById(id: string) {
+  return (store: Parameters<typeof getLocation>[0], _query: URLSearchParams, base: string) => getLocation(store, id, base)
 }

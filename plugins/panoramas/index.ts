@@ -2,7 +2,9 @@ import { Elysia } from 'elysia'
 import { Type } from '@sinclair/typebox'
 import type { AppDeps } from '../../src/app-deps'
 import { registerRoute } from '../../src/http/route-docs'
-import { answerer, pathParam } from '../../src/resources/answer'
+import { cachedAnswer } from '../../src/http/cached-answer'
+import { JsonBody } from '../../src/http/json-body'
+import { pathParam } from '../../src/resources/answer'
 import { listOf, PanoramaSchema, singleOf } from '../../src/resources/resource-schemas'
 import { getPanorama, listPanoramas, PANORAMA_MIN_PHOTOS, PANORAMAS_PATH } from '../../src/query/panoramas-list'
 import { derivedListQuery } from '../../src/resources/derived-list-params'
@@ -27,8 +29,13 @@ export function panoramasPlugin(deps: AppDeps) {
     responses: { 200: { description: 'The panorama', schema: singleOf(PanoramaSchema) }, 404: { description: 'Malformed or unknown id' } },
     tags: ['panoramas'],
   })
-  const answer = answerer(deps)
+  const answer = cachedAnswer(deps)
   return new Elysia({ name: 'panoramas' })
-    .get(PANORAMAS_PATH, ({ request }) => answer(request, listPanoramas))
-    .get(`${PANORAMAS_PATH}/:id`, ({ request, params }) => answer(request, (store, _query, base) => getPanorama(store, pathParam(params.id), base)))
+    // `=> new JsonBody(...)`: Elysia reads these as synchronous (src/http/sync-hook.ts).
+    .get(PANORAMAS_PATH, ({ request }) => new JsonBody(answer(request, listPanoramas)))
+    .get(`${PANORAMAS_PATH}/:id`, ({ request, params }) => new JsonBody(answer(request, panoramaById(pathParam(params.id)))))
+}
+
+function panoramaById(id: string) {
+  return (store: Parameters<typeof getPanorama>[0], _query: URLSearchParams, base: string) => getPanorama(store, id, base)
 }

@@ -2,8 +2,8 @@ import { Elysia } from 'elysia'
 import { Type } from '@sinclair/typebox'
 import type { AppDeps } from '../../src/app-deps'
 import { JsonBody } from '../../src/http/json-body'
+import { cachedAnswer } from '../../src/http/cached-answer'
 import { origin } from '../../src/http/links'
-import { requestKey } from '../../src/http/request-key'
 import { registerRoute } from '../../src/http/route-docs'
 import type { Store } from '../../src/store/store'
 import { batchPhotos, getPhoto, listPhotos, photoStats, fillTimestamp, responseCacheFor } from '../../src/query'
@@ -25,18 +25,13 @@ export function photosPlugin(deps: AppDeps) {
   const cache = responseCacheFor(deps.config)
   deps.stores.onSwap(() => cache.clear())
 
-  const answer = (request: Request, extraKey: string, compute: (store: Store, params: URLSearchParams, base: string) => string) => {
-    const store = deps.stores.forRequest(request)
-    const base = origin(request, deps.config)
-    const url = new URL(request.url)
-    const key = requestKey(request.method, url.pathname, url.searchParams) + extraKey
-    return new JsonBody(fillTimestamp(cache.get(store.version, base, key, () => compute(store, url.searchParams, base))))
-  }
+  const answer = cachedAnswer(deps)
 
   return new Elysia({ name: 'photos' })
-    .get(PHOTOS_PATH, ({ request }) => answer(request, '', listPhotos))
-    .get(STATS_PATH, ({ request }) => answer(request, '', photoStats))
-    .get(`${PHOTOS_PATH}/:id`, ({ request, params }) => answer(request, '', (store, q, base) => getPhoto(store, params.id, q, base)))
+    // `=> new JsonBody(...)`: Elysia reads these as synchronous (src/http/sync-hook.ts).
+    .get(PHOTOS_PATH, ({ request }) => new JsonBody(answer(request, listPhotos)))
+    .get(STATS_PATH, ({ request }) => new JsonBody(answer(request, photoStats)))
+    .get(`${PHOTOS_PATH}/:id`, ({ request, params }) => new JsonBody(answer(request, byId(params.id))))
     .post(
       BATCH_PATH,
       async ({ request }) => {
@@ -48,10 +43,14 @@ export function photosPlugin(deps: AppDeps) {
           const url = new URL(request.url)
           return new JsonBody(fillTimestamp(batchPhotos(store, body, url.searchParams, origin(request, deps.config))))
         }
-        return answer(request, ' ids=' + ids.join(','), (store, q, base) => batchPhotos(store, body, q, base))
+        return new JsonBody(answer(request, (store, q, base) => batchPhotos(store, body, q, base), ' ids=' + ids.join(',')))
       },
       { parse: 'none' },
     )
+}
+
+function byId(id: string) {
+  return (store: Store, q: URLSearchParams, base: string) => getPhoto(store, id, q, base)
 }
 
 function registerDocs(): void {

@@ -2,7 +2,9 @@ import { Elysia } from 'elysia'
 import { Type } from '@sinclair/typebox'
 import type { AppDeps } from '../../src/app-deps'
 import { registerRoute } from '../../src/http/route-docs'
-import { answerer, pathParam } from '../../src/resources/answer'
+import { cachedAnswer } from '../../src/http/cached-answer'
+import { JsonBody } from '../../src/http/json-body'
+import { pathParam } from '../../src/resources/answer'
 import { listOf, RoverSchema, RoverWithCamerasSchema, singleOf } from '../../src/resources/resource-schemas'
 import { getRover, listRovers, ROVERS_PATH } from '../../src/resources/rovers-resource'
 
@@ -24,8 +26,13 @@ export function roversPlugin(deps: AppDeps) {
     responses: { 200: { description: 'The rover, with relationships.cameras', schema: singleOf(RoverWithCamerasSchema) }, 404: { description: 'Unknown rover slug' } },
     tags: ['rovers'],
   })
-  const answer = answerer(deps)
+  const answer = cachedAnswer(deps)
   return new Elysia({ name: 'rovers' })
-    .get(ROVERS_PATH, ({ request }) => answer(request, listRovers))
-    .get(`${ROVERS_PATH}/:slug`, ({ request, params }) => answer(request, (store, _query, base) => getRover(store, pathParam(params.slug), base)))
+    // `=> new JsonBody(...)`: Elysia reads these as synchronous (src/http/sync-hook.ts).
+    .get(ROVERS_PATH, ({ request }) => new JsonBody(answer(request, listRovers)))
+    .get(`${ROVERS_PATH}/:slug`, ({ request, params }) => new JsonBody(answer(request, roverBySlug(pathParam(params.slug)))))
+}
+
+function roverBySlug(slug: string) {
+  return (store: Parameters<typeof getRover>[0], _query: URLSearchParams, base: string) => getRover(store, slug, base)
 }

@@ -1,4 +1,5 @@
 import type { Config } from '../config'
+import { urlFacts } from './url-facts'
 
 /**
  * Absolute origin for links (decisions.md: links are absolute; behind a proxy,
@@ -13,6 +14,14 @@ export function origin(request: Request, config: Pick<Config, 'trustProxy'>): st
     if (host && /^[A-Za-z0-9.\-:[\]]+$/.test(host)) url.host = host
   }
   return `${url.protocol}//${url.host}`
+}
+
+/**
+ * origin(), memoised per URL when the proxy headers are not trusted (then the URL alone decides
+ * it): saves a new URL() per request on the hot path (./url-facts.ts).
+ */
+export function originFor(request: Request, config: Pick<Config, 'trustProxy'>): string {
+  return config.trustProxy ? origin(request, config) : urlFacts(request.url).urlOrigin()
 }
 
 function firstToken(v: string | null): string | undefined {
