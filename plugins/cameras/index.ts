@@ -4,7 +4,7 @@ import type { AppDeps } from '../../src/app-deps'
 import { registerRoute } from '../../src/http/route-docs'
 import { cachedAnswer } from '../../src/http/cached-answer'
 import { JsonBody } from '../../src/http/json-body'
-import { pathParam } from '../../src/resources/answer'
+import { pathParam } from '../../src/http/path-param'
 import { listOf, CameraSchema, singleOf } from '../../src/resources/resource-schemas'
 import { CAMERAS_PATH, getCamera, listCameras, ROVER_PARAM } from '../../src/resources/cameras-resource'
 

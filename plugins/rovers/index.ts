@@ -4,7 +4,7 @@ import type { AppDeps } from '../../src/app-deps'
 import { registerRoute } from '../../src/http/route-docs'
 import { cachedAnswer } from '../../src/http/cached-answer'
 import { JsonBody } from '../../src/http/json-body'
-import { pathParam } from '../../src/resources/answer'
+import { pathParam } from '../../src/http/path-param'
 import { listOf, RoverSchema, RoverWithCamerasSchema, singleOf } from '../../src/resources/resource-schemas'
 import { getRover, listRovers, ROVERS_PATH } from '../../src/resources/rovers-resource'
 

@@ -11,7 +11,7 @@ export type Render = (store: Store, params: URLSearchParams, base: string) => st
  * The JSON text answering a GET resource: pinned snapshot, absolute origin, and the shared
  * response cache (index version + origin + canonical request key [+ extraKey]) with
  * meta.timestamp filled (ResponseCache.getStamped). Problems thrown by `render` propagate to
- * plugins/errors and are never cached. The same dance as src/resources/answer.ts, without its
+ * plugins/errors and are never cached. It avoids a
  * per-request new URL(), requestKey() and full-body timestamp copy: the URL-derived parts come
  * from src/http/url-facts.ts. A cached 25-photo list went from ~100 to ~25 µs in process (issue 6).
  * Returns the text, so handlers can be written `=> new JsonBody(...)` (src/http/sync-hook.ts).
