@@ -89,6 +89,29 @@ describe('access paths of the real test index', () => {
     }
   })
 
+  test('by_rover_site_drive is sorted by (rover, site, drive, row), absent site or drive last within its group', () => {
+    const p = store.photos
+    const a = store.paths.byRoverSiteDrive!
+    expect(a.length).toBe(p.length)
+    const key = (v: number) => (v < 0 ? Infinity : v)
+    for (let i = 1; i < a.length; i++) {
+      const x = a[i - 1], y = a[i]
+      const sx = key(p.site[x]), sy = key(p.site[y]), dx = key(p.drive[x]), dy = key(p.drive[y])
+      const ok = p.rover[x] < p.rover[y] || (p.rover[x] === p.rover[y] && (sx < sy || (sx === sy && (dx < dy || (dx === dy && x < y)))))
+      if (!ok) throw new Error(`by_rover_site_drive out of order at ${i}`)
+    }
+  })
+
+  test('aspect_ratio is width / height rounded to float32 where both are known (height > 0), else NaN', () => {
+    const p = store.photos
+    const q = store.paths.aspectRatio!
+    expect(q.length).toBe(p.length)
+    for (let r = 0; r < p.length; r++) {
+      const want = p.width[r] >= 0 && p.height[r] > 0 ? Math.fround(p.width[r] / p.height[r]) : NaN
+      if (!Object.is(q[r], want)) throw new Error(`row ${r}: ${q[r]} vs ${want}`)
+    }
+  })
+
   test('rowOfId finds every photo and answers -1 for ids that are not there', () => {
     const p = store.photos
     for (let r = 0; r < p.length; r++) expect(store.paths.rowOfId(p.id[r])).toBe(r)
@@ -133,6 +156,8 @@ describe('access paths of the real test index', () => {
     for (const f of RANKED_FIELDS) expect(Array.from(mapped.rank[f])).toEqual(Array.from(computed.rank[f]))
     expect(Array.from(mapped.byRoverSol)).toEqual(Array.from(computed.byRoverSol))
     expect(Array.from(mapped.byRoverCamera)).toEqual(Array.from(computed.byRoverCamera))
+    expect(Array.from(mapped.byRoverSiteDrive!)).toEqual(Array.from(computed.byRoverSiteDrive!))
+    expect(Array.from(mapped.aspectRatio!)).toEqual(Array.from(computed.aspectRatio!))
     expect(Array.from(mapped.nasaIdFolded.offsets)).toEqual(Array.from(computed.nasaIdFolded.offsets))
     expect(mapped.nasaIdFolded.data.length).toBe(computed.nasaIdFolded.data.length)
     expect(mapped.nasaGrams!.length).toBe(n * 8)

@@ -106,3 +106,31 @@ describe('stats: group keys, extras and order', () => {
     expect(body.errors.map((e: { parameter: string }) => e.parameter).sort()).toEqual(['group_by', 'page', 'rovers', 'sort'])
   })
 })
+
+describe('stats: the aggregate cube and the row scan agree', () => {
+  // Filters the cube answers (rovers, cameras, sol and earth_date bounds), plus edge bounds.
+  const CUBE_FILTERS = [
+    '', 'rovers=perseverance', 'rovers=curiosity,spirit', 'cameras=NAVCAM,FHAZ', 'rovers=opportunity&cameras=PANCAM',
+    'sol_min=1290&sol_max=1300', 'sol=0', 'sol_max=3', 'rovers=spirit&sol=5', 'earth_date=2004-01-05',
+    'date_min=2012-01-01&date_max=2016-12-31', 'rovers=perseverance&date_min=2021-03-01', 'rovers=spirit&cameras=NAVCAM&sol_max=2',
+    'sol=2147483647', 'rovers=curiosity&cameras=MAST&sol_min=100&sol_max=2000&date_max=2015-01-01',
+  ]
+  for (const f of CUBE_FILTERS) {
+    test(`${f || '(no filter)'}: group_by camera, rover and sol give byte-identical text from the cube and from the row scan`, async () => {
+      const { photoStats } = await import('../src/query/photo-stats')
+      const { cubeAnswers } = await import('../src/query/stats-cube')
+      const { parsePhotoQuery } = await import('../src/query/photo-params')
+      expect(cubeAnswers(parsePhotoQuery(new URLSearchParams(f), store, []).filters)).toBe(true)
+      for (const by of ['camera', 'rover', 'sol']) {
+        const params = new URLSearchParams(`group_by=${by}&${f}`)
+        expect(photoStats(store, params, 'http://x')).toBe(photoStats(store, params, 'http://x', true))
+      }
+    })
+  }
+  test('any other filter (nasa_id, site, mars time) is not answered from the cube', async () => {
+    const { cubeAnswers } = await import('../src/query/stats-cube')
+    const { parsePhotoQuery } = await import('../src/query/photo-params')
+    for (const f of ['nasa_id=ncam', 'site=61', 'mars_time_golden_hour=true', 'min_width=100', 'rovers=spirit&sample_type=full'])
+      expect(cubeAnswers(parsePhotoQuery(new URLSearchParams(f), store, []).filters)).toBe(false)
+  })
+})

@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { Field, FixedSizeBinary, Int32, makeData, RecordBatch, Schema, Struct, Table, tableToIPC, Uint16, Uint8, Utf8, type DataType } from 'apache-arrow'
+import { Field, FixedSizeBinary, Float32, Int32, makeData, RecordBatch, Schema, Struct, Table, tableToIPC, Uint16, Uint8, Utf8, type DataType } from 'apache-arrow'
 import { ACCESS_PATHS_FORMAT, NASA_GRAM_BLOCK, RANKED_FIELDS, gramBit, SORT_FIELDS, type AccessPathColumns, type RankArray, type RankedField, type SortField } from '../../src/store/access-paths'
 import { FILES, type PhotoColumns, type Utf8Column } from '../../src/store/schema'
 import { sortValue } from '../../src/query/sort-values'
@@ -38,6 +38,10 @@ export function computeAccessPaths(photos: PhotoColumns): AccessPathColumns {
   const folded = foldCase(photos.nasa_id)
   const camSpan = photos.camera.dict.length
   const byRoverCamera = argsort(n, (r) => photos.rover[r] * camSpan + photos.camera.codes[r], (r) => r)
+  // Dense ranks put absent (rank = distinct) last, as the value searches of sources.ts expect.
+  const siteSpan = distinct.site + 1
+  const driveSpan = distinct.drive + 1
+  const byRoverSiteDrive = argsort(n, (r) => (photos.rover[r] * siteSpan + rank.site[r]) * driveSpan + rank.drive[r], (r) => r)
   return {
     meta: { format: ACCESS_PATHS_FORMAT, rows: n, distinct },
     perm,
@@ -45,9 +49,22 @@ export function computeAccessPaths(photos: PhotoColumns): AccessPathColumns {
     rankId: idRank,
     byRoverSol,
     byRoverCamera,
+    byRoverSiteDrive,
+    aspectRatio: aspectRatios(photos),
     nasaIdFolded: folded,
     nasaGrams: trigramBlocks(folded),
   }
+}
+
+/** width / height per row rounded to float32; NaN unless width >= 0 and height > 0. */
+function aspectRatios(photos: PhotoColumns): Float32Array {
+  const out = new Float32Array(photos.length)
+  for (let r = 0; r < photos.length; r++) {
+    const w = photos.width[r]
+    const h = photos.height[r]
+    out[r] = w >= 0 && h > 0 ? w / h : NaN
+  }
+  return out
 }
 
 /** The trigram bitset of every block of NASA_GRAM_BLOCK rows: 64 bits per row of the block. */
@@ -146,6 +163,9 @@ export function encodeAccessPaths(c: AccessPathColumns): Uint8Array {
   intCol('rank_id', c.rankId!)
   intCol('by_rover_sol', c.byRoverSol)
   intCol('by_rover_camera', c.byRoverCamera)
+  intCol('by_rover_site_drive', c.byRoverSiteDrive!)
+  const f32 = new Float32()
+  add('aspect_ratio', f32, makeData({ type: f32, length: n, data: c.aspectRatio!, nullCount: 0 }))
   const utf8 = new Utf8()
   add('nasa_id_folded', utf8, makeData({ type: utf8, length: n, valueOffsets: c.nasaIdFolded.offsets, data: c.nasaIdFolded.data, nullCount: 0 }))
   const grams = new FixedSizeBinary(8)

@@ -1,4 +1,5 @@
 import type { PhotoColumns, Utf8Column } from '../store/schema'
+import type { FusedTerm } from './fused-scan'
 
 /**
  * The photo filters, each written once as a column scan: `refine` keeps, in place and in
@@ -56,6 +57,9 @@ export type FilterName = keyof PhotoFilters
 // range, no selection array read) is the difference between a gather and a streaming scan.
 export class IntRangeFilter implements Filter {
   constructor(readonly col: Int32Array, readonly lo: number, readonly hi: number) {}
+  fused(): FusedTerm {
+    return { shape: 'int', args: [this.col, this.lo, this.hi], code: ([c, lo, hi]) => `${c}[r] >= ${lo} && ${c}[r] <= ${hi}` }
+  }
   refine(sel: Int32Array, len: number): number {
     const { col, lo, hi } = this
     let m = 0
@@ -85,6 +89,16 @@ export class IntervalsFilter implements Filter {
   constructor(readonly col: Int32Array, ranges: IntRange[]) {
     this.los = Int32Array.from(ranges.map((r) => r.lo))
     this.his = Int32Array.from(ranges.map((r) => r.hi))
+  }
+  fused(): FusedTerm {
+    const k = this.los.length
+    const args: unknown[] = [this.col]
+    for (let j = 0; j < k; j++) args.push(this.los[j], this.his[j])
+    return {
+      shape: `intervals${k}`,
+      args,
+      code: ([c, ...b]) => (k === 0 ? 'false' : Array.from({ length: k }, (_, j) => `(${c}[r] >= ${b[2 * j]} && ${c}[r] <= ${b[2 * j + 1]})`).join(' || ')),
+    }
   }
   refine(sel: Int32Array, len: number): number {
     const { col, los, his } = this
@@ -117,6 +131,10 @@ export class IntervalsFilter implements Filter {
 
 export class FloatRangeFilter implements Filter {
   constructor(readonly col: Float32Array | Float64Array, readonly lo: number, readonly hi: number) {}
+  fused(): FusedTerm {
+    // The array type is part of the shape: one compiled loop per element type stays monomorphic.
+    return { shape: this.col instanceof Float32Array ? 'f32' : 'f64', args: [this.col, this.lo, this.hi], code: ([c, lo, hi]) => `${c}[r] >= ${lo} && ${c}[r] <= ${hi}` }
+  }
   refine(sel: Int32Array, len: number): number {
     const { col, lo, hi } = this
     let m = 0
@@ -143,6 +161,9 @@ export class FloatRangeFilter implements Filter {
 /** Keeps rows whose dictionary (or rover) code is allowed. */
 export class CodeSetFilter implements Filter {
   constructor(readonly codes: ArrayLike<number>, readonly allowed: Uint8Array) {}
+  fused(): FusedTerm {
+    return { shape: `codes-${this.codes.constructor.name}`, args: [this.codes, this.allowed], code: ([c, ok]) => `${ok}[${c}[r]] !== 0` }
+  }
   refine(sel: Int32Array, len: number): number {
     const { codes, allowed } = this
     let m = 0
@@ -166,7 +187,25 @@ export class CodeSetFilter implements Filter {
 
 /** width / height within [lo, hi]; rows without both dimensions never pass. */
 export class AspectRatioFilter implements Filter {
-  constructor(readonly width: Int32Array, readonly height: Int32Array, readonly lo: number, readonly hi: number) {}
+  /** `ratio`: the precomputed fround(width / height) column (access paths, NaN without both), when the index has it. */
+  constructor(readonly width: Int32Array, readonly height: Int32Array, readonly lo: number, readonly hi: number, readonly ratio?: Float32Array) {}
+  fused(): FusedTerm {
+    // 4 bytes a row instead of two columns and a division. fround is monotone, so with
+    // L = fround(lo), H = fround(hi): L < f < H implies lo <= width/height <= hi, f < L or f > H
+    // excludes the row, and only f equal to L or H needs the exact test.
+    if (this.ratio) {
+      return {
+        shape: 'aspect-column',
+        args: [this.ratio, Math.fround(this.lo), Math.fround(this.hi), this.width, this.height, this.lo, this.hi],
+        code: ([q, L, H, w, h, lo, hi]) => `${q}[r] >= ${L} && ${q}[r] <= ${H} && ((${q}[r] !== ${L} && ${q}[r] !== ${H}) || (${w}[r] / ${h}[r] >= ${lo} && ${w}[r] / ${h}[r] <= ${hi}))`,
+      }
+    }
+    return {
+      shape: 'aspect',
+      args: [this.width, this.height, this.lo, this.hi],
+      code: ([w, h, lo, hi]) => `${w}[r] >= 0 && ${h}[r] > 0 && ${w}[r] / ${h}[r] >= ${lo} && ${w}[r] / ${h}[r] <= ${hi}`,
+    }
+  }
   refine(sel: Int32Array, len: number): number {
     const { width, height, lo, hi } = this
     let m = 0
@@ -228,6 +267,9 @@ export class SubstringFilter implements Filter {
 
 /** Keeps nothing (a filter whose bounds exclude every value). */
 export class NoneFilter implements Filter {
+  fused(): FusedTerm {
+    return { shape: 'none', args: [], code: () => 'false' }
+  }
   refine(): number {
     return 0
   }
@@ -242,7 +284,7 @@ export interface CompiledFilters {
   empty: boolean
 }
 
-export function compileFilters(p: PhotoColumns, folded: Utf8Column, f: PhotoFilters): CompiledFilters {
+export function compileFilters(p: PhotoColumns, folded: Utf8Column, f: PhotoFilters, aspectRatio?: Float32Array): CompiledFilters {
   const byName = new Map<FilterName, Filter>()
   let empty = false
   const int = (name: FilterName, col: Int32Array, r: IntRange | undefined, floor = 0) => {
@@ -288,7 +330,7 @@ export function compileFilters(p: PhotoColumns, folded: Utf8Column, f: PhotoFilt
   }
   if (f.aspectRatio) {
     if (!(f.aspectRatio.lo <= f.aspectRatio.hi)) empty = true
-    byName.set('aspectRatio', new AspectRatioFilter(p.width, p.height, f.aspectRatio.lo, f.aspectRatio.hi))
+    byName.set('aspectRatio', new AspectRatioFilter(p.width, p.height, f.aspectRatio.lo, f.aspectRatio.hi, aspectRatio))
   }
   float('mastElevation', p.mast_elevation, f.mastElevation)
   float('mastAzimuth', p.mast_azimuth, f.mastAzimuth)

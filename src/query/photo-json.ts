@@ -2,8 +2,13 @@ import { findCamera } from '../catalog/cameras'
 import { ROVERS } from '../catalog/rovers'
 import type { Store } from '../store/store'
 import { dayText } from './day-text'
+import { float32Text } from './float32-text'
+import { isoTime } from './iso-time'
 import { A, SIZE, type OutputSpec } from './photo-fields'
-import type { DictColumn, Utf8Column } from '../store/schema'
+import type { DictColumn, PhotoColumns, Utf8Column } from '../store/schema'
+
+/** Kept for callers of the former name. */
+export { float32Text as float32Json } from './float32-text'
 
 /**
  * Photo rows straight to JSON text (interface "Photo"; decisions.md: attributes that are
@@ -11,39 +16,90 @@ import type { DictColumn, Utf8Column } from '../store/schema'
  *
  * Images are `image_dir` + file name; Perseverance may carry small, medium, large and full,
  * the other rovers full only. Telemetry angles are float32 and written with the fewest digits
- * that read back as the same float32.
+ * that read back as the same float32 (float32-text.ts).
+ *
+ * Speed (this is most of a narrowed query's time): everything that repeats across rows is
+ * made once per store snapshot (PhotoWriter): dictionary values as ready JSON members
+ * (`,"title":"..."`), image folders pre-escaped, the relationship objects. Per row, strings
+ * are cut from the column bytes with one native latin1 slice when a byte test shows plain
+ * printable ASCII (then the text needs no escaping and latin1 = utf8), dates come from
+ * integer arithmetic (iso-time.ts), and the object is one concatenation (no per-member arrays).
  */
 const PERSEVERANCE = ROVERS.findIndex((r) => r.slug === 'perseverance')
 
-interface StoreJson {
-  rover: string[]
-  camera: Map<number, string>
-}
-const perStore = new WeakMap<Store, StoreJson>()
+/** Per store snapshot: the JSON fragments shared by many rows, filled on first use. */
+class PhotoWriter {
+  readonly p: PhotoColumns
+  readonly rover: string[]
+  readonly #camera = new Map<number, string>()
+  readonly sampleType: DictMembers
+  readonly title: DictMembers
+  readonly caption: DictMembers
+  readonly credit: DictMembers
+  /** image_dir values escaped for the inside of a JSON string, made on first use. */
+  readonly #imageDir: Array<string | undefined>
+  readonly #store: Store
 
-function storeJson(store: Store): StoreJson {
-  let s = perStore.get(store)
-  if (!s) {
-    s = {
-      rover: ROVERS.map((r) => JSON.stringify({ id: r.slug, type: 'rover', attributes: { name: r.name, status: r.status } })),
-      camera: new Map(),
+  constructor(store: Store) {
+    this.#store = store
+    this.p = store.photos
+    this.rover = ROVERS.map((r) => JSON.stringify({ id: r.slug, type: 'rover', attributes: { name: r.name, status: r.status } }))
+    this.sampleType = new DictMembers(this.p.sample_type, 'sample_type')
+    this.title = new DictMembers(this.p.title, 'title')
+    this.caption = new DictMembers(this.p.caption, 'caption')
+    this.credit = new DictMembers(this.p.credit, 'credit')
+    this.#imageDir = new Array(this.p.image_dir.dict.length)
+  }
+
+  camera(rover: number, code: number): string {
+    const key = rover * 65536 + code
+    let j = this.#camera.get(key)
+    if (j === undefined) {
+      const name = this.#store.photos.camera.dict[code] ?? ''
+      const facts = ROVERS[rover] ? findCamera(ROVERS[rover].slug, name) : undefined
+      j = JSON.stringify(facts ? { id: name, type: 'camera', attributes: { full_name: facts.full_name } } : { id: name, type: 'camera' })
+      this.#camera.set(key, j)
     }
-    perStore.set(store, s)
+    return j
   }
-  return s
+
+  imageDir(row: number): string {
+    const code = this.p.image_dir.codes[row]
+    let d = this.#imageDir[code]
+    if (d === undefined) {
+      d = JSON.stringify(this.p.image_dir.dict[code] ?? '').slice(1, -1)
+      this.#imageDir[code] = d
+    }
+    return d
+  }
 }
 
-function cameraJson(store: Store, rover: number, code: number): string {
-  const sj = storeJson(store)
-  const key = rover * 65536 + code
-  let j = sj.camera.get(key)
-  if (j === undefined) {
-    const name = store.photos.camera.dict[code] ?? ''
-    const facts = ROVERS[rover] ? findCamera(ROVERS[rover].slug, name) : undefined
-    j = JSON.stringify(facts ? { id: name, type: 'camera', attributes: { full_name: facts.full_name } } : { id: name, type: 'camera' })
-    sj.camera.set(key, j)
+/** A dictionary column's values as ready JSON members `"name":"value"` ('' when absent), by code. */
+class DictMembers {
+  readonly #members: Array<string | undefined>
+  constructor(readonly col: DictColumn, readonly name: string) {
+    this.#members = new Array(col.dict.length)
   }
-  return j
+  of(row: number): string {
+    const code = this.col.codes[row]
+    let v = this.#members[code]
+    if (v === undefined) {
+      const raw = this.col.dict[code] ?? ''
+      v = raw === '' ? '' : '"' + this.name + '":' + JSON.stringify(raw)
+      this.#members[code] = v
+    }
+    return v
+  }
+}
+
+const writers = new WeakMap<Store, PhotoWriter>()
+function writerOf(store: Store): PhotoWriter {
+  let w = writers.get(store)
+  if (!w) {
+    w = new PhotoWriter(store)
+    writers.set(store, w)
+  }
+  return w
 }
 
 /** Buffer views over Utf8 columns (native slicing is several times faster than TextDecoder here). */
@@ -59,70 +115,85 @@ function bufferOf(data: Uint8Array): Buffer {
 
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\u2028\u2029]/
 
-/** JSON string literal of a Utf8 value (after `prefix`), or '' when absent. */
-function utf8Json(col: Utf8Column, row: number, prefix = ''): string {
-  const a = col.offsets[row]
-  const b = col.offsets[row + 1]
-  if (a === b) return ''
-  const s = prefix + bufferOf(col.data).toString('utf8', a, b)
-  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : '"' + s + '"'
+/**
+ * The inside of the JSON string literal of a Utf8 value (no quotes). Plain printable ASCII
+ * (checked on the bytes: 0x20..0x7e except '"' and '\') is its own JSON text; anything else is
+ * decoded as UTF-8 and escaped by JSON.stringify exactly as before.
+ */
+function utf8Inner(col: Utf8Column, a: number, b: number): string {
+  const data = col.data
+  let plain = 1
+  for (let i = a; i < b; i++) {
+    const c = data[i]
+    plain &= c >= 0x20 && c < 0x7f && c !== 0x22 && c !== 0x5c ? 1 : 0
+  }
+  const buf = bufferOf(data)
+  if (plain) return buf.toString('latin1', a, b)
+  const s = buf.toString('utf8', a, b)
+  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s).slice(1, -1) : s
 }
 
-/** JSON string literals of a dictionary, made once per dictionary ('' for absent values). */
-const dictJson = new WeakMap<string[], string[]>()
-function dictValueJson(col: DictColumn, row: number): string {
-  let j = dictJson.get(col.dict)
-  if (!j) {
-    j = new Array(col.dict.length)
-    dictJson.set(col.dict, j)
-  }
-  const code = col.codes[row]
-  let v = j[code]
-  if (v === undefined) {
-    const raw = col.dict[code] ?? ''
-    v = raw === '' ? '' : JSON.stringify(raw)
-    j[code] = v
-  }
-  return v
+/** `"name":"value"` for a Utf8 value, or '' when absent. */
+function utf8Member(col: Utf8Column, row: number, name: string): string {
+  const a = col.offsets[row]
+  const b = col.offsets[row + 1]
+  return a === b ? '' : '"' + name + '":"' + utf8Inner(col, a, b) + '"'
+}
+
+/** `"size":"<dir><file>"` for one image size, or '' when the photo lacks it. */
+function imageMember(col: Utf8Column, row: number, name: string, dir: string): string {
+  const a = col.offsets[row]
+  const b = col.offsets[row + 1]
+  return a === b ? '' : '"' + name + '":"' + dir + utf8Inner(col, a, b) + '"'
 }
 
 /** JSON text of an array of photos, in the order of `rows`. */
 export function photosJson(store: Store, rows: ArrayLike<number>, out: OutputSpec): string {
+  const w = writerOf(store)
   let s = '['
-  for (let i = 0; i < rows.length; i++) s += (i === 0 ? '' : ',') + photoJson(store, rows[i], out)
+  for (let i = 0; i < rows.length; i++) s += (i === 0 ? '' : ',') + writePhoto(w, rows[i], out)
   return s + ']'
 }
 
-/** One photo. Built by concatenation (no per-member arrays): this runs for every row of a page. */
+/** One photo. */
 export function photoJson(store: Store, row: number, out: OutputSpec): string {
-  const p = store.photos
+  return writePhoto(writerOf(store), row, out)
+}
+
+// Members are written bare ("name":value) and joined with a separator that turns to ',' after
+// the first: cutting a leading comma off afterwards (slice) flattens the string built so far, and
+// that measured more than half of this function's time.
+function writePhoto(w: PhotoWriter, row: number, out: OutputSpec): string {
+  const p = w.p
   const attrs = out.attrs
   let s = ''
-  let v: string
-  if (attrs & A.nasa_id && (v = utf8Json(p.nasa_id, row)) !== '') s += ',"nasa_id":' + v
-  if (attrs & A.sol && p.sol[row] >= 0) s += ',"sol":' + p.sol[row]
-  if (attrs & A.earth_date && p.earth_date[row] >= 0) s += ',"earth_date":"' + dayText(p.earth_date[row]) + '"'
+  let c = ''
+  let m: string
+  if (attrs & A.nasa_id && (m = utf8Member(p.nasa_id, row, 'nasa_id')) !== '') { s += m; c = ',' }
+  if (attrs & A.sol && p.sol[row] >= 0) { s += c + '"sol":' + p.sol[row]; c = ',' }
+  if (attrs & A.earth_date && p.earth_date[row] >= 0) { s += c + '"earth_date":"' + dayText(p.earth_date[row]) + '"'; c = ',' }
   if (attrs & A.date_taken_utc) {
     const t = p.date_taken_utc[row]
-    if (t === t && Math.abs(t) <= 8.64e15) s += ',"date_taken_utc":"' + new Date(t).toISOString() + '"'
+    if (t === t && Math.abs(t) <= 8.64e15) { s += c + '"date_taken_utc":"' + isoTime(t) + '"'; c = ',' }
   }
-  if (attrs & A.date_taken_mars && (v = utf8Json(p.date_taken_mars, row)) !== '') s += ',"date_taken_mars":' + v
-  if (attrs & A.images && (v = imagesJson(p, row, out)) !== '') s += ',"images":{' + v + '}'
+  if (attrs & A.date_taken_mars && (m = utf8Member(p.date_taken_mars, row, 'date_taken_mars')) !== '') { s += c + m; c = ',' }
+  if (attrs & A.images && (m = imagesJson(w, row, out)) !== '') { s += c + '"images":{' + m + '}'; c = ',' }
   if (attrs & A.dimensions) {
-    const w = p.width[row]
+    const wd = p.width[row]
     const h = p.height[row]
-    if (w >= 0 || h >= 0) s += ',"dimensions":{' + (w >= 0 ? '"width":' + w + (h >= 0 ? ',' : '') : '') + (h >= 0 ? '"height":' + h : '') + '}'
+    if (wd >= 0 || h >= 0) { s += c + '"dimensions":{' + (wd >= 0 ? '"width":' + wd + (h >= 0 ? ',' : '') : '') + (h >= 0 ? '"height":' + h : '') + '}'; c = ',' }
   }
-  if (attrs & A.sample_type && (v = dictValueJson(p.sample_type, row)) !== '') s += ',"sample_type":' + v
-  if (attrs & A.title && (v = dictValueJson(p.title, row)) !== '') s += ',"title":' + v
-  if (attrs & A.caption && (v = dictValueJson(p.caption, row)) !== '') s += ',"caption":' + v
-  if (attrs & A.credit && (v = dictValueJson(p.credit, row)) !== '') s += ',"credit":' + v
-  if (attrs & A.location && (v = locationJson(p, row, out.coordinates)) !== '') s += ',"location":{' + v + '}'
+  if (attrs & A.sample_type && (m = w.sampleType.of(row)) !== '') { s += c + m; c = ',' }
+  if (attrs & A.title && (m = w.title.of(row)) !== '') { s += c + m; c = ',' }
+  if (attrs & A.caption && (m = w.caption.of(row)) !== '') { s += c + m; c = ',' }
+  if (attrs & A.credit && (m = w.credit.of(row)) !== '') { s += c + m; c = ',' }
+  if (attrs & A.location && (m = locationJson(p, row, out.coordinates)) !== '') { s += c + '"location":{' + m + '}'; c = ',' }
   if (attrs & A.telemetry) {
     const az = p.mast_azimuth[row]
     const el = p.mast_elevation[row]
     if (az === az || el === el) {
-      s += ',"telemetry":{' + (az === az ? '"mast_azimuth":' + float32Json(az) + (el === el ? ',' : '') : '') + (el === el ? '"mast_elevation":' + float32Json(el) : '') + '}'
+      s += c + '"telemetry":{' + (az === az ? '"mast_azimuth":' + float32Text(az) + (el === el ? ',' : '') : '') + (el === el ? '"mast_elevation":' + float32Text(el) : '') + '}'
+      c = ','
     }
   }
   if (out.raw) {
@@ -130,63 +201,51 @@ export function photoJson(store: Store, row: number, out: OutputSpec): string {
     const a1 = p.raw.offsets[row + 1]
     if (a1 > a0) {
       const raw = bufferOf(p.raw.data).toString('utf8', a0, a1)
-      s += ',"raw":' + (validJson(raw) ? raw : JSON.stringify(raw))
+      s += c + '"raw":' + (validJson(raw) ? raw : JSON.stringify(raw))
     }
   }
   let rel = ''
   if (out.includeRover || out.includeCamera) {
-    const rover = out.includeRover ? storeJson(store).rover[p.rover[row]] : undefined
-    const camera = out.includeCamera ? cameraJson(store, p.rover[row], p.camera.codes[row]) : undefined
+    const rover = out.includeRover ? w.rover[p.rover[row]] : undefined
+    const camera = out.includeCamera ? w.camera(p.rover[row], p.camera.codes[row]) : undefined
     rel = ',"relationships":{' + (rover ? '"rover":' + rover + (camera ? ',' : '') : '') + (camera ? '"camera":' + camera : '') + '}'
   }
-  return '{"id":' + p.id[row] + ',"type":"photo","attributes":{' + s.slice(1) + '}' + rel + '}'
+  return '{"id":' + p.id[row] + ',"type":"photo","attributes":{' + s + '}' + rel + '}'
 }
 
-function locationJson(p: Store['photos'], row: number, coordinates: boolean): string {
+/** `"site":..,"drive":..,"coordinates":{..}` members ('' when none). */
+function locationJson(p: PhotoColumns, row: number, coordinates: boolean): string {
   let l = ''
-  if (p.site[row] >= 0) l += ',"site":' + p.site[row]
-  if (p.drive[row] >= 0) l += ',"drive":' + p.drive[row]
+  if (p.site[row] >= 0) l += '"site":' + p.site[row]
+  if (p.drive[row] >= 0) l += (l === '' ? '' : ',') + '"drive":' + p.drive[row]
   if (coordinates) {
     const x = p.coord_x[row]
     const y = p.coord_y[row]
     const z = p.coord_z[row]
-    if (Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z)) l += ',"coordinates":{"x":' + x + ',"y":' + y + ',"z":' + z + '}'
+    if (Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z)) l += (l === '' ? '' : ',') + '"coordinates":{"x":' + x + ',"y":' + y + ',"z":' + z + '}'
   }
-  return l.slice(1)
+  return l
 }
 
-function imagesJson(p: Store['photos'], row: number, out: OutputSpec): string {
-  const dir = p.image_dir.dict[p.image_dir.codes[row]] ?? ''
+/** The image members ('' when none). */
+function imagesJson(w: PhotoWriter, row: number, out: OutputSpec): string {
+  const p = w.p
   const allowed = p.rover[row] === PERSEVERANCE ? out.sizes : out.sizes & SIZE.full
+  if (allowed === 0) return ''
+  const dir = w.imageDir(row)
   if (out.singleImage) {
     // minimal: medium, else full
-    let f = allowed & SIZE.medium ? utf8Json(p.image_medium, row, dir) : ''
-    if (f !== '') return '"medium":' + f
-    f = allowed & SIZE.full ? utf8Json(p.image_full, row, dir) : ''
-    return f === '' ? '' : '"full":' + f
+    const f = allowed & SIZE.medium ? imageMember(p.image_medium, row, 'medium', dir) : ''
+    if (f !== '') return f
+    return allowed & SIZE.full ? imageMember(p.image_full, row, 'full', dir) : ''
   }
   let s = ''
   let f: string
-  if (allowed & SIZE.small && (f = utf8Json(p.image_small, row, dir)) !== '') s += ',"small":' + f
-  if (allowed & SIZE.medium && (f = utf8Json(p.image_medium, row, dir)) !== '') s += ',"medium":' + f
-  if (allowed & SIZE.large && (f = utf8Json(p.image_large, row, dir)) !== '') s += ',"large":' + f
-  if (allowed & SIZE.full && (f = utf8Json(p.image_full, row, dir)) !== '') s += ',"full":' + f
-  return s.slice(1)
-}
-
-/**
- * Shortest decimal that reads back as the same float32 (binary search over 1..9 significant
- * digits: 9 always round-trips, and if p digits do, more do too).
- */
-export function float32Json(x: number): string {
-  let lo = 1
-  let hi = 9
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1
-    if (Math.fround(Number(x.toPrecision(mid))) === x) hi = mid
-    else lo = mid + 1
-  }
-  return String(Number(x.toPrecision(lo)))
+  if (allowed & SIZE.small && (f = imageMember(p.image_small, row, 'small', dir)) !== '') s += f
+  if (allowed & SIZE.medium && (f = imageMember(p.image_medium, row, 'medium', dir)) !== '') s += (s === '' ? '' : ',') + f
+  if (allowed & SIZE.large && (f = imageMember(p.image_large, row, 'large', dir)) !== '') s += (s === '' ? '' : ',') + f
+  if (allowed & SIZE.full && (f = imageMember(p.image_full, row, 'full', dir)) !== '') s += (s === '' ? '' : ',') + f
+  return s
 }
 
 function validJson(text: string): boolean {

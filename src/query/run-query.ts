@@ -1,6 +1,8 @@
 import type { Store } from '../store/store'
 import { compileFilters, type Filter, type FilterName, type PhotoFilters } from './filters'
 import type { Order } from './order'
+import { fusedScan, fusedTerms } from './fused-scan'
+import { intersectSources } from './intersect-sources'
 import { selectPage } from './select-page'
 import { allRows, indexSources, nasaIdSource, partition, type Source } from './sources'
 import { walk, walkable, type CursorPosition } from './walk'
@@ -46,14 +48,18 @@ interface Prepared {
   filters: Map<FilterName, Filter>
   sources: Source[]
   best: Source
+  /** Rows must also be in this source (bitset intersection); the residual filters exclude what it covers. */
+  marked?: Source
   residual: Filter[]
   empty: boolean
+  /** Rows in the table. */
+  tableRows: number
 }
 
 function prepare(store: Store, f: PhotoFilters): Prepared {
   const p = store.photos
   const paths = store.paths
-  const compiled = compileFilters(p, paths.nasaIdFolded, f)
+  const compiled = compileFilters(p, paths.nasaIdFolded, f, paths.aspectRatio)
   let cameraCodes: number[] | undefined
   if (f.cameras) {
     const want = new Set(f.cameras)
@@ -61,11 +67,24 @@ function prepare(store: Store, f: PhotoFilters): Prepared {
     p.camera.dict.forEach((name, i) => { if (name !== '' && want.has(name)) cameraCodes!.push(i) })
   }
   const sources = [allRows(p.length), ...(compiled.empty ? [] : indexSources(p, paths, f, cameraCodes))]
-  let best = smallest(sources)
+  const filterCount = compiled.byName.size
+  let best = smallest(sources, filterCount)
   if (f.nasaId !== undefined && f.nasaId !== '' && best.size > p.length * NASA_SEARCH_SHARE && !compiled.empty) {
     const s = nasaIdSource(paths, f.nasaId)
     sources.push(s)
-    best = smallest(sources)
+    best = smallest(sources, filterCount)
+  }
+  // Two sources that together satisfy every filter, intersected through a bitset, when that
+  // reads fewer rows than counting on the best one (intersect-sources.ts).
+  let marked: Source | undefined
+  if (best.covers.size < filterCount) {
+    let pairCost = cost(best, filterCount)
+    for (const a of sources) for (const b of sources) {
+      if (a === b || (a.perm === null && a.slices[1] - a.slices[0] === p.length)) continue
+      const union = new Set([...a.covers, ...b.covers])
+      const c = (a.size + b.size) * BITSET_COST
+      if (union.size === filterCount && c < pairCost) { pairCost = c; marked = a; best = b }
+    }
   }
   // The remaining filters, most selective first: a source covering only one filter tells
   // exactly how many rows pass it; the others are guessed.
@@ -73,25 +92,36 @@ function prepare(store: Store, f: PhotoFilters): Prepared {
   for (const s of sources) if (s.covers.size === 1) for (const n of s.covers) passing.set(n, Math.min(passing.get(n) ?? Infinity, s.size))
   const guess = (n: FilterName) => passing.get(n) ?? (n === 'nasaId' ? p.length / 20 : p.length / 2)
   const residual = [...compiled.byName]
-    .filter(([name]) => !best.covers.has(name))
+    .filter(([name]) => !best.covers.has(name) && !marked?.covers.has(name))
     .sort((a, b) => guess(a[0]) - guess(b[0]))
     .map(([, f]) => f)
-  return { filters: compiled.byName, sources, best, residual, empty: compiled.empty }
+  if (marked) best = { ...best, label: `${best.label}&${marked.label}` }
+  return { filters: compiled.byName, sources, best, marked, residual, empty: compiled.empty, tableRows: p.length }
 }
 
 /**
- * The cheapest source to scan: rows read, weighted by how scattered they are over the table
- * (a permutation of a field unrelated to time reads rows in random order: about 3.5 times the
- * cost of a sequential read on the reference machine).
+ * The cheapest source to count on. A source that satisfies every filter is counted by its size
+ * without reading a row, so among those the smallest wins over any scan. Otherwise the cost is
+ * the rows read, weighted by how scattered they are: a permutation of a field unrelated to time
+ * reads rows in random order, about 3.5 times the cost of a sequential read on the reference
+ * machine (also with the fused scans of fused-scan.ts: a quarter of the rows through
+ * perm_mast_azimuth took about as long as every row in order).
  */
-function smallest(sources: Source[]): Source {
-  const cost = (s: Source) => s.size * (s.scattered ? SCATTERED_COST : 1)
+function smallest(sources: Source[], filters: number): Source {
   let best = sources[0]
-  for (const s of sources) if (cost(s) < cost(best) || (cost(s) === cost(best) && s.covers.size > best.covers.size)) best = s
+  for (const s of sources) if (cost(s, filters) < cost(best, filters) || (cost(s, filters) === cost(best, filters) && s.covers.size > best.covers.size)) best = s
   return best
 }
 
+function cost(s: Source, filters: number): number {
+  return s.covers.size === filters ? s.size * COVERED_COST : s.size * (s.scattered ? SCATTERED_COST : 1)
+}
+
 const SCATTERED_COST = 3.5
+/** Per row of a source that needs no scan (its size is the count; only the page's rows are read). */
+const COVERED_COST = 1 / 1024
+/** Per row of either source of a bitset intersection (sequential reads, bit operations in cache). */
+const BITSET_COST = 0.5
 
 /** Rows per chunk of a scan: small enough for the chunk and its column reads to stay in cache. */
 const CHUNK = 16_384
@@ -103,6 +133,18 @@ const chunkBuf = new Int32Array(CHUNK)
  */
 function scan(src: Source, filters: Filter[], sink: (rows: Int32Array, len: number) => void): void {
   const perm = src.perm
+  const terms = filters.length > 0 ? fusedTerms(filters) : undefined
+  if (terms) {
+    // Every filter in one compiled pass per chunk (fused-scan.ts).
+    for (let i = 0; i < src.slices.length; i += 2) {
+      const e = src.slices[i + 1]
+      for (let a = src.slices[i]; a < e; a += CHUNK) {
+        const len = fusedScan(terms, a, Math.min(e, a + CHUNK), perm, chunkBuf, 0)
+        if (len > 0) sink(chunkBuf, len)
+      }
+    }
+    return
+  }
   for (let i = 0; i < src.slices.length; i += 2) {
     const e = src.slices[i + 1]
     for (let a = src.slices[i]; a < e; a += CHUNK) {
@@ -133,6 +175,16 @@ function refineAll(filters: Filter[], sel: Int32Array, len: number): number {
 function collect(prep: Prepared): { sel: Int32Array; len: number } {
   const sel = scratch(prep.best.size)
   let m = 0
+  if (prep.marked) {
+    // Every filter is covered by the pair (prepare() only pairs sources that cover them all).
+    return { sel, len: intersectSources(prep.marked, prep.best, prep.tableRows, sel) }
+  }
+  const terms = fusedTerms(prep.residual)
+  if (terms) {
+    const { slices, perm } = prep.best
+    for (let i = 0; i < slices.length; i += 2) m = fusedScan(terms, slices[i], slices[i + 1], perm, sel, m)
+    return { sel, len: m }
+  }
   scan(prep.best, prep.residual, (rows, len) => {
     sel.set(rows.subarray(0, len), m)
     m += len
@@ -148,6 +200,11 @@ function collect(prep: Prepared): { sel: Int32Array; len: number } {
 export function scanMatches(store: Store, f: PhotoFilters, sink: { rows(sel: Int32Array, len: number): void; range(from: number, to: number): void }): void {
   const prep = prepare(store, f)
   if (prep.empty) return
+  if (prep.marked) {
+    const { sel, len } = collect(prep)
+    if (len > 0) sink.rows(sel, len)
+    return
+  }
   if (prep.best.perm === null && prep.residual.length === 0) {
     for (let i = 0; i < prep.best.slices.length; i += 2) sink.range(prep.best.slices[i], prep.best.slices[i + 1])
     return
@@ -166,7 +223,7 @@ export function runQuery(store: Store, f: PhotoFilters, order: Order, req: PageR
   // Count: free when the source satisfies every filter, else one scan that also collects.
   let collected: { sel: Int32Array; len: number } | undefined
   let total = best.size
-  if (residual.length > 0) {
+  if (residual.length > 0 || prep.marked) {
     collected = collect(prep)
     total = collected.len
   }

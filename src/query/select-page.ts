@@ -63,12 +63,18 @@ export function selectPage(sel: Int32Array, m: number, order: Order, offset: num
   return Int32Array.from(candidates.slice(offset - below, end - below))
 }
 
-/** The k smallest of keys[0..m), sorted ascending. */
+/**
+ * The k smallest of keys[0..m), sorted ascending. Keys often arrive nearly sorted the wrong way
+ * round (rows of perm_earth_date come oldest first, the default order wants the newest): then
+ * every key would enter the heap, so the loop runs from the end when the last key is smaller
+ * than the first, and most keys fail the `x < heap[0]` test.
+ */
 function heapSmallest(keys: Float64Array, m: number, k: number): Float64Array {
   const heap = new Float64Array(k) // max-heap
   let size = 0
-  for (let i = 0; i < m; i++) {
-    const x = keys[i]
+  const backward = m > 1 && keys[m - 1] < keys[0]
+  for (let n = 0; n < m; n++) {
+    const x = keys[backward ? m - 1 - n : n]
     if (size < k) {
       let j = size++
       while (j > 0) {

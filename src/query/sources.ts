@@ -133,6 +133,9 @@ export function indexSources(p: PhotoColumns, paths: AccessPaths, f: PhotoFilter
     out.push(make(perm, slices, covers, true, 'rover-camera'))
   }
 
+  // (rover, site, drive) slices: a site range, narrowed to a drive range when the site is one value.
+  if (f.site && paths.byRoverSiteDrive) out.push(roverSiteDriveSource(p, paths.byRoverSiteDrive, rovers, f))
+
   // A value range over one sortable field's permutation.
   const ranges: Array<[RangeField, IntRange | undefined]> = [
     [{ filter: 'sol', field: 'sol', key: (r) => intRangeKey(p.sol[r]) }, f.sol],
@@ -154,6 +157,42 @@ export function indexSources(p: PhotoColumns, paths: AccessPaths, f: PhotoFilter
     out.push(make(perm, valueSlices(perm, key, f.marsTime), ['marsTime'], false, 'perm-date_taken_mars', 'date_taken_mars'))
   }
   return out
+}
+
+/**
+ * Slices of by_rover_site_drive, one per rover: (rover, site in range) or, when the site range
+ * is one value and a drive range is given, (rover, that site, drive in range). Keys are
+ * intRangeKey values: absent (NaN) sorts last within each rover and never passes a bound.
+ * The rows of one (rover, site) visit sit close together in the table, so reading them is not
+ * scattered.
+ */
+function roverSiteDriveSource(p: PhotoColumns, perm: Int32Array, rovers: number[], f: PhotoFilters): Source {
+  const site = f.site!
+  const siteLo = Math.max(0, site.lo)
+  const drive = siteLo === site.hi ? f.drive : undefined
+  const driveLo = drive ? Math.max(0, drive.lo) : 0
+  const slices: number[] = []
+  for (const c of [...rovers].sort((a, b) => a - b)) {
+    // Positions before the (c, lower bound) key, and up to the (c, upper bound) key.
+    const below = (pos: number, upper: boolean) => {
+      const r = perm[pos]
+      const rv = p.rover[r]
+      if (rv !== c) return rv < c
+      const s = intRangeKey(p.site[r])
+      if (!drive) return upper ? s <= site.hi : s < siteLo
+      if (s !== siteLo) return s < siteLo
+      const d = intRangeKey(p.drive[r])
+      return upper ? d <= drive.hi : d < driveLo
+    }
+    const s = partition(0, perm.length, (pos) => below(pos, false))
+    const e = partition(s, perm.length, (pos) => below(pos, true))
+    slices.push(s, e)
+  }
+  const covers: FilterName[] = ['site']
+  if (f.rovers) covers.push('rovers')
+  if (drive) covers.push('drive')
+  const oneGroup = drive !== undefined && driveLo === drive.hi
+  return make(perm, slices, covers, oneGroup, 'rover-site-drive')
 }
 
 /** Slices of `perm` (ascending by key, absent last) holding keys within any of the ranges. */

@@ -18,6 +18,11 @@ import { FILES, type PhotoColumns, type Utf8Column } from './schema'
  *    and a single (rover, sol) slice is already in the default order.
  *  - `by_rover_camera`: rows sorted by (rover, camera code, row) — per-(rover, camera) row
  *    lists, each in the default order.
+ *  - `by_rover_site_drive` (format 4): rows sorted by (rover, site, drive, row), absent site or
+ *    drive last within the rover — a (rover, site, drive range) is one slice (location filters).
+ *  - `aspect_ratio` (format 4, Float32): Math.fround(width / height) per row, NaN unless
+ *    width >= 0 and height > 0 — the aspect-ratio filter reads 4 bytes a row instead of dividing
+ *    two columns (rows whose float32 equals a rounded bound are re-checked exactly).
  *  - `nasa_id_folded`: nasa_id lower-cased (String#toLowerCase), for the case-insensitive
  *    substring filter: one byte search over the whole column instead of a per-row decode.
  *  - `nasa_grams` (FixedSizeBinary(8), 8 bytes per row): for each block of NASA_GRAM_BLOCK rows
@@ -37,8 +42,11 @@ export const RANKED_FIELDS = SORT_FIELDS.filter((f) => f !== 'id') as RankedFiel
 
 export type RankArray = Uint8Array | Uint16Array | Int32Array
 
-/** 3: rank_id and nasa_grams. Format 1 files (neither) still load; format 2 used a weaker trigram hash and is refused. */
-export const ACCESS_PATHS_FORMAT = 3
+/**
+ * 4: by_rover_site_drive and aspect_ratio. 3: rank_id and nasa_grams. Format 3 and 1 files (without those) still
+ * load; format 2 used a weaker trigram hash and is refused.
+ */
+export const ACCESS_PATHS_FORMAT = 4
 
 /** Rows per trigram block of `nasa_grams` (64 bits per row, so 4096 bits per full block). */
 export const NASA_GRAM_BLOCK = 64
@@ -68,6 +76,10 @@ export interface AccessPathColumns {
   rankId?: Int32Array
   byRoverSol: Int32Array
   byRoverCamera: Int32Array
+  /** Rows by (rover, site, drive, row); absent before format 4 (location filters then scan perm_site). */
+  byRoverSiteDrive?: Int32Array
+  /** fround(width / height) (NaN without both); absent before format 4 (the filter then divides). */
+  aspectRatio?: Float32Array
   nasaIdFolded: Utf8Column
   /** Trigram bitsets of the row blocks (see nasa_grams above): n * 8 bytes; absent in format 1 files. */
   nasaGrams?: Uint8Array
@@ -140,7 +152,7 @@ export function accessPathColumnsFromTable(table: Table): AccessPathColumns {
   if (!raw) throw new Error(`${FILES.accessPaths}: missing access_paths metadata`)
   const meta = JSON.parse(raw) as AccessPathsMeta
   // Format 1 lacks rank_id and nasa_grams (made on first use / the substring search reads every block).
-  if (meta.format !== ACCESS_PATHS_FORMAT && meta.format !== 1) throw new Error(`${FILES.accessPaths}: format ${meta.format}, expected ${ACCESS_PATHS_FORMAT}`)
+  if (meta.format !== ACCESS_PATHS_FORMAT && meta.format !== 3 && meta.format !== 1) throw new Error(`${FILES.accessPaths}: format ${meta.format}, expected ${ACCESS_PATHS_FORMAT}`)
   const n = meta.rows
   const chunk = (name: string) => {
     const child = table.getChild(name)
@@ -151,7 +163,7 @@ export function accessPathColumnsFromTable(table: Table): AccessPathColumns {
     return child.data[0]!
   }
   // Arrow pads value buffers to 8 bytes: cut every view to its exact length.
-  const values = <T extends Int32Array | Uint16Array | Uint8Array>(name: string, per = 1) => {
+  const values = <T extends Int32Array | Uint16Array | Uint8Array | Float32Array>(name: string, per = 1) => {
     const v = chunk(name).values as T
     return v.subarray(0, n * per) as T
   }
@@ -167,6 +179,8 @@ export function accessPathColumnsFromTable(table: Table): AccessPathColumns {
     rank,
     byRoverSol: values<Int32Array>('by_rover_sol'),
     byRoverCamera: values<Int32Array>('by_rover_camera'),
+    byRoverSiteDrive: meta.format >= 4 ? values<Int32Array>('by_rover_site_drive') : undefined,
+    aspectRatio: meta.format >= 4 ? values<Float32Array>('aspect_ratio') : undefined,
     nasaIdFolded: { data: (folded.values as Uint8Array).subarray(0, offsets[n]), offsets },
     nasaGrams: meta.format >= 3 ? values<Uint8Array>('nasa_grams', 8) : undefined,
     rankId: meta.format >= 3 ? values<Int32Array>('rank_id') : undefined,
