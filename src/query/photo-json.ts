@@ -6,6 +6,7 @@ import { float32Text } from './float32-text'
 import { isoTime } from './iso-time'
 import { A, SIZE, type OutputSpec } from './photo-fields'
 import type { DictColumn, PhotoColumns, Utf8Column } from '../store/schema'
+import { perSnapshot } from '../store/per-snapshot'
 
 /** Kept for callers of the former name. */
 export { float32Text as float32Json } from './float32-text'
@@ -92,15 +93,7 @@ class DictMembers {
   }
 }
 
-const writers = new WeakMap<Store, PhotoWriter>()
-function writerOf(store: Store): PhotoWriter {
-  let w = writers.get(store)
-  if (!w) {
-    w = new PhotoWriter(store)
-    writers.set(store, w)
-  }
-  return w
-}
+const writerOf = perSnapshot((store) => new PhotoWriter(store))
 
 /** Buffer views over Utf8 columns (native slicing is several times faster than TextDecoder here). */
 const buffers = new WeakMap<Uint8Array, Buffer>()

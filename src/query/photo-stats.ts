@@ -9,6 +9,7 @@ import { GROUP_BY_VALUES, parsePhotoQuery, type GroupBy } from './photo-params'
 import { scanMatches } from './run-query'
 import { cubeAnswers, tallyCube, type StatsTally } from './stats-cube'
 import type { PhotoFilters } from './filters'
+import { perSnapshot } from '../store/per-snapshot'
 
 export const STATS_PATH = '/api/v2/photos/stats'
 
@@ -178,16 +179,11 @@ function dayBytes(day: number): Uint8Array {
 }
 
 /** `{"key":"<sol>","count":` per sol rank, as bytes, once per store snapshot. */
-const solKeyMemo = new WeakMap<Store, Uint8Array[]>()
-function solKeyBytes(store: Store): Uint8Array[] {
-  let keys = solKeyMemo.get(store)
-  if (!keys) {
-    keys = []
-    for (let k = 0; k < store.paths.meta.distinct.sol; k++) keys.push(asciiBytes('{"key":"' + store.paths.solOfRank(k) + '","count":'))
-    solKeyMemo.set(store, keys)
-  }
+const solKeyBytes = perSnapshot((store: Store): Uint8Array[] => {
+  const keys: Uint8Array[] = []
+  for (let k = 0; k < store.paths.meta.distinct.sol; k++) keys.push(asciiBytes('{"key":"' + store.paths.solOfRank(k) + '","count":'))
   return keys
-}
+})
 
 function parseGroupBy(raw: string | undefined, errors: ParamError[]): GroupBy {
   if (raw === undefined) return 'camera'

@@ -1,9 +1,10 @@
 import type { Store } from '../store/store'
+import { perSnapshot } from '../store/per-snapshot'
 import type { PhotoFilters } from './filters'
 
 /**
  * The photo counts of every (rover, sol, camera, earth_date) cell, made once per store snapshot
- * (memoised like rover-stats.ts: one pass over the table along by_rover_sol, ~10^5 cells for
+ * (per snapshot: one pass over the table along by_rover_sol, ~10^5 cells for
  * 1.9M photos). Statistics whose only filters are rovers, cameras, sol and earth_date bounds
  * (the common case) add up the matching cells instead of scanning the matching rows: the same
  * counts, distinct sols and dates, in O(cells). Any other filter goes through the row scan
@@ -40,16 +41,7 @@ export interface SolCells {
   roverStart: Int32Array
 }
 
-const memo = new WeakMap<Store, StatsCube>()
-
-export function statsCube(store: Store): StatsCube {
-  let c = memo.get(store)
-  if (!c) {
-    c = buildCube(store)
-    memo.set(store, c)
-  }
-  return c
-}
+export const statsCube: (store: Store) => StatsCube = perSnapshot((store) => buildCube(store))
 
 /** Filters the cube answers: nothing but rovers, cameras, sol and earth_date bounds. */
 const CUBE_FILTERS = new Set<keyof PhotoFilters>(['rovers', 'cameras', 'sol', 'earthDate'])
