@@ -6,9 +6,8 @@
  *   corrupt index: a clear message on stderr and exit code 1.
  * - SIGTERM / SIGINT: stop accepting, let requests in flight finish (deadline SHUTDOWN_TIMEOUT_S,
  *   default 10 s), close Redis and SQLite, exit 0.
- * - Request bodies: at most MAX_BODY_BYTES (413), and they must arrive within BODY_TIMEOUT_S of
- *   the request's start (408, limitBodyTime): a body trickled in byte by byte cannot hold a
- *   connection, an in-flight slot and a handler forever.
+ * - Request bodies: at most MAX_BODY_BYTES (413) and BODY_TIMEOUT_S (408), enforced where the
+ *   body is read (plugins/photos/read-json-body.ts).
  * - SIGHUP, or a change of `<INDEX_DIR>/current` when WATCH_INDEX is on: load the index again and
  *   swap it in; requests in flight finish on the snapshot they pinned. A new index that does not
  *   load is refused with a logged error and the old one keeps serving.
@@ -19,7 +18,6 @@ import { createApp } from './app'
 import { loadConfig, type Config } from './config'
 import { KeyStore } from './keys/key-store'
 import { openCounterStore } from './limits/open-counter-store'
-import { ProblemError, validationError } from './http/problems'
 import { logger } from './log'
 import { loadStore } from './store/load-store'
 import type { Store } from './store/store'
@@ -62,9 +60,6 @@ async function main(): Promise<void> {
   const limits = await openCounterStore(config, logger)
   const stores = new StoreHolder(store)
   const app = createApp({ config, stores, keys, limits, log: logger })
-  const bodyMs = (config.bodyTimeoutS ?? 10) * 1000
-  // A wire-level guard, so it sits with the listener rather than in the app's pipeline.
-  if (bodyMs > 0) app.onRequest(({ request }) => limitBodyTime(request, bodyMs))
 
   // Bodies without Content-Length are cut off here; announced ones get a 413 problem from the app.
   try {
@@ -146,59 +141,6 @@ export async function gracefulStop(server: { stop(closeActive?: boolean): Promis
   clearTimeout(timer)
   if (outcome === 'deadline') await server.stop(true)
   return outcome
-}
-
-/**
- * Gives `request` a body that fails with a 408 problem (RFC 9110 §15.5.9) once `ms` have passed
- * since the request started and the body has not fully arrived. The socket's own stream is read
- * through it and cancelled at the deadline, and the answer asks to close the connection. A body
- * cut off by the client (connection closed mid-body) fails as a 400 on `body`, not as a 500. Bodies
- * that arrive in time pass through untouched (chunk by chunk, no copy). GET and HEAD are left alone.
- */
-export function limitBodyTime(request: Request, ms: number): void {
-  if (request.method === 'GET' || request.method === 'HEAD') return
-  const source = request.body
-  if (!source) return
-  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      timer = setTimeout(() => {
-        const late = new ProblemError('requestTimeout', `The request body did not arrive within ${ms / 1000} s.`, { headers: { connection: 'close' } })
-        try {
-          controller.error(late)
-        } catch {
-          /* already closed */
-        }
-        ;(reader ?? source).cancel(late).catch(() => {})
-      }, ms)
-    },
-    async pull(controller) {
-      const r = (reader ??= source.getReader() as ReadableStreamDefaultReader<Uint8Array>)
-      try {
-        const { done, value } = await r.read()
-        if (done) {
-          clearTimeout(timer)
-          controller.close()
-        } else controller.enqueue(value)
-      } catch (e) {
-        clearTimeout(timer)
-        // The client went away mid-body: nobody will read the answer, but it is the client's doing, not a 500.
-        const cut = e instanceof ProblemError ? e : validationError([{ parameter: 'body', message: 'was cut off: the connection closed before the body was complete' }])
-        try {
-          controller.error(cut)
-        } catch {
-          /* errored at the deadline already */
-        }
-      }
-    },
-    cancel(reason) {
-      clearTimeout(timer)
-      return (reader ?? source).cancel(reason).catch(() => {})
-    },
-  })
-  // Request.body is a prototype getter: an own property shadows it for every reader of this request.
-  Object.defineProperty(request, 'body', { value: body, configurable: true })
 }
 
 /** Reload when `<indexDir>/current` points somewhere new (the builder renames it into place). */

@@ -35,7 +35,7 @@ export function photosPlugin(deps: AppDeps) {
     .post(
       BATCH_PATH,
       async ({ request }) => {
-        const body = await readJsonBody(request, deps.config.maxBodyBytes)
+        const body = await readJsonBody(request, deps.config.maxBodyBytes, (deps.config.bodyTimeoutS ?? 10) * 1000)
         // The cache key holds the distinct ids in request order; a bad body is answered uncached.
         const ids = parseIds(body, [])
         if (!ids) {

@@ -1,16 +1,19 @@
 import { ProblemError, validationError } from '../../src/http/problems'
 
 /**
- * The JSON body of a request, read with a byte cap: 415 unless Content-Type is JSON
+ * The JSON body of a request, read with a byte cap and a deadline: 415 unless Content-Type is JSON
  * (`application/json` or any `+json` type, RFC 6839 §3.1), 413 past `maxBytes` (also for
- * bodies without Content-Length), 400 (parameter `body`) when it is empty or not valid JSON.
+ * bodies without Content-Length), 408 (RFC 9110 §15.5.9, with `Connection: close`) when the body
+ * has not fully arrived `timeoutMs` after reading started, so a body trickled in byte by byte
+ * cannot hold a connection, an in-flight slot and a handler; 400 (parameter `body`) when it is
+ * empty, not valid JSON, or cut off by the client. This is the service's only body reader.
  */
-export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
+export async function readJsonBody(request: Request, maxBytes: number, timeoutMs = 0): Promise<unknown> {
   const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
   if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
     throw new ProblemError('unsupportedMediaType', 'The request body must be JSON (Content-Type: application/json).')
   }
-  const text = await readCapped(request, maxBytes)
+  const text = await readCapped(request, maxBytes, timeoutMs)
   if (text.trim() === '') throw validationError([{ parameter: 'body', message: 'is empty; send {"ids": [...]}' }])
   try {
     return JSON.parse(text)
@@ -19,7 +22,7 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   }
 }
 
-async function readCapped(request: Request, maxBytes: number): Promise<string> {
+async function readCapped(request: Request, maxBytes: number, timeoutMs: number): Promise<string> {
   const tooLarge = () => new ProblemError('payloadTooLarge', `The request body is larger than the limit of ${maxBytes} bytes.`)
   const len = Number(request.headers.get('content-length'))
   if (Number.isFinite(len) && len > maxBytes) throw tooLarge()
@@ -27,15 +30,31 @@ async function readCapped(request: Request, maxBytes: number): Promise<string> {
   const reader = request.body.getReader()
   const chunks: Uint8Array[] = []
   let total = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    total += value.byteLength
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => {})
-      throw tooLarge()
+  // At the deadline the socket's stream is cancelled, which ends the pending read.
+  let late = false
+  const timer = timeoutMs > 0 ? setTimeout(() => { late = true; reader.cancel().catch(() => {}) }, timeoutMs) : undefined
+  const timedOut = () => new ProblemError('requestTimeout', `The request body did not arrive within ${timeoutMs / 1000} s.`, { headers: { connection: 'close' } })
+  try {
+    for (;;) {
+      let chunk: Awaited<ReturnType<typeof reader.read>>
+      try {
+        chunk = await reader.read()
+      } catch {
+        if (late) throw timedOut()
+        // The client went away mid-body: nobody will read the answer, but it is the client's doing, not a 500.
+        throw validationError([{ parameter: 'body', message: 'was cut off: the connection closed before the body was complete' }])
+      }
+      if (late) throw timedOut()
+      if (chunk.done) break
+      total += chunk.value.byteLength
+      if (total > maxBytes) {
+        await reader.cancel().catch(() => {})
+        throw tooLarge()
+      }
+      chunks.push(chunk.value)
     }
-    chunks.push(value)
+  } finally {
+    clearTimeout(timer)
   }
   const all = new Uint8Array(total)
   let at = 0
