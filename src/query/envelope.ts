@@ -1,5 +1,5 @@
 import { link } from '../http/links'
-import type { Paging } from './param-parsers'
+import { MAX_PER_PAGE, type Paging } from './param-parsers'
 
 /**
  * The list envelope (interface "Response envelopes"; decisions.md, Envelopes and pagination):
@@ -60,6 +60,14 @@ export function listEnvelope(e: ListEnvelopeInput): string {
   const pageMember = cursorMode ? '' : `"page":${page},`
   const pagination = `${pageMember}"per_page":${perPage},"total_pages":${totalPages}${cursor.length ? `,"cursor":{${cursor.join(',')}}` : ''}${e.extraPagination ? ',' + e.extraPagination : ''}`
   return `{"data":${e.dataJson},"meta":{${meta}},"pagination":{${pagination}},"links":{${links.join(',')}}}`
+}
+
+/**
+ * A list that always fits on one page (rovers, cameras): every item, page 1 of 1 at per_page 100, with the same
+ * envelope as the paged lists (meta.total_count on every list, decisions.md).
+ */
+export function wholeListEnvelope(items: string[], base: string, path: string, params: URLSearchParams): string {
+  return listEnvelope({ dataJson: `[${items.join(',')}]`, returned: items.length, total: items.length, paging: { page: 1, perPage: MAX_PER_PAGE }, base, path, params })
 }
 
 /** A single resource: `{data, links: {self}}` (decisions.md). */

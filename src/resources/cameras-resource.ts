@@ -3,8 +3,8 @@ import type { Store } from '../store/store'
 import { ROVERS, ROVER_SLUGS, roverCode, type RoverSlug } from '../catalog/rovers'
 import { CAMERAS, CAMERA_NAMES, type CameraFacts } from '../catalog/cameras'
 import { notFound, validationError, type ParamError } from '../http/problems'
-import { echo, MAX_PER_PAGE, readParam, type ParamSpec } from '../query/param-parsers'
-import { listEnvelope, singleEnvelope } from '../query/envelope'
+import { echo, readParam, type ParamSpec } from '../query/param-parsers'
+import { singleEnvelope, wholeListEnvelope } from '../query/envelope'
 import { roverStats, type CatalogueStats } from '../query/rover-stats'
 
 /**
@@ -44,16 +44,7 @@ export const ROVER_PARAM: ParamSpec<RoverSlug> = {
 
 export function listCameras(store: Store, params: URLSearchParams, base: string): string {
   const stats = roverStats(store)
-  const items = CAMERA_NAMES.map((name) => cameraJson(name, CAMERAS.filter((c) => c.name === name), stats))
-  return listEnvelope({
-    dataJson: `[${items.join(',')}]`,
-    returned: items.length,
-    total: items.length,
-    paging: { page: 1, perPage: MAX_PER_PAGE },
-    base,
-    path: CAMERAS_PATH,
-    params,
-  })
+  return wholeListEnvelope(CAMERA_NAMES.map((name) => cameraJson(name, CAMERAS.filter((c) => c.name === name), stats)), base, CAMERAS_PATH, params)
 }
 
 export function getCamera(store: Store, id: string, params: URLSearchParams, base: string): string {

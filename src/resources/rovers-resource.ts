@@ -2,8 +2,8 @@ import type { Store } from '../store/store'
 import { ROVERS, roverCode, type RoverFacts } from '../catalog/rovers'
 import { camerasOf } from '../catalog/cameras'
 import { notFound } from '../http/problems'
-import { formatDay, MAX_PER_PAGE } from '../query/param-parsers'
-import { listEnvelope, singleEnvelope } from '../query/envelope'
+import { formatDay } from '../query/param-parsers'
+import { singleEnvelope, wholeListEnvelope } from '../query/envelope'
 import { roverStats, type RoverStats } from '../query/rover-stats'
 
 /**
@@ -24,16 +24,7 @@ export const ROVERS_PATH = '/api/v2/rovers'
 
 export function listRovers(store: Store, params: URLSearchParams, base: string): string {
   const stats = roverStats(store)
-  const items = ROVERS.map((facts, code) => roverJson(facts, stats.rovers[code]!, ''))
-  return listEnvelope({
-    dataJson: `[${items.join(',')}]`,
-    returned: items.length,
-    total: items.length,
-    paging: { page: 1, perPage: MAX_PER_PAGE },
-    base,
-    path: ROVERS_PATH,
-    params,
-  })
+  return wholeListEnvelope(ROVERS.map((facts, code) => roverJson(facts, stats.rovers[code]!, '')), base, ROVERS_PATH, params)
 }
 
 export function getRover(store: Store, slug: string, base: string): string {
