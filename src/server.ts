@@ -20,6 +20,7 @@ import { KeyStore } from './keys/key-store'
 import { openCounterStore } from './limits/open-counter-store'
 import { logger } from './log'
 import { loadStore } from './store/load-store'
+import { warmSnapshot } from './query/warm-snapshot'
 import type { Store } from './store/store'
 import { StoreHolder } from './store/store-holder'
 
@@ -50,6 +51,7 @@ async function main(): Promise<void> {
   } catch (e) {
     fail(`the index at ${config.indexDir} is missing or corrupt (${errorText(e)}). Build it with "npm run build-index".`)
   }
+  const warmMs = warmSnapshot(store)
 
   let keys: KeyStore
   try {
@@ -84,6 +86,7 @@ async function main(): Promise<void> {
           return
         }
         const previous = stores.current.version
+        warmSnapshot(next) // before the swap: no request on the new snapshot pays for its aggregates
         stores.swap(next)
         logger.log('info', 'index.swapped', { why, from: previous, to: next.version, kind: next.manifest.kind, rows: next.manifest.rows, load_ms: Math.round(performance.now() - started) })
       } catch (e) {
@@ -108,6 +111,7 @@ async function main(): Promise<void> {
     kind: store.manifest.kind,
     rows: store.manifest.rows,
     load_ms: Math.round(store.loadMs),
+    warm_ms: Math.round(warmMs),
     rate_limit_store: limits.kind,
   })
 

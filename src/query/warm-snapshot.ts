@@ -1,0 +1,16 @@
+import type { Store } from '../store/store'
+import { roverStats } from './rover-stats'
+import { statsCube } from './stats-cube'
+
+/**
+ * Builds the per-snapshot aggregates (the stats cube, and the rover/camera figures derived from
+ * it) before a snapshot serves, so no request pays for them: ~0.1–0.2 s at 1.9M photos that would
+ * otherwise fall on the first stats, rovers or cameras request after every start and reload.
+ * Returns the milliseconds it took.
+ */
+export function warmSnapshot(store: Store): number {
+  const t = performance.now()
+  roverStats(store) // builds the cube too
+  statsCube(store)
+  return performance.now() - t
+}
