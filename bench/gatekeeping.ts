@@ -10,6 +10,7 @@
  * from bench/run.ts. Uses its own temporary key file; never touches data/keys.sqlite.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
+import { RouteDocs } from '../src/http/route-docs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { Elysia } from 'elysia'
@@ -85,7 +86,7 @@ export async function benchGatekeeping(opts: GatekeepingOptions = {}): Promise<G
     const deps = (limits: CounterStore): AppDeps => ({ config, stores: new StoreHolder(store), keys, limits, log: quiet })
 
     const gated = createApp(deps(new MemoryCounterStore()))
-    const bareDeps = deps(new MemoryCounterStore())
+    const bareDeps = { ...deps(new MemoryCounterStore()), routes: new RouteDocs() }
     const bare = new Elysia()
       .mapResponse(({ response }) =>
         response instanceof JsonBody ? new Response(response.text, { status: response.status, headers: { 'content-type': 'application/json; charset=utf-8', ...response.headers } }) : undefined,

@@ -3,6 +3,7 @@ import type { Logger } from './log'
 import type { StoreHolder } from './store/store-holder'
 import type { KeyStore } from './keys/key-store'
 import type { CounterStore } from './limits/counter-store'
+import type { RouteDocs } from './http/route-docs'
 
 /** Everything the assembled app needs, built once by src/server.ts (or a test). */
 export interface AppDeps {
@@ -13,4 +14,12 @@ export interface AppDeps {
   log: Logger
   /** Clock of the rate-limit windows, ms since the epoch (default Date.now; tests inject one). */
   clock?: () => number
+}
+
+/**
+ * What plugins get from createApp: the app's dependencies plus its own route declarations
+ * (src/http/route-docs.ts), where each plugin declares the routes it adds and whether they need a key.
+ */
+export interface PluginDeps extends AppDeps {
+  routes: RouteDocs
 }

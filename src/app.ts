@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
-import type { AppDeps } from './app-deps'
-import { errorsPlugin, methodCheckPlugin } from '../plugins/errors'
+import type { AppDeps, PluginDeps } from './app-deps'
+import { RouteDocs } from './http/route-docs'
+import { catchAllPlugin, errorsPlugin, hostCheckPlugin, methodCheckPlugin } from '../plugins/errors'
 import { RouteTable } from '../plugins/errors/route-table'
 import { bodyLimitPlugin, contentTypePlugin } from '../plugins/content-type'
 import { healthPlugin } from '../plugins/health'
@@ -15,17 +16,24 @@ import { locationsPlugin } from '../plugins/locations'
 import { panoramasPlugin } from '../plugins/panoramas'
 
 /**
- * The request pipeline, top to bottom in the order a request meets it. The gates run at
- * onRequest (before routing and validation), so no answer under /api escapes them; the renderers
+ * The request pipeline, top to bottom in the order a request meets it. The gates (auth, ETag,
+ * rate limit, method and body checks) run at transform, once Elysia has matched the route and
+ * before its validation: each decides from the route that actually runs (`route`, declared in
+ * this app's RouteDocs), never from a second parse of the URL. Every request matches a route:
+ * the catch-all, last, takes unknown paths and is keyed, so nothing fails open. The renderers
  * (onError, mapResponse) come first because Elysia applies them only to routes added after.
  */
-export function createApp(deps: AppDeps) {
+export function createApp(appDeps: AppDeps) {
   const routes = new RouteTable()
-  const app = new Elysia()
-    .use(errorsPlugin(deps, { routes })) // every error below, Elysia's own included, becomes a problem document
+  const deps: PluginDeps = { ...appDeps, routes: new RouteDocs() }
+  // standardHostname off: Elysia reads the path after the first `/` past `//`, not at a fixed
+  // offset that a Host shorter than 4 characters moved into the path.
+  const app = new Elysia({ handler: { standardHostname: false } })
+    .use(errorsPlugin(deps, { routes, docs: deps.routes })) // every error below, Elysia's own included, becomes a problem document
+    .use(hostCheckPlugin(deps)) // 400 for a malformed Host, before anything reads the URL
     .use(contentTypePlugin(deps)) // JsonBody -> Response with the media type Accept asks for
-    .use(authPlugin(deps)) // X-API-Key -> key record, or 401 (paths under /api only)
-    .use(etagPlugin(deps, { routes })) // If-None-Match -> 304 before counting
+    .use(authPlugin(deps)) // X-API-Key -> key record, or 401, for every route not declared open
+    .use(etagPlugin(deps)) // If-None-Match -> 304 before counting
     .use(rateLimitPlugin(deps)) // hourly, daily, in-flight limits; headers; slot released after the response
     .use(methodCheckPlugin(deps, { routes })) // 405 for a static path of other methods (counted)
     .use(bodyLimitPlugin(deps)) // 413 for oversized bodies (counted: it comes after the rate limit)
@@ -36,8 +44,9 @@ export function createApp(deps: AppDeps) {
     .use(camerasPlugin(deps))
     .use(locationsPlugin(deps))
     .use(panoramasPlugin(deps))
+    .use(catchAllPlugin(deps, { routes })) // every other path: keyed 404 / 405
   routes.bind(() => app.routes)
-  return app
+  return Object.assign(app, { routeDocs: deps.routes })
 }
 
 export type App = ReturnType<typeof createApp>

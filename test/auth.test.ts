@@ -68,10 +68,11 @@ describe('the two 401s (interface.md, Authentication 4)', () => {
     expect(after.hourCount).toBe(before.hourCount)
   })
 
-  test('unknown paths under /api need a key first (401), then 404; paths outside /api need none', async () => {
+  test('unknown paths need a key first (401), then 404: a path no route declares open never looks public', async () => {
     expect((await t.anonymous('/api/v2/no-such-thing')).status).toBe(401)
     expect((await t.request('/api/v2/no-such-thing')).status).toBe(404)
-    expect((await t.anonymous('/no-such-thing')).status).toBe(404)
+    expect((await t.anonymous('/no-such-thing')).status).toBe(401)
+    expect((await t.request('/no-such-thing')).status).toBe(404)
   })
 
   test('a valid key is let through', async () => {

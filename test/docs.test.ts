@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { t as T } from 'elysia'
 import { PROBLEMS } from '../src/http/problems'
-import { registerRoute, routes } from '../src/http/route-docs'
 import { JsonBody } from '../src/http/json-body'
 import { makeTestApp, type TestApp } from './setup/test-app'
 
@@ -16,7 +15,8 @@ const DocQuery = T.Object({
 
 let t: TestApp
 beforeAll(async () => {
-  registerRoute({
+  t = await makeTestApp()
+  t.app.routeDocs.register({
     method: 'GET',
     path: '/api/v2/__documented/:id',
     summary: 'test-only documented route',
@@ -25,7 +25,6 @@ beforeAll(async () => {
     tags: ['test'],
     responses: { 200: { description: 'a thing', schema: T.Object({ data: T.Integer() }) }, 404: { description: 'no such thing' } },
   })
-  t = await makeTestApp()
   t.app.get('/api/v2/__documented/:id', () => new JsonBody('{"data":1}'), { query: DocQuery, params: T.Object({ id: T.Integer({ minimum: 1 }) }) })
 })
 afterAll(() => t.close())
@@ -78,7 +77,7 @@ describe('the OpenAPI 3.1 document', () => {
   test('describes every registered route, /health and the root included', async () => {
     const d = await doc()
     expect(d.openapi).toBe('3.1.0')
-    for (const r of routes()) {
+    for (const r of t.app.routeDocs.all()) {
       const p = r.path.replace(/:([A-Za-z0-9_]+)\??/g, '{$1}')
       expect(d.paths[p]?.[r.method.toLowerCase()]).toBeDefined()
     }

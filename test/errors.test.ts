@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { t as T } from 'elysia'
 import { JsonBody } from '../src/http/json-body'
 import { PROBLEMS, ProblemError, notFound } from '../src/http/problems'
-import { registerRoute } from '../src/http/route-docs'
 import { checkValue } from '../plugins/errors/explain-validation'
 import { makeTestApp, type TestApp } from './setup/test-app'
 
@@ -21,8 +20,8 @@ const ProbeBody = T.Object({ ids: T.Array(T.Integer(), { minItems: 1, maxItems: 
 
 let t: TestApp
 beforeAll(async () => {
-  registerRoute({ method: 'GET', path: '/api/v2/__probe', summary: 'test-only probe', query: ProbeQuery, responses: { 200: { description: 'ok' } } })
   t = await makeTestApp()
+  t.app.routeDocs.register({ method: 'GET', path: '/api/v2/__probe', summary: 'test-only probe', query: ProbeQuery, responses: { 200: { description: 'ok' } } })
   t.app
     .get('/api/v2/__probe', ({ query }) => new JsonBody(JSON.stringify({ data: query })), { query: ProbeQuery })
     .get('/api/v2/__unregistered', ({ query }) => new JsonBody(JSON.stringify({ data: query })), { query: T.Object({ n: T.Optional(T.Integer({ minimum: 5 })) }) })
@@ -136,7 +135,7 @@ describe('404 and 405', () => {
   test('a known path with another method is a 405 with Allow (RFC 9110 §15.5.6)', async () => {
     const r = await t.request('/api/v2', { method: 'DELETE' })
     expect(r.status).toBe(405)
-    expect(r.headers.get('allow')).toBe('GET')
+    expect(r.headers.get('allow')).toBe('GET, HEAD')
     expectProblemShape((await json(r)) as Problem, 'methodNotAllowed')
     const r2 = await t.request('/api/v2/__probe/batch')
     expect(r2.status).toBe(405)

@@ -6,20 +6,6 @@ export const MISSING_KEY_DETAIL = 'An API key is required: send your key in the 
 /** interface.md, Errors: the invalid-key detail says the key is invalid (bad format, unknown and revoked alike: behaviour.md §2.3). */
 export const INVALID_KEY_DETAIL = 'The API key is invalid. Check the value sent in X-API-Key, or generate a new key.'
 
-/** Paths under /api that need no key (decided in docs/: the description of the interface is public). */
-const OPEN_PATHS = new Set(['/api/v2/openapi.json', '/api/v2/docs'])
-
-/**
- * Whether `path` needs a key: everything under /api (so an unknown /api path answers 401 before
- * 404, behaviour.md §1.1) except the OpenAPI document and its UI. /health and paths outside /api
- * need none (decisions.md: /health needs no key and is not counted).
- */
-export function needsKey(path: string): boolean {
-  const p = path.length > 1 && path.endsWith('/') ? path.slice(0, -1).toLowerCase() : path.toLowerCase()
-  if (!(p === '/api' || p.startsWith('/api/'))) return false
-  return !OPEN_PATHS.has(p)
-}
-
 /** The key record for an X-API-Key value, or the 401 to send (interface.md, Authentication 4). */
 export function authenticate(headerValue: string | null, keys: Pick<KeyStore, 'lookup'>): KeyRecord {
   if (headerValue === null || headerValue === '') throw new ProblemError('unauthorized', MISSING_KEY_DETAIL)

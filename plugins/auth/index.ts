@@ -1,55 +1,83 @@
 import { Elysia } from 'elysia'
-import type { AppDeps } from '../../src/app-deps'
+import type { PluginDeps } from '../../src/app-deps'
 import { ProblemError } from '../../src/http/problems'
-import { authenticate, needsKey } from './authenticate'
+import { authenticate } from './authenticate'
 import { clientAddress, FailedAuthThrottle } from './failed-auth-throttle'
-import { setKeyOf } from './key-of'
-import { urlFacts } from '../../src/http/url-facts'
+import { keyOf, setKeyOf } from './key-of'
+import { syncHook } from '../../src/http/sync-hook'
 
 export { keyOf } from './key-of'
 
 /**
- * X-API-Key -> key record, or 401 (interface.md, Authentication). Runs at onRequest, before
- * routing and validation, so that no answer under /api (400, 404 and 405 included) is given
- * without a valid key. The key value is never logged or stored; the record carries its id.
- * Failed attempts (a key that is sent but unknown) are counted per client address; past the
- * limit they get 429 instead of 401 (./failed-auth-throttle.ts). Valid keys are never throttled.
+ * X-API-Key -> key record, or 401 (interface.md, Authentication). Whether a key is needed comes
+ * from the declaration of the route Elysia matched (`route`, src/http/route-docs.ts), never from
+ * a second parse of the URL: a router and a gate that read the path differently once let
+ * `Host: a` + `/xy/api/v2/photos` reach the photo list without a key. Unmatched paths reach the
+ * app's catch-all route, which is keyed, so they fail closed.
+ *
+ * Runs at transform, before Elysia's validation, so no 400 is given without a key. Elysia parses
+ * a body before transform: routes that take a body read it themselves (`parse: 'none'` and
+ * plugins/photos/read-json-body.ts), so a bad body never answers before the key is checked.
+ * Failed attempts (a key sent but unknown) are counted per client address
+ * (./failed-auth-throttle.ts; in Redis when the limits are); past the limit they get 429.
  */
-export function authPlugin(deps: AppDeps) {
+export function authPlugin(deps: PluginDeps) {
   const throttle = new FailedAuthThrottle({ limit: deps.config.authFailLimit ?? 30, windowMs: (deps.config.authFailWindowS ?? 60) * 1000 })
   const clock = deps.clock ?? Date.now
   const trustProxy = deps.config.trustProxy
+  const shared = deps.limits.countFailedAuth?.bind(deps.limits)
 
-  /** 429 when the address of this failed attempt is over its limit; otherwise nothing. */
-  const throttleFailure = (request: Request, peer: string | undefined) => {
-    const address = clientAddress(peer, request.headers.get('x-forwarded-for'), trustProxy)
-    if (address === undefined) return
-    const retryAfter = throttle.fail(address, clock())
-    if (retryAfter === undefined) return
-    if (throttle.firstRefusal(address)) deps.log.log('warn', 'auth.throttled', { address, limit: throttle.limit, window_s: throttle.windowMs / 1000 })
+  const refuse = (address: string, retryAfter: number, firstRefusal: boolean): never => {
+    if (firstRefusal) deps.log.log('warn', 'auth.throttled', { address, limit: throttle.limit, window_s: throttle.windowMs / 1000 })
     throw new ProblemError('rateLimited', `Too many requests with an invalid API key from this address (limit ${throttle.limit} per ${throttle.windowMs / 1000} s). Retry in ${retryAfter} s.`, {
       retryAfter,
       headers: { 'retry-after': String(retryAfter) },
     })
   }
 
-  const SLOT = Symbol('auth.needs-key')
-  const keyed = (url: string): boolean => {
-    const f = urlFacts(url)
-    let k = f.slots.get(SLOT) as boolean | undefined
-    if (k === undefined) f.slots.set(SLOT, (k = needsKey(f.path)))
-    return k
+  /** Counts this failed attempt; throws 429 past the limit. A promise only with shared (Redis) counters. */
+  const throttleFailure = (request: Request, peer: string | undefined): void | Promise<void> => {
+    const address = clientAddress(peer, request.headers.get('x-forwarded-for'), trustProxy)
+    if (address === undefined) return
+    const now = clock()
+    if (shared) {
+      return Promise.resolve(shared(address, throttle.windowMs, now)).then(
+        (count) => {
+          if (count === undefined) return localThrottle(address, now) // store unreachable: this process's counts
+          if (count <= throttle.limit) return
+          refuse(address, Math.max(1, Math.ceil((throttle.windowMs - (now % throttle.windowMs)) / 1000)), count === throttle.limit + 1)
+        },
+      )
+    }
+    return localThrottle(address, now)
+  }
+  const localThrottle = (address: string, now: number): void => {
+    const retryAfter = throttle.fail(address, now)
+    if (retryAfter !== undefined) refuse(address, retryAfter, throttle.firstRefusal(address))
   }
 
-  return new Elysia({ name: 'auth' }).onRequest(({ request, server }) => {
-    if (!keyed(request.url)) return
+  type Ctx = { request: Request; route: string; server: { requestIP(r: Request): { address: string } | null } | null }
+  const check = (request: Request, route: string | undefined, server: Ctx['server']): void | Promise<void> => {
+    if (keyOf(request) !== undefined || !deps.routes.needsKey(request.method, route)) return
     const header = request.headers.get('x-api-key')
     try {
       setKeyOf(request, authenticate(header, deps.keys))
     } catch (e) {
       // Elysia's Bun adapter hands the server to hooks: requestIP is the peer of this connection.
-      if (throttle.enabled && header) throttleFailure(request, server?.requestIP(request)?.address)
-      throw e
+      if (!throttle.enabled || !header) throw e
+      const counted = throttleFailure(request, server?.requestIP(request)?.address)
+      if (counted === undefined) throw e
+      return counted.then(() => {
+        throw e
+      })
     }
-  })
+  }
+
+  const plugin = new Elysia({ name: 'auth' })
+  if (shared) {
+    return plugin.onTransform({ as: 'global' }, async ({ request, route, server }: Ctx) => await check(request, route, server))
+  }
+  // Synchronous with local counters: declared so (src/http/sync-hook.ts).
+  // Destructured, so Elysia sees which context fields the hook reads (a whole `ctx` makes it parse cookies for every route).
+  return plugin.onTransform({ as: 'global' }, syncHook(({ request, route, server }: Ctx) => void check(request, route, server)))
 }

@@ -1,7 +1,6 @@
 import { Elysia } from 'elysia'
 import { Type } from '@sinclair/typebox'
-import type { AppDeps } from '../../src/app-deps'
-import { registerRoute } from '../../src/http/route-docs'
+import type { PluginDeps } from '../../src/app-deps'
 import { cachedAnswer } from '../../src/http/cached-answer'
 import { JsonBody } from '../../src/http/json-body'
 import { pathParam } from '../../src/http/path-param'
@@ -9,8 +8,8 @@ import { listOf, CameraSchema, singleOf } from '../../src/resources/resource-sch
 import { CAMERAS_PATH, getCamera, listCameras, ROVER_PARAM } from '../../src/resources/cameras-resource'
 
 /** GET /api/v2/cameras and /cameras/{id}?rover= (interface "Cameras"); logic in src/resources/cameras-resource.ts. */
-export function camerasPlugin(deps: AppDeps) {
-  registerRoute({
+export function camerasPlugin(deps: PluginDeps) {
+  deps.routes.register({
     method: 'GET',
     path: CAMERAS_PATH,
     summary: 'List every camera',
@@ -18,7 +17,7 @@ export function camerasPlugin(deps: AppDeps) {
     responses: { 200: { description: 'Camera list envelope', schema: listOf(CameraSchema) } },
     tags: ['cameras'],
   })
-  registerRoute({
+  deps.routes.register({
     method: 'GET',
     path: `${CAMERAS_PATH}/:id`,
     summary: 'One camera, for every rover that has it or for one rover',

@@ -14,6 +14,10 @@ export interface AnswerState {
   always?: Readonly<Record<string, string>>
   success?: Readonly<Record<string, string>>
   whenAnswered?: Array<() => void>
+  /** `If-None-Match: *` on an existing GET resource: a successful answer becomes 304 (plugins/etag). */
+  star?: boolean
+  /** Set when that happened, before the whenAnswered callbacks run (the rate limit leaves a 304 uncounted). */
+  notModified?: boolean
 }
 
 const byRequest = new WeakMap<Request, AnswerState>()
@@ -37,6 +41,10 @@ export function addHeaders(request: Request, kind: 'always' | 'success', headers
 export function whenAnswered(request: Request, fn: () => void): void {
   const s = state(request)
   ;(s.whenAnswered ??= []).push(fn)
+}
+
+export function markStarConditional(request: Request): void {
+  state(request).star = true
 }
 
 export function answerState(request: Request): AnswerState | undefined {

@@ -4,7 +4,7 @@ import { JsonBody } from '../../src/http/json-body'
 import { ProblemError } from '../../src/http/problems'
 import { negotiateMediaType } from './negotiate'
 import { bodyTooLarge } from './body-limit'
-import { answered, type AnswerState } from './answer-state'
+import { answered, answerState, type AnswerState } from './answer-state'
 import { syncHook } from '../../src/http/sync-hook'
 
 /**
@@ -23,6 +23,13 @@ export function contentTypePlugin(_deps: AppDeps) {
 
 /** A handler's result as a Response with the gate headers, or undefined to leave it to Elysia. */
 function toResponse(response: unknown, request: Request, set: { status?: number | string; headers: Record<string, unknown> }): Response | undefined {
+  const s = answerState(request)
+  if (s?.star && response instanceof JsonBody && response.status >= 200 && response.status < 300) {
+    // RFC 9110 §13.1.2: `*` matched a representation that exists, for a request that was valid.
+    s.notModified = true
+    answered(request)
+    return new Response(null, { status: 304, headers: { ...s.success, vary: 'Accept', ...s.always } })
+  }
   const g = answered(request)
   if (response instanceof JsonBody) return jsonResponse(request, g, response.text, response.status, response.headers)
   if (response instanceof Response) return g ? withGateHeaders(response, g) : response
@@ -68,13 +75,16 @@ function withGateHeaders(response: Response, g: AnswerState): Response {
 
 /**
  * 413 for a request body announced larger than config.maxBodyBytes, before it is read.
- * Mounted after rate limiting, so the refusal is an answered (and counted) keyed call.
+ * At transform after rate limiting, so the refusal is an answered (and counted) keyed call.
+ * (Routes that let Elysia parse their body read it before transform: Bun's maxRequestBodySize
+ * bounds that read, src/server.ts.)
  */
 export function bodyLimitPlugin(deps: AppDeps) {
   const maxBody = deps.config.maxBodyBytes
-  return new Elysia({ name: 'body-limit' }).onRequest(({ request }) => {
+  const check = syncHook(({ request }: { request: Request }) => {
     if (bodyTooLarge(request, maxBody)) throw new ProblemError('payloadTooLarge', `The request body is larger than the limit of ${maxBody} bytes.`)
   })
+  return new Elysia({ name: 'body-limit' }).onTransform({ as: 'global' }, check)
 }
 
 function isPlainJson(v: object): boolean {

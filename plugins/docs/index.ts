@@ -1,8 +1,7 @@
 import { Elysia } from 'elysia'
-import type { AppDeps } from '../../src/app-deps'
+import type { PluginDeps } from '../../src/app-deps'
 import { JsonBody } from '../../src/http/json-body'
 import { origin } from '../../src/http/links'
-import { registerRoute, routes } from '../../src/http/route-docs'
 import { API_PREFIX, apiRoot, ApiRootSchema } from './api-root'
 import { docsPage } from './docs-page'
 import { openApiDocument } from './openapi-document'
@@ -11,17 +10,20 @@ import { openApiDocument } from './openapi-document'
  * Discovery: GET /api/v2 (keyed and counted like every API call), the OpenAPI 3.1 document at
  * /api/v2/openapi.json and its viewer at /api/v2/docs. The last two need no key and are not
  * counted (decided here: the description of a public interface is public; plugins/auth lists them).
- * The document is generated from the route registry on first use per origin and route count.
+ * The OpenAPI document is generated from the app's route declarations once (again only when a
+ * route is declared later), with a relative server URL: it is the same for every Host, so a
+ * client rotating Host headers cannot make the server rebuild it per request.
  */
-export function docsPlugin(deps: AppDeps) {
-  registerRoute({
+export function docsPlugin(deps: PluginDeps) {
+  const routes = () => deps.routes.all()
+  deps.routes.register({
     method: 'GET',
     path: API_PREFIX,
     summary: 'API root: the resources and their links',
     tags: ['service'],
     responses: { 200: { description: 'Self-description with absolute links', schema: ApiRootSchema } },
   })
-  registerRoute({
+  deps.routes.register({
     method: 'GET',
     path: `${API_PREFIX}/openapi.json`,
     summary: 'This OpenAPI 3.1 document',
@@ -29,7 +31,7 @@ export function docsPlugin(deps: AppDeps) {
     keyed: false,
     responses: { 200: { description: 'The OpenAPI document' } },
   })
-  registerRoute({
+  deps.routes.register({
     method: 'GET',
     path: `${API_PREFIX}/docs`,
     summary: 'Browsable reference (HTML)',
@@ -41,10 +43,9 @@ export function docsPlugin(deps: AppDeps) {
   const memo = new Map<string, string>()
   let memoRoutes = -1
   const cached = (key: string, make: () => string) => {
-    const all = routes()
-    if (all.length !== memoRoutes) {
+    if (deps.routes.size !== memoRoutes) {
       memo.clear()
-      memoRoutes = all.length
+      memoRoutes = deps.routes.size
     }
     let v = memo.get(key)
     if (v === undefined) {
@@ -59,15 +60,16 @@ export function docsPlugin(deps: AppDeps) {
     const base = origin(request, deps.config)
     return cached('root ' + base, () => JSON.stringify(apiRoot(routes(), base)))
   }
-  const openApiText = (request: Request) => {
-    const base = origin(request, deps.config)
-    return cached('openapi ' + base, () => JSON.stringify(openApiDocument(routes(), base)))
+  let openApi: { size: number; text: string } | undefined
+  const openApiText = () => {
+    if (openApi === undefined || openApi.size !== deps.routes.size) openApi = { size: deps.routes.size, text: JSON.stringify(openApiDocument(routes(), '/')) }
+    return openApi.text
   }
 
   // `=> new JsonBody(...)`: Elysia reads these as synchronous (src/http/sync-hook.ts).
   return new Elysia({ name: 'docs' })
     .get(API_PREFIX, ({ request }) => new JsonBody(rootText(request)))
-    .get(`${API_PREFIX}/openapi.json`, ({ request }) => new JsonBody(openApiText(request), 200, { 'cache-control': 'public, max-age=3600' }))
+    .get(`${API_PREFIX}/openapi.json`, () => new JsonBody(openApiText(), 200, { 'cache-control': 'public, max-age=3600' }))
     .get(
       `${API_PREFIX}/docs`,
       () =>

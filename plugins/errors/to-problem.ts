@@ -1,5 +1,5 @@
 import { ProblemError, PROBLEMS, validationError, type ParamError, type ProblemKind } from '../../src/http/problems'
-import { routes } from '../../src/http/route-docs'
+import type { RouteDocs } from '../../src/http/route-docs'
 import { checkParameters, describeSchema } from './explain-validation'
 import type { RouteTable } from './route-table'
 
@@ -14,22 +14,22 @@ export interface Thrown {
  * Any thrown value -> the problem to send (RFC 9457). `internal` is set when the error is ours
  * (a bug or a failure, not the client's input): the caller logs it and sends a generic 500.
  */
-export function toProblem(t: Thrown, table: RouteTable): { problem: ProblemError; internal?: unknown } {
+export function toProblem(t: Thrown, table: RouteTable, docs?: RouteDocs): { problem: ProblemError; internal?: unknown } {
   const { code, error, request } = t
   if (error instanceof ProblemError) return { problem: error }
   switch (code) {
     case 'VALIDATION': {
       // `GET /photos/batch` matches `GET /photos/:id`; a static path with other methods is a 405, not a bad id.
       const statics = table.staticMethodsAt(pathOf(request))
-      if (statics.length > 0 && !statics.includes(request.method)) return { problem: methodNotAllowed(request, statics) }
+      if (statics.length > 0 && !statics.includes(request.method)) return { problem: methodNotAllowed(request.method, pathOf(request), statics) }
       if ((error as ElysiaValidation).type === 'body' && !isJson(request)) return { problem: notJson() }
-      return { problem: validationError(explain(error as ElysiaValidation, request, table)) }
+      return { problem: validationError(explain(error as ElysiaValidation, request, table, docs)) }
     }
     case 'PARSE':
       if (!isJson(request)) return { problem: notJson() }
       return { problem: validationError([{ parameter: 'body', message: 'is not valid JSON' }]) }
     case 'NOT_FOUND':
-      return { problem: notFoundOrMethod(request, table) }
+      return { problem: notFoundOrMethod(request.method, pathOf(request), table) }
     case 'INVALID_FILE_TYPE':
       return { problem: new ProblemError('unsupportedMediaType', 'The request body has a media type this endpoint does not accept.') }
   }
@@ -57,20 +57,28 @@ function statusOf(e: unknown): number | undefined {
   return undefined
 }
 
-function notFoundOrMethod(request: Request, table: RouteTable): ProblemError {
-  const path = pathOf(request)
-  if (table.match(request.method, path)) return new ProblemError('notFound', 'The requested resource was not found.')
+/** 404, or 405 when routes of other methods answer at `path` (the path Elysia routed on). */
+export function notFoundOrMethod(method: string, path: string, table: RouteTable): ProblemError {
   const allowed = table.methodsAt(path)
-  if (allowed.length > 0) return methodNotAllowed(request, allowed)
+  if (allowed.length > 0 && !allowed.includes(method) && !(method === 'HEAD' && allowed.includes('GET'))) return methodNotAllowed(method, path, allowed)
+  if (allowed.length > 0) return new ProblemError('notFound', 'The requested resource was not found.')
   return new ProblemError('notFound', `There is no resource at ${clip(path)}.`)
 }
 
-/** RFC 9110 §15.5.6: a 405 carries Allow with the methods the target supports. */
-export function methodNotAllowed(request: Request, allowed: string[]): ProblemError {
-  return new ProblemError('methodNotAllowed', `${request.method} is not allowed on ${clip(pathOf(request))}; allowed: ${allowed.join(', ')}.`, {
-    headers: { allow: allowed.join(', ') },
+/**
+ * RFC 9110 §15.5.6: a 405 carries Allow with every method the target supports, HEAD wherever
+ * GET is served (RFC 9110 §9.3.2; decisions.md, Allow).
+ */
+export function methodNotAllowed(method: string, path: string, methods: string[]): ProblemError {
+  const allowed = methods.includes('GET') && !methods.includes('HEAD') ? [...methods, 'HEAD'] : methods
+  const list = [...new Set(allowed)].sort((a, b) => ORDER(a) - ORDER(b) || a.localeCompare(b)).join(', ')
+  return new ProblemError('methodNotAllowed', `${clip(method)} is not allowed on ${clip(path)}; allowed: ${list}.`, {
+    headers: { allow: list },
   })
 }
+
+/** GET, HEAD first (the usual order of Allow), then the rest alphabetically. */
+const ORDER = (m: string) => (m === 'GET' ? 0 : m === 'HEAD' ? 1 : 2)
 
 /** Request bodies are JSON (RFC 8259); `application/json` or any `+json` type. */
 function isJson(request: Request): boolean {
@@ -90,10 +98,10 @@ interface ElysiaValidation {
   all?: Array<{ path?: string; message?: string; summary?: string; schema?: Record<string, unknown>; value?: unknown }>
 }
 
-function explain(err: ElysiaValidation, request: Request, table: RouteTable): ParamError[] {
+function explain(err: ElysiaValidation, request: Request, table: RouteTable, docs?: RouteDocs): ParamError[] {
   const url = new URL(request.url)
   const match = table.match(request.method, url.pathname)
-  const doc = match ? routes().find((r) => r.method === request.method && r.path === match.pattern) : undefined
+  const doc = match ? docs?.lookup(request.method, match.pattern) : undefined
   const out: ParamError[] = []
   if (doc?.params && match) out.push(...checkParameters(doc.params, (n) => match.params[n]))
   if (doc?.query) out.push(...checkParameters(doc.query, (n) => url.searchParams.get(n)))

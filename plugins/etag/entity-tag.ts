@@ -12,12 +12,12 @@ export function entityTag(indexVersion: string, origin: string, requestKey: stri
 }
 
 /**
- * RFC 9110 §13.1.2: If-None-Match is `*` or a list of entity tags; it is false (the condition
- * fails, so the answer is 304) when `*` is given and the resource exists, or when any listed tag
- * matches by the weak comparison of §8.8.3.2 (opaque tags equal, W/ ignored).
- * Returns true when the request's validator matches, i.e. the answer is 304.
+ * RFC 9110 §13.1.2: If-None-Match is `*` or a list of entity tags. 'tag' when a listed tag matches
+ * by the weak comparison of §8.8.3.2 (opaque tags equal, W/ ignored): the answer is 304 now.
+ * 'star' for `*`: true only when a current representation exists, which the caller learns by
+ * answering the request (a 404 or 400 stays one). undefined: the condition holds, answer normally.
  */
-export function ifNoneMatchMatches(header: string, tag: string): boolean {
+export function ifNoneMatch(header: string, tag: string): 'tag' | 'star' | undefined {
   const opaque = tag.startsWith('W/') ? tag.slice(2) : tag
   let i = 0
   const n = header.length
@@ -27,20 +27,25 @@ export function ifNoneMatchMatches(header: string, tag: string): boolean {
       i++
       continue
     }
-    if (c === 0x2a) return true // "*": a current representation exists (the caller checked the route)
+    if (c === 0x2a) return 'star'
     let start = i
     if (header.startsWith('W/', i)) start = i += 2
     if (header.charCodeAt(i) !== 0x22) {
       // not an entity tag: skip to the next comma
       const next = header.indexOf(',', i)
-      if (next < 0) return false
+      if (next < 0) return undefined
       i = next + 1
       continue
     }
     const close = header.indexOf('"', i + 1)
-    if (close < 0) return false
-    if (header.slice(start, close + 1) === opaque) return true
+    if (close < 0) return undefined
+    if (header.slice(start, close + 1) === opaque) return 'tag'
     i = close + 1
   }
-  return false
+  return undefined
+}
+
+/** True when the answer is 304 for a resource that exists (ifNoneMatch gives 'tag' or 'star'). */
+export function ifNoneMatchMatches(header: string, tag: string): boolean {
+  return ifNoneMatch(header, tag) !== undefined
 }

@@ -1,16 +1,15 @@
 import { Elysia } from 'elysia'
-import type { AppDeps } from '../../src/app-deps'
+import type { PluginDeps } from '../../src/app-deps'
 import { JsonBody } from '../../src/http/json-body'
-import { registerRoute } from '../../src/http/route-docs'
 import { healthReport, HealthReportSchema } from './health-report'
 
 /**
  * GET /health: no key, not counted (decisions.md; auth leaves paths outside /api alone).
  * 200 while the service answers, with `status: degraded` when Redis is configured but down.
  */
-export function healthPlugin(deps: AppDeps) {
+export function healthPlugin(deps: PluginDeps) {
   const startedAt = Date.now()
-  registerRoute({
+  deps.routes.register({
     method: 'GET',
     path: '/health',
     summary: 'Service health',

@@ -1,7 +1,6 @@
 import { Elysia } from 'elysia'
 import { Type } from '@sinclair/typebox'
-import type { AppDeps } from '../../src/app-deps'
-import { registerRoute } from '../../src/http/route-docs'
+import type { PluginDeps } from '../../src/app-deps'
 import { cachedAnswer } from '../../src/http/cached-answer'
 import { JsonBody } from '../../src/http/json-body'
 import { pathParam } from '../../src/http/path-param'
@@ -10,8 +9,8 @@ import { getLocation, listLocations, LOCATION_MIN_PHOTOS, LOCATIONS_PATH } from 
 import { derivedListQuery } from '../../src/resources/derived-list-params'
 
 /** GET /api/v2/locations and /locations/{id} (interface "Locations"); logic in src/query/locations-list.ts. */
-export function locationsPlugin(deps: AppDeps) {
-  registerRoute({
+export function locationsPlugin(deps: PluginDeps) {
+  deps.routes.register({
     method: 'GET',
     path: LOCATIONS_PATH,
     summary: 'List places the rovers photographed from',
@@ -21,7 +20,7 @@ export function locationsPlugin(deps: AppDeps) {
     responses: { 200: { description: 'Location list envelope', schema: listOf(LocationSchema) }, 400: { description: 'Invalid parameters, each named' } },
     tags: ['locations'],
   })
-  registerRoute({
+  deps.routes.register({
     method: 'GET',
     path: `${LOCATIONS_PATH}/:id`,
     summary: 'One location',

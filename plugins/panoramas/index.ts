@@ -1,7 +1,6 @@
 import { Elysia } from 'elysia'
 import { Type } from '@sinclair/typebox'
-import type { AppDeps } from '../../src/app-deps'
-import { registerRoute } from '../../src/http/route-docs'
+import type { PluginDeps } from '../../src/app-deps'
 import { cachedAnswer } from '../../src/http/cached-answer'
 import { JsonBody } from '../../src/http/json-body'
 import { pathParam } from '../../src/http/path-param'
@@ -10,8 +9,8 @@ import { getPanorama, listPanoramas, PANORAMA_MIN_PHOTOS, PANORAMAS_PATH } from 
 import { derivedListQuery } from '../../src/resources/derived-list-params'
 
 /** GET /api/v2/panoramas and /panoramas/{id} (interface "Panoramas"); logic in src/query/panoramas-list.ts. */
-export function panoramasPlugin(deps: AppDeps) {
-  registerRoute({
+export function panoramasPlugin(deps: PluginDeps) {
+  deps.routes.register({
     method: 'GET',
     path: PANORAMAS_PATH,
     summary: 'List detected panoramas',
@@ -21,7 +20,7 @@ export function panoramasPlugin(deps: AppDeps) {
     responses: { 200: { description: 'Panorama list envelope', schema: listOf(PanoramaSchema) }, 400: { description: 'Invalid parameters, each named' } },
     tags: ['panoramas'],
   })
-  registerRoute({
+  deps.routes.register({
     method: 'GET',
     path: `${PANORAMAS_PATH}/:id`,
     summary: 'One panorama with its photo ids',

@@ -1,10 +1,10 @@
 import { Elysia } from 'elysia'
 import { Type } from '@sinclair/typebox'
-import type { AppDeps } from '../../src/app-deps'
+import type { PluginDeps } from '../../src/app-deps'
+import type { RouteDocs } from '../../src/http/route-docs'
 import { JsonBody } from '../../src/http/json-body'
 import { cachedAnswer } from '../../src/http/cached-answer'
 import { origin } from '../../src/http/links'
-import { registerRoute } from '../../src/http/route-docs'
 import type { Store } from '../../src/store/store'
 import { batchPhotos, getPhoto, listPhotos, photoStats, fillTimestamp, responseCacheFor } from '../../src/query'
 import { BATCH_PATH, MAX_BATCH_IDS, parseIds } from '../../src/query/batch-photos'
@@ -20,8 +20,8 @@ import { readJsonBody } from './read-json-body'
  * and fills meta.timestamp per response. Errors are thrown as ProblemError and rendered by
  * plugins/errors.
  */
-export function photosPlugin(deps: AppDeps) {
-  registerDocs()
+export function photosPlugin(deps: PluginDeps) {
+  registerDocs(deps.routes)
   const cache = responseCacheFor(deps.config)
   deps.stores.onSwap(() => cache.clear())
 
@@ -53,8 +53,8 @@ function byId(id: string) {
   return (store: Store, q: URLSearchParams, base: string) => getPhoto(store, id, q, base)
 }
 
-function registerDocs(): void {
-  registerRoute({
+function registerDocs(routes: RouteDocs): void {
+  routes.register({
     method: 'GET',
     path: PHOTOS_PATH,
     summary: 'Search photos',
@@ -67,7 +67,7 @@ function registerDocs(): void {
     responses: { 200: { description: 'Photo list envelope' }, 304: { description: 'Not modified' }, 400: { description: 'Invalid parameters (each one named)' } },
     tags: ['photos'],
   })
-  registerRoute({
+  routes.register({
     method: 'GET',
     path: STATS_PATH,
     summary: 'Photo statistics',
@@ -78,7 +78,7 @@ function registerDocs(): void {
     responses: { 200: { description: 'Statistics envelope' }, 304: { description: 'Not modified' }, 400: { description: 'Invalid parameters' } },
     tags: ['photos'],
   })
-  registerRoute({
+  routes.register({
     method: 'GET',
     path: `${PHOTOS_PATH}/:id`,
     summary: 'One photo',
@@ -88,7 +88,7 @@ function registerDocs(): void {
     responses: { 200: { description: 'Single photo envelope' }, 304: { description: 'Not modified' }, 400: { description: 'id is not an int32, or invalid query' }, 404: { description: 'No photo has this id' } },
     tags: ['photos'],
   })
-  registerRoute({
+  routes.register({
     method: 'POST',
     path: BATCH_PATH,
     summary: 'Several photos by id',

@@ -1,7 +1,6 @@
 import { Elysia } from 'elysia'
 import { Type } from '@sinclair/typebox'
-import type { AppDeps } from '../../src/app-deps'
-import { registerRoute } from '../../src/http/route-docs'
+import type { PluginDeps } from '../../src/app-deps'
 import { cachedAnswer } from '../../src/http/cached-answer'
 import { JsonBody } from '../../src/http/json-body'
 import { pathParam } from '../../src/http/path-param'
@@ -9,8 +8,8 @@ import { listOf, RoverSchema, RoverWithCamerasSchema, singleOf } from '../../src
 import { getRover, listRovers, ROVERS_PATH } from '../../src/resources/rovers-resource'
 
 /** GET /api/v2/rovers and /rovers/{slug} (interface "Rovers"); logic in src/resources/rovers-resource.ts. */
-export function roversPlugin(deps: AppDeps) {
-  registerRoute({
+export function roversPlugin(deps: PluginDeps) {
+  deps.routes.register({
     method: 'GET',
     path: ROVERS_PATH,
     summary: 'List the four rovers',
@@ -18,7 +17,7 @@ export function roversPlugin(deps: AppDeps) {
     responses: { 200: { description: 'Rover list envelope', schema: listOf(RoverSchema) } },
     tags: ['rovers'],
   })
-  registerRoute({
+  deps.routes.register({
     method: 'GET',
     path: `${ROVERS_PATH}/:slug`,
     summary: 'One rover with its cameras',

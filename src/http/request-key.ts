@@ -1,20 +1,17 @@
 /**
- * The canonical key of a request: one string per distinct query, so that the ETag (plugins/etag)
- * and the serialised-response cache agree on what "the same request" is.
+ * The key of a request for the ETag (plugins/etag) and the serialised-response cache: the
+ * method, the path exactly as sent, and every query parameter exactly as the parsers read it —
+ * name as sent (the parsers read exact, case-sensitive names), value, and order (a repeated
+ * parameter's first value is the one a parser uses, and `links` echo parameters in URL order).
+ * Each pair is percent-encoded so no separator can be forged by a value.
  *
- * - method upper-cased (RFC 9110 §9.1: method names are case-sensitive, but ours are all upper case);
- * - path lower-cased, with a trailing slash removed (paths of this API are case-insensitive);
- * - query parameters sorted by name then value (order in the URL carries no meaning here),
- *   names lower-cased, each pair percent-encoded so no separator can be forged by a value.
- *
- * Equal keys => equal answers for one index version; the index version is added by the caller.
+ * Two requests share a key only when the parsers see the same URLSearchParams on the same path,
+ * so they get the same answer for one index version and origin (added by the caller). An
+ * earlier key lower-cased names and sorted values, so `ROVERS=` (ignored by the parser) and
+ * `rovers=` shared one entry, and one client could choose what another was served.
  */
 export function requestKey(method: string, path: string, params: URLSearchParams): string {
-  let p = path.toLowerCase()
-  if (p.length > 1 && p.endsWith('/')) p = p.slice(0, -1)
-  const pairs: string[] = []
-  for (const [k, v] of params) pairs.push(encodeURIComponent(k.toLowerCase()) + '=' + encodeURIComponent(v))
-  if (pairs.length === 0) return method.toUpperCase() + ' ' + p
-  pairs.sort()
-  return method.toUpperCase() + ' ' + p + '?' + pairs.join('&')
+  let q = ''
+  for (const [k, v] of params) q += (q === '' ? '?' : '&') + encodeURIComponent(k) + '=' + encodeURIComponent(v)
+  return method.toUpperCase() + ' ' + path + q
 }

@@ -1,13 +1,18 @@
 import type { TObject, TSchema } from '@sinclair/typebox'
 
 /**
- * The route registry behind the OpenAPI document (plugins/docs). Each resource plugin registers
- * its routes with the same TypeBox schemas it validates requests with, so the document cannot
- * drift from what the server accepts.
+ * The route declarations of one app: what each route is (the OpenAPI document in plugins/docs is
+ * generated from them, with the same TypeBox schemas the route validates with) and whether it
+ * needs an API key. Per app, never process-global: two apps in one process (tests, workers)
+ * cannot see or change each other's routes.
+ *
+ * The auth gate decides from the declaration of the route Elysia actually matched (its `route`
+ * pattern, e.g. `/api/v2/photos/:id`), never from a second parse of the URL: a route that is
+ * not declared, or a request that matched no declared route, needs a key (fail closed).
  */
 export interface RouteDoc {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS'
-  /** Elysia-style path, e.g. `/api/v2/photos/:id` (rendered as `{id}` in OpenAPI). */
+  /** Elysia-style path, e.g. `/api/v2/photos/:id` (rendered as `{id}` in OpenAPI): exactly the path given to `.get()` etc. */
   path: string
   summary: string
   description?: string
@@ -16,18 +21,39 @@ export interface RouteDoc {
   body?: TSchema
   responses: Record<number, { description: string; schema?: TSchema }>
   tags?: string[]
-  /** false for routes that need no X-API-Key (health, docs). Default true. */
+  /** false for routes that need no X-API-Key (health, the OpenAPI document and its page). Default true. */
   keyed?: boolean
 }
 
-const registry = new Map<string, RouteDoc>()
+export class RouteDocs {
+  readonly #byRoute = new Map<string, RouteDoc>()
 
-/** Register (or re-register: same method + path replaces) one route. Idempotent, so plugin factories may run many times. */
-export function registerRoute(doc: RouteDoc): void {
-  registry.set(doc.method + ' ' + doc.path, doc)
-}
+  /** Declare (or re-declare: the same method + path replaces) one route of this app. */
+  register(doc: RouteDoc): void {
+    this.#byRoute.set(doc.method + ' ' + doc.path, doc)
+  }
 
-/** Every registered route, sorted by path then method. */
-export function routes(): RouteDoc[] {
-  return [...registry.values()].sort((a, b) => (a.path === b.path ? a.method.localeCompare(b.method) : a.path.localeCompare(b.path)))
+  /** The declaration of `method` at the Elysia route pattern `path`; HEAD falls back to GET (RFC 9110 §9.3.2). */
+  lookup(method: string, path: string): RouteDoc | undefined {
+    return this.#byRoute.get(method + ' ' + path) ?? (method === 'HEAD' ? this.#byRoute.get('GET ' + path) : undefined)
+  }
+
+  /**
+   * Whether a request that Elysia routed to `pattern` needs a key. Only a route declared
+   * `keyed: false` is open; anything else (undeclared, the catch-all, no route) needs one.
+   */
+  needsKey(method: string, pattern: string | undefined): boolean {
+    if (pattern === undefined) return true
+    return this.lookup(method, pattern)?.keyed !== false
+  }
+
+  /** Every declared route, sorted by path then method. */
+  all(): RouteDoc[] {
+    return [...this.#byRoute.values()].sort((a, b) => (a.path === b.path ? a.method.localeCompare(b.method) : a.path.localeCompare(b.path)))
+  }
+
+  /** Changes whenever a declaration is added (memos of generated documents compare it). */
+  get size(): number {
+    return this.#byRoute.size
+  }
 }

@@ -49,4 +49,10 @@ export interface CounterStore {
   peek(id: number, nowMs: number): Usage | Promise<Usage>
   status(): CounterStoreStatus
   close(): Promise<void>
+  /**
+   * Shared stores only (Redis): counts one failed API-key attempt from a client address in a
+   * fixed window shared by every instance; undefined when the store cannot answer. Absent on the
+   * memory store: plugins/auth counts in process then.
+   */
+  countFailedAuth?(address: string, windowMs: number, nowMs: number): Promise<number | undefined>
 }

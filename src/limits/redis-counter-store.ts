@@ -15,6 +15,8 @@ export interface RedisCounterStoreOptions {
 }
 
 const WINDOW_SLACK_MS = 60_000
+/** One failed key attempt: count it, and let the window's key expire by itself. */
+const FAILED_AUTH_SCRIPT = "local c = redis.call('INCR', KEYS[1]) if c == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return c"
 
 /**
  * Counters in Redis, shared by every instance. Each decision is one EVALSHA of
@@ -126,6 +128,25 @@ export class RedisCounterStore implements CounterStore {
       return { hourCount: Number(hc ?? 0), dayCount: Number(dc ?? 0) }
     } catch {
       return this.#local.peek(id, nowMs)
+    }
+  }
+
+  /**
+   * Counts one failed key attempt from `address` in its fixed window (windowMs, aligned on the
+   * epoch) shared by every instance; the count so far, or undefined when Redis cannot answer
+   * (the caller then counts locally).
+   */
+  async countFailedAuth(address: string, windowMs: number, nowMs: number): Promise<number | undefined> {
+    if (!this.#client.connected || performance.now() < this.#skipUntil) return undefined
+    const start = nowMs - (nowMs % windowMs)
+    const key = `authfail:${start}:${address}`
+    try {
+      const n = await withTimeout(this.#client.send('EVAL', [FAILED_AUTH_SCRIPT, '1', key, String(windowMs + WINDOW_SLACK_MS)]), this.#timeoutMs)
+      return Number(n)
+    } catch (err) {
+      this.#warn('redis failed-key count failed; using local counters', err)
+      this.#skipUntil = performance.now() + 1_000
+      return undefined
     }
   }
 
