@@ -3,13 +3,13 @@
  * load time of loadStore (median of --runs fresh processes is the honest figure; this reports each
  * run in this process) and the RSS after load.
  *
- *   bun index-builder/measure-load.ts [INDEX_DIR] [--verify sha256]
+ *   bun index-builder/measure-load.ts [INDEX_DIR] [--verify checksum|sha256|size]
  * INDEX_DIR defaults to data/index-synthetic. Prints one JSON line.
  */
 import { loadStore } from '../src/store/load-store'
 
 const args = process.argv.slice(2)
-const verify = args.includes('--verify') ? (args[args.indexOf('--verify') + 1] as 'sha256' | 'size') : 'size'
+const verify = args.includes('--verify') ? (args[args.indexOf('--verify') + 1] as 'sha256' | 'checksum' | 'size') : 'checksum'
 const dir = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--verify') ?? 'data/index-synthetic'
 
 const rssBefore = process.memoryUsage().rss

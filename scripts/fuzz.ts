@@ -43,8 +43,18 @@ const TOTAL = Number(opts.requests)
 const CONCURRENCY = Number(opts.concurrency)
 const SEED = Number(opts.seed)
 const WIRE_SHARE = Number(opts['wire-share'])
-const INDEX = opts.index ?? process.env.INDEX_DIR ?? (existsSync(join(ROOT, 'data/index/current')) ? join(ROOT, 'data/index') : join(ROOT, 'data/index-test'))
+const INDEX = opts.index ?? process.env.INDEX_DIR ?? join(ROOT, 'data/index')
 const BATCH = 1000
+
+// On a fresh clone no index exists yet: build it (from ../shared/data) like `npm start` does.
+if (!existsSync(join(INDEX, 'current')) && !existsSync(join(INDEX, 'manifest.json'))) {
+  process.stderr.write(`fuzz: no index at ${INDEX}; building it (index-builder/cli.ts --if-missing)\n`)
+  const built = Bun.spawnSync([process.execPath, join(ROOT, 'index-builder/cli.ts'), '--if-missing', '--out', INDEX], { cwd: ROOT, stdout: 'inherit', stderr: 'inherit' })
+  if (built.exitCode !== 0) {
+    process.stderr.write(`fuzz: building the index into ${INDEX} failed (exit ${built.exitCode})\n`)
+    process.exit(1)
+  }
+}
 
 const work = mkdtempSync(join(tmpdir(), 'mv-fuzz-run-'))
 const keysDb = join(work, 'keys.sqlite')

@@ -15,6 +15,7 @@
 import { watch, realpathSync } from 'node:fs'
 import { join } from 'node:path'
 import { createApp } from './app'
+import { lastResortResponse } from '../plugins/errors'
 import { loadConfig, type Config } from './config'
 import { KeyStore } from './keys/key-store'
 import { openCounterStore } from './limits/open-counter-store'
@@ -64,8 +65,19 @@ async function main(): Promise<void> {
   const app = createApp({ config, stores, keys, limits, log: logger })
 
   // Bodies without Content-Length are cut off here; announced ones get a 413 problem from the app.
+  // development off: Bun's development error page shows file paths, source lines and stack
+  // frames to whoever caused the error. `error` is Bun's last resort when the app itself throws
+  // (plugins/errors renders every error it sees): a fixed problem document, nothing from the error.
   try {
-    app.listen({ port: config.port, maxRequestBodySize: Math.max(config.maxBodyBytes * 2, 1 << 20) })
+    app.listen({
+      port: config.port,
+      maxRequestBodySize: Math.max(config.maxBodyBytes * 2, 1 << 20),
+      development: false,
+      error: (e: unknown) => {
+        logger.log('error', 'request.unhandled', { error: e instanceof Error ? e.message : 'unknown' })
+        return lastResortResponse()
+      },
+    })
   } catch (e) {
     fail(`cannot listen on port ${config.port}: ${errorText(e)}`)
   }

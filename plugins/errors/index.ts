@@ -57,14 +57,14 @@ export function errorsPlugin(deps: AppDeps, opts: { routes?: RouteTable; docs?: 
       } catch {
         /* the log itself failed: the answer below still goes out */
       }
-      return lastResort()
+      return lastResortResponse()
     }
   })
   return new Elysia({ name: 'errors' }).onError({ as: 'global' }, render)
 }
 
-/** The answer when rendering a problem failed: fixed text, nothing from the request. */
-function lastResort(): Response {
+/** The answer when rendering a problem failed: fixed text, nothing from the request or the error. */
+export function lastResortResponse(): Response {
   return new Response('{"type":"/errors/internal","title":"Internal Server Error","status":500,"detail":"The server failed to answer this request."}', {
     status: 500,
     headers: { 'content-type': 'application/problem+json' },

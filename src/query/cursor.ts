@@ -32,7 +32,7 @@ export function decodeCursor(token: string, order: Order, fp: string, errors: Pa
     errors.push({ parameter: 'cursor', message })
     return undefined
   }
-  if (!/^[A-Za-z0-9_-]+={0,2}$/.test(token) || token.length > 2048) return bad('is not a cursor this service issued')
+  if (token.length > 2048 || !/^[A-Za-z0-9_-]+={0,2}$/.test(token)) return bad('is not a cursor this service issued')
   let parsed: unknown
   try {
     parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'))

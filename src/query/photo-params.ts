@@ -8,7 +8,7 @@ import type { FloatRange, IntRange, PhotoFilters } from './filters'
 import { DEFAULT_SORT, type SortKey } from './order'
 import {
   INT32_MAX, PAGE_PARAM, PER_PAGE_PARAM, ROVERS_PARAM, SOL_MAX_PARAM, SOL_MIN_PARAM, boolParam, checkRange, dateParam, echo,
-  intParam, listParam, numberParam, rawParam, readParam, readPaging, splitList, type Paging, type ParamSpec,
+  intParam, listParam, MAX_SCALAR_LENGTH, numberParam, rawParam, readParam, readPaging, splitList, type Paging, type ParamSpec,
 } from './param-parsers'
 import { ATTRIBUTES, FIELD_NAMES, IMAGE_SIZES, PRESETS, outputSpec, type ImageSize, type OutputSpec, type Preset } from './photo-fields'
 
@@ -202,7 +202,7 @@ export function parsePhotoQuery(params: URLSearchParams, store: Store, extra: Pa
   const arRaw = rawParam(params, 'aspect_ratio')
   let ar: FloatRange | undefined
   if (arRaw !== undefined) {
-    const m = /^\s*(\d+(?:\.\d+)?)\s*:\s*(\d+(?:\.\d+)?)\s*$/.exec(arRaw)
+    const m = arRaw.length <= MAX_SCALAR_LENGTH ? /^\s*(\d+(?:\.\d+)?)\s*:\s*(\d+(?:\.\d+)?)\s*$/.exec(arRaw) : null
     const w = m ? Number(m[1]) : NaN
     const h = m ? Number(m[2]) : NaN
     if (!(w > 0 && h > 0 && Number.isFinite(w / h))) errors.push({ parameter: 'aspect_ratio', message: `must be <width>:<height> with positive numbers, e.g. 16:9, got "${echo(arRaw)}"` })
@@ -266,6 +266,7 @@ function intersect(a: IntRange[], b: IntRange[]): IntRange[] {
 
 /** Seconds of the day of `Mhh:mm:ss[.fff]` / `hh:mm:ss[.fff]` (fraction dropped), or undefined. */
 export function parseMarsTime(raw: string): number | undefined {
+  if (raw.length > MAX_SCALAR_LENGTH) return undefined
   const m = /^M?(\d{1,2}):(\d{2}):(\d{2})(?:\.\d+)?$/.exec(raw)
   if (!m) return undefined
   const h = Number(m[1])

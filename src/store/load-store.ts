@@ -17,20 +17,32 @@ import type { Store } from './store'
  *     file's buffers (no per-row objects; only dictionaries become string arrays), checking each
  *     column's Arrow type and the row counts against column-layout.ts and the manifest;
  *  5. maps the query engine's access paths (loadAccessPaths).
- * SHA-256 of the files is checked only with `verify: 'sha256'` (or INDEX_VERIFY=sha256): hashing
- * the ~770 MB of a 1.9M-photo index costs ~2.6 s on a 2-core machine without SHA extensions, well
- * over the 1 s start budget, while sizes plus the Arrow structure checks cost nothing and catch
- * truncation, missing files and foreign files. Every failure is an IndexLoadError naming the file.
+ * Content is verified by default (`verify: 'checksum'`): every file's XXH3-64, written by the
+ * builder into manifest.json, is compared before the snapshot is served, so a file damaged in
+ * place at its own size (same version, so old ETags would still match) is refused at start and
+ * at reload. XXH3 is not cryptographic but reads at several GB/s, inside the 1 s load budget;
+ * SHA-256 of the ~770 MB of a 1.9M-photo index costs ~2.6 s on a 2-core machine without SHA
+ * extensions, so it is checked only with `verify: 'sha256'` (INDEX_VERIFY=sha256), for an
+ * operator who fears deliberate tampering. A file whose manifest entry has no xxh3 (an index built
+ * before it existed) is checked by SHA-256. `verify: 'size'` (INDEX_VERIFY=size) checks sizes and
+ * the Arrow structure only. Every failure is an IndexLoadError naming the file.
  */
 export interface LoadOptions {
-  verify?: 'size' | 'sha256'
+  verify?: 'size' | 'checksum' | 'sha256'
+}
+
+type Verify = NonNullable<LoadOptions['verify']>
+
+function verifyFromEnv(): Verify {
+  const v = process.env.INDEX_VERIFY
+  return v === 'sha256' || v === 'size' ? v : 'checksum'
 }
 
 const TABLE_FILES = [FILES.photos, FILES.locations, FILES.panoramas, FILES.accessPaths] as const
 
 export async function loadStore(indexDir: string, opts: LoadOptions = {}): Promise<Store> {
   const started = performance.now()
-  const verify = opts.verify ?? (process.env.INDEX_VERIFY === 'sha256' ? 'sha256' : 'size')
+  const verify = opts.verify ?? verifyFromEnv()
   const dir = resolveIndexDir(indexDir)
   const manifest = readManifestFile(dir)
   for (const [name, f] of Object.entries(manifest.files)) checkSize(join(dir, name), f.bytes)
@@ -41,7 +53,8 @@ export async function loadStore(indexDir: string, opts: LoadOptions = {}): Promi
   const photos = mapTable(dir, FILES.photos, photoBytes!, PHOTO_LAYOUT, manifest.rows.photos) as unknown as PhotoColumns
   const locations = mapTable(dir, FILES.locations, locationBytes!, LOCATION_LAYOUT, manifest.rows.locations) as unknown as LocationColumns
   const panoramas = mapTable(dir, FILES.panoramas, panoramaBytes!, PANORAMA_LAYOUT, manifest.rows.panoramas) as unknown as PanoramaColumns
-  if (verify === 'sha256') await readChecked(dir, FILES.accessPaths, manifest, verify)
+  if (verify !== 'size') verifyMapped(dir, FILES.accessPaths, manifest, verify)
+  for (const name of Object.keys(manifest.files)) if (verify !== 'size' && !(TABLE_FILES as readonly string[]).includes(name)) verifyMapped(dir, name, manifest, verify)
 
   let paths: AccessPaths
   try {
@@ -113,6 +126,7 @@ function readManifestFile(dir: string): Manifest {
   for (const [name, f] of Object.entries<any>(m.files)) {
     if (name.includes('/') || name.startsWith('.')) bad(`lists a file outside the index folder: ${name}`)
     if (!Number.isInteger(f?.bytes) || f.bytes < 0 || typeof f?.sha256 !== 'string') bad(`entry for ${name} needs bytes and sha256`)
+    if (f.xxh3 !== undefined && (typeof f.xxh3 !== 'string' || !/^[0-9a-f]{16}$/.test(f.xxh3))) bad(`entry for ${name} has a malformed xxh3`)
   }
   if (!Array.isArray(m.sources)) m.sources = []
   return m as Manifest
@@ -128,16 +142,30 @@ function checkSize(path: string, bytes: number): void {
   if (size !== bytes) throw new IndexLoadError(path, `is ${size} bytes, manifest.json says ${bytes}: truncated or replaced`)
 }
 
-async function readChecked(dir: string, name: string, manifest: Manifest, verify: 'size' | 'sha256'): Promise<Uint8Array> {
+async function readChecked(dir: string, name: string, manifest: Manifest, verify: Verify): Promise<Uint8Array> {
   const path = join(dir, name)
   const bytes = await Bun.file(path).bytes()
   const want = manifest.files[name]!
   if (bytes.length !== want.bytes) throw new IndexLoadError(path, `is ${bytes.length} bytes, manifest.json says ${want.bytes}: truncated or replaced`)
-  if (verify === 'sha256') {
+  checkContent(path, bytes, want, verify)
+  return bytes
+}
+
+/** The content check of a file the loader does not read itself (access paths: mapped, not copied). */
+function verifyMapped(dir: string, name: string, manifest: Manifest, verify: Verify): void {
+  const path = join(dir, name)
+  const bytes = typeof Bun.mmap === 'function' && statSync(path).size > 0 ? Bun.mmap(path, { shared: false }) : new Uint8Array(readFileSync(path))
+  checkContent(path, bytes, manifest.files[name]!, verify)
+}
+
+function checkContent(path: string, bytes: Uint8Array, want: Manifest['files'][string], verify: Verify): void {
+  if (verify === 'checksum' && want.xxh3 !== undefined) {
+    const got = Bun.hash.xxHash3(bytes).toString(16).padStart(16, '0')
+    if (got !== want.xxh3) throw new IndexLoadError(path, `checksum (XXH3) ${got} differs from manifest.json (${want.xxh3}): the file is damaged`)
+  } else if (verify !== 'size') {
     const got = new Bun.CryptoHasher('sha256').update(bytes).digest('hex')
     if (got !== want.sha256) throw new IndexLoadError(path, `SHA-256 ${got} differs from manifest.json (${want.sha256}): the file is damaged`)
   }
-  return bytes
 }
 
 function mapTable(dir: string, name: string, bytes: Uint8Array, layout: ColumnLayout, rows: number): Record<string, unknown> {

@@ -129,5 +129,6 @@ export interface Manifest {
   seed?: number                  // synthetic only
   rows: { photos: number; locations: number; panoramas: number }
   sources: ManifestSource[]
-  files: Record<string, { bytes: number; sha256: string }>
+  /** Per file: size, SHA-256 (INDEX_VERIFY=sha256), and xxh3, the fast checksum verified at every load (16 hex digits; absent in older indexes). */
+  files: Record<string, { bytes: number; sha256: string; xxh3?: string }>
 }
