@@ -11,6 +11,9 @@ import type { SclkToUtc } from './sclk-to-utc'
  *   utc_from_sclk       clock-derived UTC − stated UTC, seconds (SCLK from the file name, as derived)
  *   lmst_mars24         Mars24 LMST of the stated UTC − stated LMST, Mars seconds (wrapped to ±12 h)
  *   sol_from_clock      mission sol at the stated UTC vs the stated sol
+ *   lmst_from_sclk      the whole chain a lean record gets (file-name SCLK → UTC → Mars24 LMST) vs the
+ *                       stated LMST, Mars seconds; sol_from_sclk the same chain's sol vs the stated sol
+ *                       (these need no stated UTC, so they also test feeds whose UTC is not the capture time)
  *   site_drive_from_id  site and drive in the image id vs the stated ones
  *   sample_type_from_id sample type from the id's sampling letter vs the stated one
  * Run on the records as read, before anything is derived into them.
@@ -29,6 +32,13 @@ export interface AgreementCount {
 export type DerivationErrors = Partial<Record<RoverSlug, Record<string, NumericError | AgreementCount>>>
 
 const HALF_DAY_MS = 43_200_000
+
+/** A time-of-day difference folded into ±12 h. */
+function wrapDay(d: number): number {
+  if (d > HALF_DAY_MS) return d - 2 * HALF_DAY_MS
+  if (d < -HALF_DAY_MS) return d + 2 * HALF_DAY_MS
+  return d
+}
 
 export function measureDerivations(records: readonly PhotoRecord[], clocks: Record<RoverSlug, SclkToUtc>): DerivationErrors {
   const numeric = new Map<string, number[]>()
@@ -56,11 +66,15 @@ export function measureDerivations(records: readonly PhotoRecord[], clocks: Reco
       addAgree(rec.rover, 'sol_from_clock', missionSolAt(rec.rover, utc) === rec.sol)
       const stated = rec.date_taken_mars !== undefined ? parseMarsTimeMs(rec.date_taken_mars) : undefined
       if (stated !== undefined) {
-        let d = lmstMsAt(rec.rover, utc) - stated
-        if (d > HALF_DAY_MS) d -= 2 * HALF_DAY_MS
-        if (d < -HALF_DAY_MS) d += 2 * HALF_DAY_MS
-        addNum(rec.rover, 'lmst_mars24', d / 1000)
+        addNum(rec.rover, 'lmst_mars24', wrapDay(lmstMsAt(rec.rover, utc) - stated) / 1000)
       }
+    }
+    const clock = id.sclk ?? rec.sclk
+    const chainUtc = clock !== undefined ? clocks[rec.rover](clock) : undefined
+    if (chainUtc !== undefined) {
+      addAgree(rec.rover, 'sol_from_sclk', missionSolAt(rec.rover, chainUtc) === rec.sol)
+      const stated = rec.date_taken_mars !== undefined ? parseMarsTimeMs(rec.date_taken_mars) : undefined
+      if (stated !== undefined) addNum(rec.rover, 'lmst_from_sclk', wrapDay(lmstMsAt(rec.rover, chainUtc) - stated) / 1000)
     }
     if (rec.site !== undefined && rec.drive !== undefined && id.site !== undefined && id.drive !== undefined) {
       addAgree(rec.rover, 'site_drive_from_id', id.site === rec.site && id.drive === rec.drive)
