@@ -87,8 +87,10 @@ function checkInt(value: number | undefined, field: string, min: number, max: nu
 
 /** mast_azimuth into [0, 360) (the filters and the interface use that range; feeds give −180…180). */
 export function normaliseAzimuth(deg: number): number {
-  const a = ((deg % 360) + 360) % 360
-  return a >= 360 || Object.is(a, -0) ? 0 : a
+  if (deg >= 0 && deg < 360) return deg // kept exactly as stated
+  let a = deg % 360
+  if (a < 0) a += 360
+  return a >= 360 || a === 0 ? 0 : a
 }
 
 export function validateRecord(rec: PhotoRecord): void {
