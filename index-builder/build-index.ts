@@ -7,12 +7,13 @@ import { deriveLocations } from './derive/locations'
 import { derivePanoramas } from './derive/panoramas'
 import { writeAccessPaths } from './encode/access-paths'
 import { tableFromColumns } from './encode/arrow-table'
-import { BUILDER, contentVersion, digestFiles, manifestJson } from './encode/manifest'
+import { BUILDER, contentVersion, digestFiles, manifestJson, readManifest } from './encode/manifest'
 import { photoColumnsFromRecords } from './encode/photo-columns'
-import { publish, stagingDir } from './encode/publish'
+import { CURRENT, publish, stagingDir } from './encode/publish'
 import { writeArrowFile, writeDurably } from './encode/write-arrow-file'
 import { createProgress, type Progress } from './progress'
 import { readSources } from './sources/read-sources'
+import type { DerivationErrors } from './normalize/measure-derivations'
 import { generateSynthetic } from './sources/synthetic'
 import { photoCoverage } from './summary'
 
@@ -34,6 +35,22 @@ export interface BuildOptions {
   progress?: boolean | Progress
   /** Versions kept in `out` (the current one included). Default 2. */
   keep?: number
+  /** Publish even 0 photos, or more than MAX_DROP fewer photos than the index served at `out/current`. */
+  force?: boolean
+}
+
+/** The largest share of the served index's photos a build may lose without `force` (decisions.md, builder safety). */
+export const MAX_DROP = 0.1
+
+/** Why publishing `photos` photos over the index served at `out` needs --force, or undefined when it does not. */
+export function refusalToPublish(out: string, photos: number): string | undefined {
+  if (photos === 0) return 'the build holds 0 photos; nothing would be served (--force publishes it anyway)'
+  const served = readManifest(join(out, CURRENT))
+  const before = served?.rows.photos
+  if (before !== undefined && photos < before * (1 - MAX_DROP)) {
+    return `the build holds ${photos} photos, ${(100 * (1 - photos / before)).toFixed(1)}% fewer than the ${before} of the served index ${served!.version} (more than ${MAX_DROP * 100}% fewer needs --force)`
+  }
+  return undefined
 }
 
 export interface BuildSummary {
@@ -52,6 +69,8 @@ export interface BuildSummary {
   coverage: Record<string, number>
   /** Records whose field was derived by the readers (real builds). */
   derived: Record<string, number>
+  /** Each derivation measured against the records that state the value (real builds). */
+  derivationErrors: DerivationErrors
   files: Manifest['files']
   seed?: number
   /** Milliseconds per stage. */
@@ -81,6 +100,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
   let sources: ManifestSource[]
   let skipped: BuildSummary['skipped'] = []
   let derived: Record<string, number> = {}
+  let derivationErrors: DerivationErrors = {}
   let kind: Manifest['kind'] = 'real'
   let seed: number | undefined
   if (opts.synthetic) {
@@ -95,9 +115,18 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
     sources = read.sources
     skipped = read.skipped.map((s) => ({ file: s.file, record: String(s.record), reason: s.reason }))
     derived = read.derived
+    derivationErrors = read.checks.derivationErrors
     lap('read')
     photos = photoColumnsFromRecords(read.records)
     lap('encode')
+  }
+
+  if (!opts.force) {
+    const why = refusalToPublish(opts.out, photos.length)
+    if (why) {
+      progress.done()
+      throw new PublishRefused(why)
+    }
   }
 
   progress.update(0, 1, 'derive')
@@ -155,6 +184,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
         skipped,
         coverage: photoCoverage(photos),
         derived,
+        derivationErrors,
         files,
         seed,
         timings,
@@ -164,5 +194,13 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
     progress.done()
     rmSync(staging, { recursive: true, force: true })
     throw e
+  }
+}
+
+/** A build that is complete but would take (almost) everything away from the users: not published. */
+export class PublishRefused extends Error {
+  constructor(reason: string) {
+    super(`not published: ${reason}`)
+    this.name = 'PublishRefused'
   }
 }

@@ -1,8 +1,9 @@
 /**
  * npm run build-index -- [--out DIR] [--synthetic] [--seed N] [--scale F] [--skip-bad]
- *                        [--if-missing] [--progress] [--keep N] [paths...]
+ *                        [--if-missing] [--progress] [--keep N] [--force] [--only-sources] [paths...]
  *
- * Builds the index from the real sources (paths, default ../shared/data/raw) into DIR (default
+ * Builds the index from the real sources (../shared/data/raw and ../shared/data/incoming, plus any
+ * paths given; with --only-sources the paths alone) into DIR (default
  * data/index; data/index-synthetic with --synthetic) and publishes it as DIR/current.
  * Progress on stderr (when stderr is a TTY, or with --progress), the summary on stdout.
  * Exit 0 on success; 1 on bad input or a failed build (the message names file and record; the
@@ -15,9 +16,13 @@ import { FILES } from '../src/store/schema'
 import { buildIndex } from './build-index'
 import { readManifest } from './encode/manifest'
 import { CURRENT } from './encode/publish'
+import { DEFAULT_SOURCE_DIRS } from './sources/list-files'
+import { printable } from './sources/input-limits'
 import { formatSummary } from './summary'
 
 const USAGE = `usage: npm run build-index -- [options] [source files or folders...]
+  Source paths are read in addition to the default real sources
+  (../shared/data/raw and ../shared/data/incoming), unless --only-sources is given.
   --out DIR       where to publish (DIR/current -> DIR/<version>); default data/index,
                   or data/index-synthetic with --synthetic
   --synthetic     build the synthetic full-scale catalogue (~1.9M photos) instead of reading sources
@@ -27,6 +32,8 @@ const USAGE = `usage: npm run build-index -- [options] [source files or folders.
   --if-missing    do nothing when DIR/current already holds a complete index
   --progress      draw the progress bar even when stderr is not a terminal
   --keep N        versions to keep in DIR, the current one included (default 2)
+  --only-sources  read only the source paths given, not the default real sources
+  --force         publish even 0 photos, or more than 10% fewer photos than the index served at DIR
 `
 
 function usageError(message: string): never {
@@ -70,6 +77,8 @@ async function main(): Promise<void> {
         'if-missing': { type: 'boolean' },
         progress: { type: 'boolean' },
         keep: { type: 'string' },
+        force: { type: 'boolean' },
+        'only-sources': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     })
@@ -84,6 +93,7 @@ async function main(): Promise<void> {
   const synthetic = v.synthetic ?? false
   if (!synthetic && (v.seed !== undefined || v.scale !== undefined)) usageError('--seed and --scale need --synthetic')
   if (synthetic && positionals.length > 0) usageError('--synthetic reads no source paths')
+  if (v['only-sources'] && positionals.length === 0) usageError('--only-sources needs source paths')
   const seed = number('seed', v.seed, true)
   const scale = number('scale', v.scale, false)
   if (scale !== undefined && !(scale > 0)) usageError('--scale must be positive')
@@ -102,7 +112,8 @@ async function main(): Promise<void> {
   try {
     const result = await buildIndex({
       out,
-      sources: positionals,
+      sources: v['only-sources'] ? positionals : [...DEFAULT_SOURCE_DIRS, ...positionals],
+      force: v.force ?? false,
       synthetic: synthetic ? { seed, scale } : undefined,
       skipBad: v['skip-bad'] ?? false,
       progress: (v.progress ?? false) || process.stderr.isTTY === true,
@@ -110,7 +121,7 @@ async function main(): Promise<void> {
     })
     process.stdout.write(formatSummary(result.summary, result.ms) + '\n')
   } catch (e) {
-    process.stderr.write(`build-index: failed, the published index is unchanged: ${e instanceof Error ? e.message : String(e)}\n`)
+    process.stderr.write(`build-index: failed, the published index is unchanged: ${printable(e instanceof Error ? e.message : String(e))}\n`)
     if (process.env.DEBUG && e instanceof Error && e.stack) process.stderr.write(e.stack + '\n')
     process.exit(1)
   }

@@ -1,5 +1,6 @@
 import type { PhotoColumns, Utf8Column } from '../src/store/schema'
 import type { BuildSummary } from './build-index'
+import { printable } from './sources/input-limits'
 
 /** Photos having each field, counted over the columns (absent = sentinel, "" or NaN). */
 export function photoCoverage(p: PhotoColumns): Record<string, number> {
@@ -63,6 +64,10 @@ export function formatSummary(s: BuildSummary, ms: number): string {
   }
   const derived = Object.entries(s.derived)
   if (derived.length > 0) lines.push(`derived  ${derived.map(([f, k]) => `${f} ${fmt(k)}`).join(', ')}`)
+  for (const [rover, methods] of Object.entries(s.derivationErrors ?? {})) {
+    const parts = Object.entries(methods!).map(([m, e]) => ('agree' in e ? `${m} ${fmt(e.agree)}/${fmt(e.n)} agree` : `${m} n=${fmt(e.n)} median |err| ${e.median_abs}s max ${e.max_abs}s`))
+    lines.push(`measured ${rover}: ${parts.join('; ')}`)
+  }
   const prefix = commonFolder(s.sources.map((x) => x.path))
   lines.push(`sources  ${s.sources.length} files${prefix ? ` under ${prefix}` : ''}`)
   const names = s.sources.map((x) => x.path.slice(prefix.length))
@@ -74,7 +79,7 @@ export function formatSummary(s: BuildSummary, ms: number): string {
   }
   if (s.skipped.length > 0) {
     lines.push(`skipped  ${fmt(s.skipped.length)} bad records (--skip-bad)`)
-    for (const k of s.skipped.slice(0, 5)) lines.push(`  ${k.file}: record ${k.record}: ${k.reason}`)
+    for (const k of s.skipped.slice(0, 5)) lines.push(printable(`  ${k.file}: record ${k.record}: ${k.reason}`))
     if (s.skipped.length > 5) lines.push(`  … and ${fmt(s.skipped.length - 5)} more`)
   }
   if (s.removed.length > 0) lines.push(`pruned   ${s.removed.join(', ')}`)

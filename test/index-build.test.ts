@@ -62,7 +62,7 @@ describe('publishing', () => {
     const b = await buildIndex({ out, sources: [OPPORTUNITY] })
     expect(b.version).not.toBe(a.version)
     expect(readdirSync(out).sort()).toEqual([a.version, b.version, 'current'].sort())
-    const again = await buildIndex({ out, sources: [SPIRIT] })
+    const again = await buildIndex({ out, sources: [SPIRIT], force: true }) // 77 photos after 95: a drop that needs force
     expect(again.version).toBe(a.version)
     expect(again.summary.reused).toBe(true)
     expect(readlinkSync(join(out, 'current'))).toBe(a.version)
@@ -73,11 +73,11 @@ describe('publishing', () => {
 
   test('a failed build (a malformed source, no --skip-bad) exits non-zero naming the file and leaves current and its files untouched', () => {
     const out = join(scratch, 'failed')
-    expect(cli('--out', out, SPIRIT).code).toBe(0)
+    expect(cli('--out', out, '--only-sources', SPIRIT).code).toBe(0)
     const before = snapshot(out)
     const bad = join(scratch, 'broken-photos.json')
     writeFileSync(bad, '{"photos": [{"id": 1, "sol": 1, ')
-    const r = cli('--out', out, SPIRIT, bad)
+    const r = cli('--out', out, '--only-sources', SPIRIT, bad)
     expect(r.code).toBe(1)
     expect(r.stderr).toContain('broken-photos.json')
     expect(r.stderr).toContain('the published index is unchanged')
@@ -87,7 +87,7 @@ describe('publishing', () => {
 
   test('a build killed while writing leaves current and its files untouched, and the next build clears its staging folder', async () => {
     const out = join(scratch, 'killed')
-    expect(cli('--out', out, SPIRIT).code).toBe(0)
+    expect(cli('--out', out, '--only-sources', SPIRIT).code).toBe(0)
     const before = snapshot(out)
     const child = Bun.spawn([process.execPath, join(REPO, 'index-builder/cli.ts'), '--out', out, '--synthetic', '--scale', '0.1'], { cwd: REPO, stdout: 'ignore', stderr: 'ignore' })
     const staging = () => readdirSync(out).filter((n) => n.startsWith('.staging-'))
@@ -97,7 +97,7 @@ describe('publishing', () => {
     child.kill('SIGKILL')
     await child.exited
     expect(snapshot(out)).toEqual(before)
-    expect(cli('--out', out, OPPORTUNITY).code).toBe(0)
+    expect(cli('--out', out, '--only-sources', OPPORTUNITY).code).toBe(0)
     expect(staging()).toEqual([])
   }, 90_000)
 
@@ -105,11 +105,11 @@ describe('publishing', () => {
     const out = join(scratch, 'skip-bad')
     const file = join(scratch, 'one-bad-record.json')
     writeFileSync(file, JSON.stringify({ photos: [v1Photo(990001, 1), v1Photo(990002, 'not a sol')] }))
-    const strict = cli('--out', out, file)
+    const strict = cli('--out', out, '--only-sources', file)
     expect(strict.code).toBe(1)
     expect(strict.stderr).toContain('one-bad-record.json')
     expect(existsSync(join(out, 'current'))).toBe(false)
-    const r = cli('--out', out, '--skip-bad', file)
+    const r = cli('--out', out, '--only-sources', '--skip-bad', file)
     expect(r.code).toBe(0)
     expect(r.stdout).toContain('skipped 1')
     expect(r.stdout).toMatch(/photos 1\b/)
@@ -120,16 +120,16 @@ describe('publishing', () => {
 
   test('--if-missing does nothing when current holds a complete index, and builds when it does not', () => {
     const out = join(scratch, 'if-missing')
-    const first = cli('--out', out, '--if-missing', SPIRIT)
+    const first = cli('--out', out, '--only-sources', '--if-missing', SPIRIT)
     expect(first.code).toBe(0)
     expect(first.stdout).toContain('photos 77')
     const before = snapshot(out)
-    const second = cli('--out', out, '--if-missing', OPPORTUNITY)
+    const second = cli('--out', out, '--only-sources', '--if-missing', OPPORTUNITY)
     expect(second.code).toBe(0)
     expect(second.stdout).toContain('not rebuilding')
     expect(snapshot(out)).toEqual(before)
     rmSync(join(out, before.current!, FILES.photos))
-    expect(cli('--out', out, '--if-missing', SPIRIT).stdout).toContain('photos 77')
+    expect(cli('--out', out, '--only-sources', '--if-missing', SPIRIT).stdout).toContain('photos 77')
   })
 
   test('usage errors exit 2 with the usage text', () => {

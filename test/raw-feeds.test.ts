@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { DEFAULT_RAW_DIR, readSources } from '../index-builder/sources/read-sources'
+import { DEFAULT_SOURCE_DIRS, readSources } from '../index-builder/sources/read-sources'
 import { assignedIdFor } from '../index-builder/normalize/assign-ids'
 import type { PhotoRecord } from '../index-builder/normalize/photo-record'
 
@@ -54,7 +54,7 @@ describe('Perseverance raw_images page (§4.1)', async () => {
       site: 79,
       drive: 1204,
       xyz: [35.4362, 22.5714, -9.46445],
-      mast_azimuth: -156.098,
+      mast_azimuth: 360 - 156.098, // the feed's −156.098, normalised into [0, 360)
       mast_elevation: -10.1652,
       sclk: 813073669.716,
       images: { small: `${NCAM}_320.jpg`, medium: `${NCAM}_800.jpg`, large: `${NCAM}_1200.jpg`, full: `${NCAM}.png` },
@@ -147,9 +147,9 @@ describe('Curiosity raw_image_items page (§4.2)', async () => {
   })
 
   test('both pages together with the real folder: ids stay unique and the feed photos add to the real ones', async () => {
-    const all = await readSources([DEFAULT_RAW_DIR, M2020, MSL])
+    const all = await readSources([...DEFAULT_SOURCE_DIRS, M2020, MSL])
     const real = await readSources()
     expect(all.records.length).toBe(real.records.length + 5)
     expect(new Set(all.records.map((x) => x.id)).size).toBe(all.records.length)
-  })
+  }, 30_000)
 })

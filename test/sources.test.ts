@@ -1,5 +1,6 @@
 /**
- * The source readers over the real data in ../shared/data/raw: every file is read, the photo counts
+ * The source readers over the real data in ../shared/data/raw (the incoming sources have their own
+ * test, incoming-sources.test.ts): every file is read, the photo counts
  * equal counts made independently here from the files, ids are kept or assigned as documented, and
  * bad input is reported by file and record.
  */
@@ -10,7 +11,7 @@ import { gunzipSync } from 'node:zlib'
 import { DEFAULT_RAW_DIR, readSources, SourceError } from '../index-builder/sources/read-sources'
 import { ASSIGNED_ID_BASE, assignedIdFor } from '../index-builder/normalize/assign-ids'
 
-const real = await readSources()
+const real = await readSources([DEFAULT_RAW_DIR])
 const FIXTURES = path.join(import.meta.dir, 'fixtures/feeds')
 
 // ---- Independent count, straight from the files -------------------------------------------------

@@ -1,4 +1,4 @@
-import { findCamera } from '../../src/catalog/cameras'
+import { camerasOf, findCamera } from '../../src/catalog/cameras'
 import type { RoverSlug } from '../../src/catalog/rovers'
 
 /**
@@ -6,7 +6,7 @@ import type { RoverSlug } from '../../src/catalog/rovers'
  * service maps them (behaviour.md §20: "MAST_*→MAST, NAV_*→NAVCAM, FHAZ_*, RHAZ_*, CHEMCAM_*, MAHLI,
  * MARDI"; Perseverance instruments match a catalogue name exactly). An instrument that maps to no
  * catalogue camera returns undefined: the photo is skipped and counted (behaviour.md §19.2, last note),
- * e.g. Perseverance PIXL, CACHECAM, HELI_*, FRONT_HAZCAM_LEFT_B.
+ * e.g. Perseverance PIXL, CACHECAM, HELI_*, FRONT_HAZCAM_LEFT_B. A v1 full name maps to its camera.
  */
 const MSL_PREFIX: ReadonlyArray<readonly [RegExp, string]> = [
   [/^MAST(_|$)/, 'MAST'],
@@ -24,5 +24,6 @@ export function mapCamera(rover: RoverSlug, instrument: string): string | undefi
   if (rover === 'curiosity') {
     for (const [re, cam] of MSL_PREFIX) if (re.test(name)) return cam
   }
-  return undefined
+  // Tables that name the camera by its v1 full name ("Mars Hand Lens Imager", SOURCES.md §2.11).
+  return camerasOf(rover).find((c) => c.full_name.toUpperCase() === name)?.name
 }

@@ -1,4 +1,5 @@
-import { parseTable, type Table } from './delimited-text'
+import { parseTable, TableError, type Table } from './delimited-text'
+import { MAX_JSON_DEPTH } from './input-limits'
 import { isFeatureCollection, isLineLayer } from './mmgis-layer'
 import { isMerRmcTable, isMerTraverseTable } from './mer-location-table'
 import { isMerTimetable } from './mer-timetable'
@@ -12,14 +13,20 @@ import { SourceError } from './source-error'
 export type Detected =
   | { format: 'v1-json' | 'manifest' | 'm2020-raw-images' | 'msl-raw-image-items' | 'mru-record' | 'waypoints' | 'traverse'; doc: unknown }
   | { format: 'v1-csv' | 'mer-rmc-table' | 'mer-traverse-table' | 'mer-timetable'; table: Table }
+  | { format: 'pds3-label' | 'url-index'; text: string }
   | { format: 'unknown'; why: string }
 
 const has = (o: unknown, k: string) => !!o && typeof o === 'object' && k in (o as object)
 const isArrayOf = (o: unknown, k: string) => has(o, k) && Array.isArray((o as Record<string, unknown>)[k])
 
 export function detectFormat(name: string, text: string): Detected {
+  const base = name.slice(name.lastIndexOf('/') + 1)
+  if (/\.lbl$/i.test(base)) return { format: 'pds3-label', text }
+  if (base === 'index' && /^https?:\/\/\S+$/m.test(text.slice(0, 4096))) return { format: 'url-index', text }
   const head = text.trimStart()[0]
   if (head === '{' || head === '[' || /\.(geo)?json$/i.test(name.replace(/\.gz$/i, ''))) {
+    const depth = jsonDepth(text)
+    if (depth > MAX_JSON_DEPTH) throw new SourceError(name, 'file', `JSON nested deeper than ${MAX_JSON_DEPTH} levels`)
     let doc: unknown
     try {
       doc = JSON.parse(text)
@@ -28,7 +35,13 @@ export function detectFormat(name: string, text: string): Detected {
     }
     return detectJson(doc)
   }
-  const table = parseTable(text)
+  let table: Table
+  try {
+    table = parseTable(text)
+  } catch (e) {
+    if (e instanceof TableError) throw new SourceError(name, 'file', e.message)
+    throw e
+  }
   const h = table.header.map((x) => x.toLowerCase())
   if (h.includes('img_src') && (h.includes('camera_name') || h.includes('camera'))) return { format: 'v1-csv', table }
   if (isMerRmcTable(table)) return { format: 'mer-rmc-table', table }
@@ -40,14 +53,38 @@ export function detectFormat(name: string, text: string): Detected {
 function detectJson(doc: unknown): Detected {
   if (Array.isArray(doc)) {
     if (doc.length === 0 || has(doc[0], 'img_src')) return { format: 'v1-json', doc }
+    // A bare array of Perseverance raw_images records (the feed's `images`, saved without the wrapper).
+    if (has(doc[0], 'imageid') && has(doc[0], 'image_files')) return { format: 'm2020-raw-images', doc: { images: doc } }
     return { format: 'unknown', why: 'a JSON array whose items have no img_src' }
   }
   if (!doc || typeof doc !== 'object') return { format: 'unknown', why: 'JSON that is not an object or array' }
-  if (has(doc, 'photo_manifest')) return { format: 'manifest', doc }
+  if (has(doc, 'photo_manifest')) {
+    const m = (doc as { photo_manifest: unknown }).photo_manifest
+    if (!m || typeof m !== 'object' || Array.isArray(m)) return { format: 'unknown', why: 'photo_manifest is not an object' }
+    return { format: 'manifest', doc }
+  }
   if (isArrayOf(doc, 'photos')) return { format: 'v1-json', doc }
   if (isArrayOf(doc, 'images')) return { format: 'm2020-raw-images', doc }
   if (isArrayOf(doc, 'items')) return { format: 'msl-raw-image-items', doc }
   if (has(doc, 'imageid') && has(doc, 'link')) return { format: 'mru-record', doc }
   if (isFeatureCollection(doc)) return { format: isLineLayer(doc) ? 'traverse' : 'waypoints', doc }
   return { format: 'unknown', why: `JSON object with keys ${Object.keys(doc).slice(0, 6).join(', ')}` }
+}
+
+/** Deepest [ / { nesting of a JSON text, in one pass (brackets inside strings do not count). */
+export function jsonDepth(text: string): number {
+  let depth = 0
+  let max = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 92) i++ // backslash: skip the escaped character
+      else if (c === 34) inString = false
+    } else if (c === 34) inString = true
+    else if (c === 91 || c === 123) {
+      if (++depth > max) max = depth
+    } else if (c === 93 || c === 125) depth--
+  }
+  return max
 }

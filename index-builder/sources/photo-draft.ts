@@ -27,11 +27,16 @@ export function requireEarthDate(value: unknown): string {
   return value
 }
 
-/** A v1 id: absent, or a positive int32. */
+/** Ids from 2^30 up are the builder's own (assign-ids.ts), so a v1 id must stay below. */
+export const MAX_V1_ID = 2 ** 30 - 1
+
+/** A v1 id: absent, or an integer in [1, 2^30) (v1's largest is 1.3 M; the rest is reserved for assigned ids). */
 export function optionalId(value: unknown): number | undefined {
   if (value === undefined || value === null || value === '') return undefined
-  const n = typeof value === 'string' ? Number(value) : value
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 2147483647) throw new RecordError(`id ${JSON.stringify(value)} is not a positive 32-bit integer`)
+  const n = typeof value === 'string' && /^\d{1,10}$/.test(value.trim()) ? Number(value) : value
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_V1_ID) {
+    throw new RecordError(`id ${JSON.stringify(value).slice(0, 40)} is not an integer in [1, 2^30) (ids from 2^30 up are reserved for photos without a v1 id)`)
+  }
   return n
 }
 

@@ -6,7 +6,7 @@ import { dedupePhotos, type DedupeResult } from '../normalize/dedupe-photos'
 import { deriveFields } from '../normalize/derive-fields'
 import { BUILT_IN_CALIBRATION, calibrationFromTimetable, sclkToUtcFor, type SclkCalibration, type SclkToUtc } from '../normalize/sclk-to-utc'
 import { crossCheckManifests, type ManifestChecks } from './cross-check-manifests'
-import { DEFAULT_RAW_DIR, displayPath, listFiles, REPO_ROOT } from './list-files'
+import { DEFAULT_INCOMING_DIR, DEFAULT_RAW_DIR, DEFAULT_SOURCE_DIRS, displayPath, listFiles, REPO_ROOT } from './list-files'
 import { detectFormat } from './detect-format'
 import { readMerRmcTable, readMerTraverseTable } from './mer-location-table'
 import { readMerTimetable, type MerTimetableRow } from './mer-timetable'
@@ -16,14 +16,17 @@ import { readMslRawImageItems } from './msl-raw-image-items'
 import { readMruRecord } from './mru-record'
 import { openFile } from './open-file'
 import type { PhotoDraft } from './photo-draft'
-import { SourceError, type ReadContext, type Skipped } from './source-error'
+import { RecordError, SourceError, type ReadContext, type Skipped } from './source-error'
+import { validateRecord } from '../normalize/validate-record'
+import { measureDerivations, type DerivationErrors } from '../normalize/measure-derivations'
+import { curiosityVoDrafts, readPds3Label, readUrlIndex, type LabelFacts } from './pds3/curiosity-vo'
 import { readV1Csv } from './v1-csv'
 import { readV1Manifest, type RoverManifest } from './v1-manifest'
 import { readV1Photos } from './v1-photos'
 import type { TraverseSummary, Waypoint } from './waypoint'
 
 export type { MerTimetableRow, RoverManifest, Skipped, TraverseSummary, Waypoint }
-export { DEFAULT_RAW_DIR, REPO_ROOT, SourceError }
+export { DEFAULT_INCOMING_DIR, DEFAULT_RAW_DIR, DEFAULT_SOURCE_DIRS, REPO_ROOT, SourceError }
 
 export interface ReadOptions {
   skipBad?: boolean
@@ -37,6 +40,8 @@ export interface ReadChecks extends ManifestChecks {
   clockSolMismatches: Array<{ nasa_id: string; sol: number; clock_sol: number }>
   /** A feed imageid that differs from the id derived from its URL. */
   imageIdVsUrl: Array<{ imageid: string; from_url: string; source: string }>
+  /** Each derivation measured against the records that state the value (docs/derived-fields.md). */
+  derivationErrors: DerivationErrors
 }
 
 export interface ReadResult {
@@ -59,8 +64,8 @@ export interface ReadResult {
 }
 
 /**
- * Reads every source under the given files or folders (default: the real data folder
- * `<repo>/../shared/data/raw`), detects each file's format by content, normalises the photos into
+ * Reads every source under exactly the given files or folders (default: the real data folders
+ * `<repo>/../shared/data/raw` and `…/incoming`, DEFAULT_SOURCE_DIRS), detects each file's format by content, normalises the photos into
  * PhotoRecords (one per NASA image id), derives what the records encode (docs/derived-fields.md) and
  * returns them with the location tables, MER timetables, v1 manifests and the cross-checks.
  *
@@ -69,8 +74,10 @@ export interface ReadResult {
  */
 export async function readSources(paths?: string[], opts: ReadOptions = {}): Promise<ReadResult> {
   const skipBad = opts.skipBad ?? false
-  const files = listFiles(paths && paths.length > 0 ? paths : [DEFAULT_RAW_DIR])
+  const files = listFiles(paths && paths.length > 0 ? paths : DEFAULT_SOURCE_DIRS)
   const skipped: Skipped[] = []
+  // Links that leave the roots, dangle or loop are never read; they are reported, not fatal.
+  for (const r of files.refused) skipped.push({ file: r.path, record: 'file', reason: r.reason })
   const unmapped = new Map<string, number>()
   const sources: ManifestSource[] = []
   const drafts: Array<{ draft: PhotoDraft; sourceIndex: number }> = []
@@ -88,15 +95,16 @@ export async function readSources(paths?: string[], opts: ReadOptions = {}): Pro
     try {
       // Read the whole file before keeping anything, so a bad file contributes nothing.
       const fileUnmapped = new Map<string, number>()
-      const got = readOneFile(abs, display, { skipBad, skipped, unmapped: fileUnmapped }, imageIdVsUrl)
+      const got = readFileSafely(abs, display, { skipBad, skipped, unmapped: fileUnmapped }, imageIdVsUrl)
       for (const [k, n] of fileUnmapped) unmapped.set(k, (unmapped.get(k) ?? 0) + n)
       source.format = got.format
       source.records = got.records
       for (const draft of got.drafts) drafts.push({ draft, sourceIndex })
-      waypoints.push(...got.waypoints)
-      traverses.push(...got.traverses)
-      timetables.push(...got.timetables)
-      manifests.push(...got.manifests)
+      // Loops, not push(...spread): a file may hold millions of rows (spread arguments overflow the stack).
+      append(waypoints, got.waypoints)
+      append(traverses, got.traverses)
+      append(timetables, got.timetables)
+      append(manifests, got.manifests)
     } catch (e) {
       if (!(e instanceof SourceError) || !skipBad) throw e
       skipped.splice(skippedBefore)
@@ -113,6 +121,7 @@ export async function readSources(paths?: string[], opts: ReadOptions = {}): Pro
   const clockSolMismatches: ReadChecks['clockSolMismatches'] = []
   const utcFromClock = new Set<PhotoRecord>()
   const kept: typeof drafts = []
+  const derivationErrors = measureDerivations(drafts.map((d) => d.draft.record), clocks)
   for (const entry of drafts) {
     const rec = entry.draft.record
     const d = deriveFields(rec, clocks[rec.rover])
@@ -155,6 +164,7 @@ export async function readSources(paths?: string[], opts: ReadOptions = {}): Pro
       idSolMismatches,
       clockSolMismatches,
       imageIdVsUrl,
+      derivationErrors,
     },
     ignored: files.ignored.map(displayPath),
   }
@@ -179,6 +189,8 @@ function readOneFile(
 ): FileResult {
   const out: FileResult = { format: '', records: 0, drafts: [], waypoints: [], traverses: [], timetables: [], manifests: [] }
   const formats = new Set<string>()
+  const labels = new Map<string, LabelFacts>()
+  const urls: Array<{ url: string; ctx: ReadContext; line: number }> = []
   for (const entry of openFile(abs, display)) {
     const file = entry.member ? `${display}:${entry.member}` : display
     const ctx: ReadContext = { file, ...shared }
@@ -188,6 +200,21 @@ function readOneFile(
     formats.add(d.format)
     let r: { records: number; drafts?: PhotoDraft[]; waypoints?: Waypoint[] }
     switch (d.format) {
+      case 'pds3-label': {
+        for (const facts of eachRecordOf(ctx, 'label', () => readPds3Label(d.text))) {
+          const other = labels.get(facts.nasa_id)
+          if (other) throw new SourceError(file, 'file', `a second label for ${facts.nasa_id} (first in ${other.where})`)
+          labels.set(facts.nasa_id, { ...facts, where: file })
+        }
+        r = { records: 1 }
+        break
+      }
+      case 'url-index': {
+        const list = readUrlIndex(d.text)
+        list.forEach((url, i) => urls.push({ url, ctx, line: i + 1 }))
+        r = { records: list.length }
+        break
+      }
       case 'v1-json': r = readV1Photos(d.doc, ctx); break
       case 'v1-csv': r = readV1Csv(d.table, ctx); break
       case 'mru-record': r = readMruRecord(d.doc, ctx, idMismatch); break
@@ -210,17 +237,70 @@ function readOneFile(
       case 'mer-traverse-table': r = readMerTraverseTable(d.table, ctx); break
       case 'mer-timetable': {
         const t = readMerTimetable(d.table, ctx)
-        out.timetables.push(...t.rows)
+        append(out.timetables, t.rows)
         r = t
         break
       }
     }
     out.records += r.records
-    if (r.drafts) out.drafts.push(...r.drafts)
-    if (r.waypoints) out.waypoints.push(...r.waypoints)
+    if (r.drafts) append(out.drafts, r.drafts)
+    if (r.waypoints) append(out.waypoints, r.waypoints)
   }
+  if (labels.size > 0 || urls.length > 0) {
+    const labelCtx = (where: string): ReadContext => ({ file: where, ...shared })
+    append(out.drafts, curiosityVoDrafts(urls, labels, labelCtx))
+  }
+  out.drafts = validDrafts(out.drafts, shared)
   out.format = [...formats].join('+') || 'empty'
   return out
+}
+
+/** Drafts that pass the build-time gate (validate-record.ts); a bad one is a record error of its file. */
+function validDrafts(drafts: PhotoDraft[], shared: Pick<ReadContext, 'skipBad' | 'skipped'>): PhotoDraft[] {
+  const out: PhotoDraft[] = []
+  for (const d of drafts) {
+    try {
+      validateRecord(d.record)
+      out.push(d)
+    } catch (e) {
+      if (!(e instanceof RecordError)) throw e
+      const err = new SourceError(d.record.source, d.record.id !== undefined ? `${d.record.nasa_id.slice(0, 100)} (id ${d.record.id})` : d.record.nasa_id.slice(0, 100), e.reason)
+      if (!shared.skipBad) throw err
+      shared.skipped.push({ file: err.file, record: err.record, reason: err.reason })
+    }
+  }
+  return out
+}
+
+/** One record-level read; a RecordError becomes a skipped record (skipBad) or a SourceError. */
+function eachRecordOf<T>(ctx: ReadContext, label: string, fn: () => T): T[] {
+  try {
+    return [fn()]
+  } catch (e) {
+    if (!(e instanceof RecordError)) throw e
+    const err = new SourceError(ctx.file, label, e.reason)
+    if (!ctx.skipBad) throw err
+    ctx.skipped.push({ file: err.file, record: err.record, reason: err.reason })
+    return []
+  }
+}
+
+/**
+ * readOneFile, with every failure a SourceError naming the file: a reader's TypeError on a null
+ * where an object belongs, a RangeError from a structure too deep, a failed system call.
+ */
+function readFileSafely(...args: Parameters<typeof readOneFile>): FileResult {
+  try {
+    return readOneFile(...args)
+  } catch (e) {
+    if (e instanceof SourceError) throw e
+    const why = e instanceof RangeError ? 'too large or too deeply nested to read' : `unreadable (${e instanceof Error ? `${e.name}: ${e.message}` : String(e)})`
+    throw new SourceError(args[1], 'file', why.slice(0, 300))
+  }
+}
+
+function append<T>(into: T[], from: readonly T[]): void {
+  for (let i = 0; i < from.length; i++) into.push(from[i]!)
 }
 
 /** Per-rover SCLK → UTC: the built-in calibrations plus the MER timetables read. */

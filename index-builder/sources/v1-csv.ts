@@ -8,7 +8,8 @@ import { v1Draft } from './v1-photos'
 
 /**
  * v1 records flattened to CSV (SOURCES.md §2.6, GuiihDantas): `id,earth_date,camera_name,img_src`,
- * optionally `sol` and `rover`. Without a sol column the sol is read from the URL path (`/sol/01282/`),
+ * optionally `sol`, `rover`, and `width`/`height` measured from the image (SOURCES.md §2.11, where
+ * `camera` is the v1 full name). Without a sol column the sol is read from the URL path (`/sol/01282/`),
  * else from the image id (`NLG_1282_…`); without a rover column the rover comes from the URL family.
  * `raw` keeps the row as a JSON object of the header's columns (values as written).
  */
@@ -20,6 +21,8 @@ export function readV1Csv(t: Table, ctx: ReadContext): { records: number; drafts
     img: columnIndex(t.header, 'img_src'),
     sol: columnIndex(t.header, 'sol'),
     rover: columnIndex(t.header, 'rover', 'rover_name'),
+    width: columnIndex(t.header, 'width'),
+    height: columnIndex(t.header, 'height'),
   }
   if (col.img < 0 || col.camera < 0 || col.earth < 0) throw new SourceError(ctx.file, 'file', 'CSV header lacks img_src, camera_name or earth_date')
   const drafts = eachRecord(ctx, t.rows, (r) => (col.id >= 0 ? r[col.id] : undefined), (r) => {
@@ -35,6 +38,8 @@ export function readV1Csv(t: Table, ctx: ReadContext): { records: number; drafts
         img_src: img,
         earth_date: r[col.earth],
         rover: col.rover >= 0 ? r[col.rover] : undefined,
+        width: col.width >= 0 ? r[col.width] : undefined,
+        height: col.height >= 0 ? r[col.height] : undefined,
       },
       JSON.stringify(rawObj),
       ctx,

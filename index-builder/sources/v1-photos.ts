@@ -34,6 +34,9 @@ export interface V1Fields {
   img_src: unknown
   earth_date: unknown
   rover: unknown
+  /** Stated image size (tables that measured it); absent in v1 JSON. */
+  width?: unknown
+  height?: unknown
 }
 
 export function v1Draft(f: V1Fields, raw: string, ctx: ReadContext): PhotoDraft | undefined {
@@ -47,6 +50,8 @@ export function v1Draft(f: V1Fields, raw: string, ctx: ReadContext): PhotoDraft 
   const camera = mapCamera(rover, instrument)
   if (!camera) return countUnmapped(ctx, rover, instrument)
   const { nasaId, version } = nasaIdFromUrl(imgSrc)
+  const width = optionalSize(f.width, 'width')
+  const height = optionalSize(f.height, 'height')
   const record: PhotoRecord = compact({
     id,
     rover,
@@ -55,8 +60,17 @@ export function v1Draft(f: V1Fields, raw: string, ctx: ReadContext): PhotoDraft 
     sol,
     earth_date: earthDate,
     images: imagesFromUrl(imgSrc),
+    width,
+    height,
     raw,
     source: ctx.file,
   })
   return { record, richness: 1, version }
+}
+
+function optionalSize(value: unknown, field: string): number | undefined {
+  if (value === undefined || value === null || value === '' || value === 'NA') return undefined
+  const n = typeof value === 'string' && /^\d{1,6}$/.test(value.trim()) ? Number(value) : value
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) throw new RecordError(`${field} ${JSON.stringify(value).slice(0, 40)} is not a positive integer`)
+  return n
 }

@@ -10,7 +10,8 @@ import { syncHook } from '../../src/http/sync-hook'
 /**
  * Turns what resource handlers return (JsonBody, or a plain object/array) into a Response whose
  * Content-Type is the media type Accept asks for (./negotiate.ts), with `Vary: Accept`
- * (RFC 9110 §12.5.5). Error bodies are negotiated the same way by plugins/errors.
+ * (RFC 9110 §12.5.5) and `X-Content-Type-Options: nosniff` (the body is data, never to be sniffed
+ * as HTML). Error bodies are negotiated the same way by plugins/errors.
  * Mounted before any route: Elysia applies a global mapResponse only to routes added after it.
  */
 export function contentTypePlugin(_deps: AppDeps) {
@@ -45,7 +46,7 @@ function toResponse(response: unknown, request: Request, set: { status?: number 
 }
 
 function jsonResponse(request: Request, g: AnswerState | undefined, text: string, status: number, own?: Record<string, string>): Response {
-  const headers: Record<string, string> = { 'content-type': negotiateMediaType(request.headers.get('accept')), vary: 'Accept' }
+  const headers: Record<string, string> = { 'content-type': negotiateMediaType(request.headers.get('accept')), vary: 'Accept', 'x-content-type-options': 'nosniff' }
   if (g) {
     if (g.success && status >= 200 && status < 300) Object.assign(headers, g.success)
     if (g.always) Object.assign(headers, g.always)

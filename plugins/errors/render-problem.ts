@@ -6,7 +6,7 @@ import { negotiateMediaType } from '../content-type/negotiate'
  * `retryAfter` on 429 and `errors` on 400) is serialised, in the media type Accept asks for.
  */
 export function renderProblem(problem: ProblemError, accept: string | null, extra?: Record<string, string>): Response {
-  const headers: Record<string, string> = { 'content-type': negotiateMediaType(accept, true), vary: 'Accept' }
+  const headers: Record<string, string> = { 'content-type': negotiateMediaType(accept, true), vary: 'Accept', 'x-content-type-options': 'nosniff' }
   if (extra) Object.assign(headers, extra)
   if (problem.headers) Object.assign(headers, problem.headers)
   return new Response(JSON.stringify(problem.body()), { status: problem.status, headers })

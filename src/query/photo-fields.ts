@@ -27,7 +27,7 @@ export interface OutputSpec {
   attrs: number
   /** Bitmask of SIZE.*: sizes images may carry. */
   sizes: number
-  /** `minimal` preset: one image, medium else full. */
+  /** `minimal` preset: one image, medium else large else full else small. */
   singleImage: boolean
   /** Write location.coordinates (not in `extended`). */
   coordinates: boolean
@@ -115,7 +115,7 @@ export function outputSpec(req: OutputRequest): OutputSpec {
       else if ((p.attrs ?? 0) & A.images) multi = true
     }
     sel.singleImage = single && !multi
-    if (sel.singleImage) sel.sizes = SIZE.medium | SIZE.full
+    if (sel.singleImage) sel.sizes = SIZE.medium | SIZE.large | SIZE.full | SIZE.small
   }
   if (req.imageSizes) {
     let mask = 0

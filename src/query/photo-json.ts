@@ -227,10 +227,13 @@ function imagesJson(w: PhotoWriter, row: number, out: OutputSpec): string {
   if (allowed === 0) return ''
   const dir = w.imageDir(row)
   if (out.singleImage) {
-    // minimal: medium, else full
-    const f = allowed & SIZE.medium ? imageMember(p.image_medium, row, 'medium', dir) : ''
-    if (f !== '') return f
-    return allowed & SIZE.full ? imageMember(p.image_full, row, 'full', dir) : ''
+    // minimal: the nearest size the photo has — medium, else large, else full, else small
+    // (decisions.md, Clarifications: most Perseverance photos hold only a large URL).
+    let f = allowed & SIZE.medium ? imageMember(p.image_medium, row, 'medium', dir) : ''
+    if (f === '' && allowed & SIZE.large) f = imageMember(p.image_large, row, 'large', dir)
+    if (f === '' && allowed & SIZE.full) f = imageMember(p.image_full, row, 'full', dir)
+    if (f === '' && allowed & SIZE.small) f = imageMember(p.image_small, row, 'small', dir)
+    return f
   }
   let s = ''
   let f: string

@@ -1,3 +1,4 @@
+import { formatPercentUnits, percentageUnits } from './percentages'
 import { ROVER_SLUGS } from '../catalog/rovers'
 import type { ParamError } from '../http/problems'
 import type { Store } from '../store/store'
@@ -24,7 +25,7 @@ export const STATS_PATH = '/api/v2/photos/stats'
  *  - sol: keyed by the sol number (as a string), with earth_date = the earliest Earth date of
  *    the group's photos (a sol spans two UTC dates, and rovers share sol numbers), ordered by
  *    sol ascending. All groups are returned.
- * percentage = count / total_photos * 100 to one decimal. period = earliest and latest
+ * percentage = count / total_photos * 100 to 4 decimals by largest remainder (percentages.ts). period = earliest and latest
  * earth_date of the matched photos; `{}` when nothing matched.
  *
  * The counts come from the stats cube (stats-cube.ts) when the filters are only rovers,
@@ -57,22 +58,23 @@ export function photoStats(store: Store, params: URLSearchParams, base: string, 
   const groups: string[] = []
   let groupsJson: string | undefined
   let groupCount = 0
-  const pct = (count: number) => Math.round((count / len) * 1000) / 10
   if (groupBy === 'camera') {
     const byName = new Map<string, number>()
     p.camera.dict.forEach((name, code) => { if (byCode[code] > 0) byName.set(name, (byName.get(name) ?? 0) + byCode[code]) })
     const sorted = [...byName].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-    for (const [name, count] of sorted) groups.push(`{"key":${JSON.stringify(name)},"count":${count},"percentage":${pct(count)}}`)
+    const units = percentageUnits(sorted.map((g) => g[1]))
+    sorted.forEach(([name, count], i) => groups.push(`{"key":${JSON.stringify(name)},"count":${count},"percentage":${formatPercentUnits(units[i]!)}}`))
   } else if (groupBy === 'rover') {
     const sols = new Float64Array(4)
     for (let c = 0; c < 4; c++) for (let k = 0; k < d; k++) sols[c] += roverSolSeen[c * span + k]
     const order = [0, 1, 2, 3].filter((c) => roverCounts[c] > 0).sort((a, b) => roverCounts[b] - roverCounts[a] || a - b)
-    for (const c of order) {
+    const units = percentageUnits(order.map((c) => roverCounts[c]))
+    order.forEach((c, i) => {
       const avg = sols[c] > 0 ? Math.round((roverCounts[c] / sols[c]) * 10) / 10 : 0
-      groups.push(`{"key":"${ROVER_SLUGS[c]}","count":${roverCounts[c]},"percentage":${pct(roverCounts[c])},"avg_per_sol":${avg}}`)
-    }
+      groups.push(`{"key":"${ROVER_SLUGS[c]}","count":${roverCounts[c]},"percentage":${formatPercentUnits(units[i]!)},"avg_per_sol":${avg}}`)
+    })
   } else {
-    const sol = solGroupsJson(store, solCounts, solFirstDay, len)
+    const sol = solGroupsJson(store, solCounts, solFirstDay)
     groupsJson = sol.json
     groupCount = sol.count
   }
@@ -121,7 +123,7 @@ const EARTH_DATE = asciiBytes(',"earth_date":"')
  * former template string per group, joined, measured about twice as slow).
  */
 let solBuf = new Uint8Array(1 << 16)
-function solGroupsJson(store: Store, solCounts: Uint32Array, solFirstDay: Float64Array, total: number): { json: string; count: number } {
+function solGroupsJson(store: Store, solCounts: Uint32Array, solFirstDay: Float64Array): { json: string; count: number } {
   const d = store.paths.meta.distinct.sol
   const keys = solKeyBytes(store)
   // A group is at most key (< 40) + count and percentage (< 40) + date (< 40) bytes.
@@ -143,16 +145,30 @@ function solGroupsJson(store: Store, solCounts: Uint32Array, solFirstDay: Float6
       n = q
     } while (n > 0)
   }
+  // Units of 0.0001 % per non-empty group, in output order (largest remainder over all groups).
+  const nonEmpty: number[] = []
+  for (let k = 0; k <= d; k++) if (solCounts[k] > 0) nonEmpty.push(solCounts[k])
+  const units = percentageUnits(nonEmpty)
   const group = (key: Uint8Array, n: number, day: number) => {
+    const u = units[count]!
     if (count++ > 0) buf[p++] = 44
     put(key)
     uint(n)
     put(PERCENTAGE)
-    // percentage to one decimal as String(q / 10) writes it (no ".0").
-    const q = Math.round((n / total) * 1000)
-    const r = q % 10
-    uint((q - r) / 10)
-    if (r !== 0) { buf[p++] = 46; buf[p++] = 48 + r }
+    // percentage to 4 decimals as formatPercentUnits writes it (no trailing zeros).
+    const ip = Math.floor(u / 10_000)
+    uint(ip)
+    let f = u - ip * 10_000
+    if (f !== 0) {
+      buf[p++] = 46
+      let div = 1000
+      while (f !== 0) {
+        const digit = Math.floor(f / div)
+        buf[p++] = 48 + digit
+        f -= digit * div
+        div /= 10
+      }
+    }
     if (day !== Infinity) {
       put(EARTH_DATE)
       put(dayBytes(day))

@@ -1,6 +1,6 @@
 /**
  * bun test preload (bunfig.toml): every test runs against the index built from the real records
- * in ../shared/data. It is built once into data/index-test and rebuilt only when it is stale:
+ * in ../shared/data (the builder's default sources: raw/ and incoming/). It is built once into data/index-test and rebuilt only when it is stale:
  * the fingerprint covers the content of every module the builder imports (followed from
  * index-builder/cli.ts) and the size and mtime of every real data file. When nothing changed
  * this costs a few milliseconds. Several `bun test` processes may start at once: the build runs
@@ -11,7 +11,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, 
 import { dirname, join, resolve } from 'node:path'
 
 const REPO = resolve(import.meta.dir, '../..')
-const RAW = resolve(REPO, '../shared/data/raw')
+const SOURCE_DIRS = [resolve(REPO, '../shared/data/raw'), resolve(REPO, '../shared/data/incoming')]
 const OUT = join(REPO, 'data', 'index-test')
 const FINGERPRINT = join(OUT, '.fingerprint')
 const LOCK = join(REPO, 'data', '.index-test.lock')
@@ -47,9 +47,12 @@ function dataFiles(dir: string, out: string[] = []): string[] {
 function fingerprint(): string {
   const h = new Bun.CryptoHasher('sha256')
   for (const f of builderModules()) h.update(`${f.slice(REPO.length)}\0`).update(readFileSync(f))
-  for (const f of dataFiles(RAW)) {
-    const st = statSync(f)
-    h.update(`${f.slice(RAW.length)}\0${st.size}\0${st.mtimeMs}\n`)
+  for (const dir of SOURCE_DIRS) {
+    if (!existsSync(dir)) continue
+    for (const f of dataFiles(dir)) {
+      const st = statSync(f)
+      h.update(`${f}\0${st.size}\0${st.mtimeMs}\n`)
+    }
   }
   return h.digest('hex')
 }
