@@ -30,6 +30,7 @@ export function acquireLock(path: string): Lock {
       const release = () => {
         if (!held) return
         held = false
+        process.off('exit', release)
         // Only our own lock: a stale-lock takeover by another run must not be undone by us.
         if (ownerOf(path) === process.pid) rmSync(path, { force: true })
       }
