@@ -1,0 +1,16 @@
+import type { FetchSummary } from './fetch-feeds'
+
+const n = (x: number) => x.toLocaleString('en-US')
+
+/** The run's summary as a few human lines (the `--json` form is the FetchSummary itself). */
+export function formatFetchSummary(s: FetchSummary): string {
+  const lines = [
+    `fetch ${s.rover} sols ${s.solMin}..${s.solMax}${s.resumed ? ' (resumed)' : ''}: ${n(s.sols.total)} sols, ${n(s.sols.changed)} changed, ${n(s.sols.unchanged)} unchanged, ${n(s.sols.empty)} empty, ${n(s.sols.skipped)} done before, ${n(s.sols.failed)} failed`,
+    `  pages   ${n(s.pages.fetched)} fetched, ${n(s.pages.notModified)} not modified (304), ${n(s.pages.saved)} saved`,
+    `  images  ${n(s.images.new)} new, ${n(s.images.changed)} changed, ${n(s.images.unchanged)} unchanged, ${n(s.images.removed)} removed, ${n(s.images.rejected)} rejected, ${n(s.images.duplicates)} duplicates dropped`,
+    `  http    ${n(s.requests)} requests, ${n(s.retries)} retries, ${n(s.retryAfterWaitS)} s waited on Retry-After; ${n(s.errors.length)} errors; ${(s.ms / 1000).toFixed(1)} s`,
+  ]
+  for (const e of s.errors.slice(0, 20)) lines.push(`  error   ${e}`)
+  if (s.errors.length > 20) lines.push(`  error   … ${s.errors.length - 20} more`)
+  return lines.join('\n')
+}

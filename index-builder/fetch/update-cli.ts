@@ -1,0 +1,131 @@
+/**
+ * npm run update -- [--since-sols K] [--rover NAME]... [--index-dir DIR] [--pid-file PATH] [options]
+ *
+ * The whole refresh in one command, safe to run from cron: fetch the last K sols (default 7) of
+ * both rovers' raw-image feeds into FEED_DIR, rebuild the index from the real sources plus
+ * FEED_DIR and publish it into INDEX_DIR (the builder swaps `current` atomically and leaves the
+ * served index alone when the build fails), then tell the running server: SIGHUP to the pid in
+ * --pid-file / SERVER_PID_FILE, or nothing when the server watches `current` (WATCH_INDEX).
+ * A lock file next to the index folder (`<INDEX_DIR>.update.lock`) keeps two updates apart.
+ * Nothing new fetched and an index already published: no rebuild (--rebuild forces one).
+ * Exit 0 on success; 1 when a fetch or the build failed (what could be done is done); 2 on a
+ * usage error; 75 when another update holds the lock.
+ */
+import { existsSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { DEFAULT_RAW_DIR, REPO_ROOT } from '../sources/list-files'
+import { FEED_ROVERS, isFeedRover, type FeedRover } from './feed-spec'
+import { fetchFeeds, type FetchSummary } from './fetch-feeds'
+import { baseUrlOption, feedDirOption, numberOption, politeOptions, SHARED_OPTIONS, SHARED_USAGE, UsageError } from './fetch-options'
+import { formatFetchSummary } from './format-fetch-summary'
+import { acquireLock, LockHeld } from './lock-file'
+import { signalServer, type SignalOutcome } from './signal-server'
+
+const USAGE = `usage: npm run update -- [options]
+  --since-sols K         how many of the newest sols to fetch again (default 7)
+  --rover NAME           only this rover (repeatable; default ${FEED_ROVERS.join(' and ')})
+  --index-dir DIR        the index folder to publish into (env INDEX_DIR; default data/index)
+  --pid-file PATH        the server's pid file, to send it SIGHUP (env SERVER_PID_FILE);
+                         without it a server with WATCH_INDEX on reloads by itself
+  --rebuild              rebuild even when no page changed
+  --skip-bad             passed to the builder: leave out records it cannot read instead of failing
+  --keep N               passed to the builder: index versions to keep (default 2)
+${SHARED_USAGE}`
+
+interface UpdateReport {
+  fetch: FetchSummary[]
+  fetchErrors: string[]
+  build: { ran: boolean; code?: number; ms?: number; output?: string; why?: string }
+  reload: SignalOutcome | { sent: false; why: string }
+}
+
+async function main(): Promise<number> {
+  let v: Record<string, string | boolean | string[] | undefined>
+  try {
+    v = parseArgs({
+      options: {
+        ...SHARED_OPTIONS,
+        'since-sols': { type: 'string' },
+        rover: { type: 'string', multiple: true },
+        'index-dir': { type: 'string' },
+        'pid-file': { type: 'string' },
+        rebuild: { type: 'boolean' },
+        'skip-bad': { type: 'boolean' },
+        keep: { type: 'string' },
+      },
+    }).values
+  } catch (e) {
+    return usage((e as Error).message)
+  }
+  if (v.help) {
+    process.stdout.write(USAGE)
+    return 0
+  }
+  let lock
+  try {
+    const rovers = ((v.rover as string[] | undefined) ?? [...FEED_ROVERS]).map((r) => {
+      if (!isFeedRover(r)) throw new UsageError(`--rover must be ${FEED_ROVERS.join(' or ')}`)
+      return r as FeedRover
+    })
+    const sinceSols = numberOption('since-sols', v['since-sols'] as string | undefined, 1, 5000) ?? 7
+    const keep = numberOption('keep', v.keep as string | undefined, 1, 100)
+    const feedDir = resolve(feedDirOption(v as Record<string, string>))
+    const indexDir = resolve((v['index-dir'] as string | undefined) ?? process.env.INDEX_DIR ?? 'data/index')
+    const baseUrl = baseUrlOption(v['base-url'] as string | undefined)
+    const polite = politeOptions(v as Record<string, string>)
+    const pidFile = (v['pid-file'] as string | undefined) ?? process.env.SERVER_PID_FILE
+    lock = acquireLock(`${indexDir}.update.lock`)
+
+    const report: UpdateReport = { fetch: [], fetchErrors: [], build: { ran: false }, reload: { sent: false, why: 'no new index' } }
+    for (const rover of [...new Set(rovers)]) {
+      try {
+        const s = await fetchFeeds({ rover, feedDir, baseUrl, range: { kind: 'since', sols: sinceSols }, polite, progress: v.progress === true || process.stderr.isTTY === true })
+        report.fetch.push(s)
+        if (!v.json) process.stdout.write(formatFetchSummary(s) + '\n')
+      } catch (e) {
+        const why = `${rover}: ${e instanceof Error ? e.message : String(e)}`
+        report.fetchErrors.push(why)
+        if (!v.json) process.stdout.write(`fetch ${why}\n`)
+      }
+    }
+    const changed = report.fetch.some((s) => s.sols.changed > 0)
+    const published = existsSync(join(indexDir, 'current'))
+    if (!changed && published && !v.rebuild) report.build.why = 'no page changed and an index is published'
+    else {
+      // The real sources are named as well as FEED_DIR so the rebuilt index never drops them,
+      // whether source paths replace the builder's defaults or add to them.
+      const args = ['index-builder/cli.ts', '--out', indexDir, ...(v['skip-bad'] ? ['--skip-bad'] : []), ...(keep ? ['--keep', String(keep)] : []), DEFAULT_RAW_DIR]
+      if (existsSync(feedDir)) args.push(feedDir)
+      const started = performance.now()
+      const p = Bun.spawn([process.execPath, ...args], { cwd: REPO_ROOT, stdout: 'pipe', stderr: 'inherit' })
+      const output = await new Response(p.stdout).text()
+      const code = await p.exited
+      report.build = { ran: true, code, ms: Math.round(performance.now() - started), output: output.trim().split('\n').slice(0, 3).join('\n') }
+      if (!v.json) process.stdout.write(code === 0 ? `build   published into ${indexDir} (${report.build.ms} ms)\n${report.build.output}\n` : `build   failed with exit code ${code}; the served index is unchanged\n`)
+      if (code === 0) report.reload = signalServer(pidFile)
+      else report.reload = { sent: false, why: 'the build failed' }
+    }
+    if (v.json) process.stdout.write(JSON.stringify(report) + '\n')
+    else process.stdout.write(report.build.ran ? `reload  ${report.reload.sent ? `SIGHUP sent to ${report.reload.pid}` : report.reload.why}\n` : `build   skipped: ${report.build.why}\n`)
+    const failed = report.fetchErrors.length > 0 || report.fetch.some((s) => s.sols.failed > 0) || (report.build.ran && report.build.code !== 0)
+    return failed ? 1 : 0
+  } catch (e) {
+    if (e instanceof UsageError) return usage(e.message)
+    if (e instanceof LockHeld) {
+      process.stderr.write(`update: another update is running (${e.message}); not starting\n`)
+      return 75
+    }
+    process.stderr.write(`update: failed: ${e instanceof Error ? e.message : String(e)}\n`)
+    return 1
+  } finally {
+    lock?.release()
+  }
+}
+
+function usage(message: string): number {
+  process.stderr.write(`update: ${message}\n\n${USAGE}`)
+  return 2
+}
+
+if (import.meta.main) process.exit(await main())

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { KeyStore } from '../src/keys/key-store'
+import { FeedReplayServer } from './support/feed-replay-server'
+import { spawnServer, type ServerProcess } from './setup/test-app'
+
+/**
+ * `npm run update` end to end: fetch from the replayed feeds (real records), rebuild from the real
+ * sources plus the fetched pages into a private index folder, publish, SIGHUP the running server
+ * through its pid file. The server (a child process on a free port, never data/index) then serves
+ * the new photos; the photos it served before are unchanged; no photo appears twice.
+ */
+const ROOT = join(import.meta.dir, '..')
+const work = mkdtempSync(join(tmpdir(), 'mv-update-'))
+const feeds = join(work, 'feeds')
+const index = join(work, 'index')
+const keysDb = join(work, 'keys.sqlite')
+const pidFile = join(work, 'server.pid')
+const feed = new FeedReplayServer({ latestPerseverance: 8 })
+let key: string
+let server: ServerProcess | undefined
+
+beforeAll(() => {
+  const keys = KeyStore.open(keysDb)
+  key = keys.create('update@example.com', { hourly: 1_000_000, daily: 1_000_000, concurrent: 1_000 })
+  keys.close()
+})
+afterAll(async () => {
+  await server?.stop('SIGKILL')
+  feed.stop()
+  rmSync(work, { recursive: true, force: true })
+})
+
+async function update(...extra: string[]): Promise<{ code: number; report: Record<string, any> }> {
+  const p = Bun.spawn([process.execPath, 'index-builder/fetch/update-cli.ts', '--feed-dir', feeds, '--index-dir', index, '--base-url', feed.url, '--rate', '200', '--backoff-ms', '20', '--json', ...extra], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' })
+  const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited])
+  let report: Record<string, any> = {}
+  try {
+    report = JSON.parse(out)
+  } catch {
+    report = { out, err }
+  }
+  return { code, report }
+}
+
+/** Every photo the server answers for a rover's sol, by nasa_id, as JSON; fails on a nasa_id served twice. */
+async function served(rover: string, sol: number): Promise<Map<string, string>> {
+  const out = new Map<string, string>()
+  for (let page = 1; page < 100; page++) {
+    const r = await fetch(`${server!.url}/api/v2/photos?rovers=${rover}&sol=${sol}&per_page=100&page=${page}&sort=id`, { headers: { 'x-api-key': key } })
+    expect(r.status).toBe(200)
+    const body = (await r.json()) as { data: Array<{ attributes: { nasa_id: string } }> }
+    for (const p of body.data) {
+      expect(out.has(p.attributes.nasa_id)).toBe(false)
+      out.set(p.attributes.nasa_id, JSON.stringify(p))
+    }
+    if (body.data.length < 100) break
+  }
+  return out
+}
+
+test('update fetches, rebuilds and reloads the running server: the new photos are served, the old ones unchanged, none twice', async () => {
+  feed.visible.set('perseverance:4', 100)
+  feed.visible.set('curiosity:3027', 150)
+  const first = await update()
+  expect(first.code).toBe(0)
+  expect(first.report.build).toMatchObject({ ran: true, code: 0 })
+
+  server = await spawnServer({ KEYS_DB: keysDb, INDEX_DIR: index, WATCH_INDEX: '0' })
+  writeFileSync(pidFile, `${server.proc.pid}\n`)
+  const before = { p: await served('perseverance', 4), c: await served('curiosity', 3027) }
+  expect(before.p.size).toBeGreaterThanOrEqual(100)
+
+  feed.visible.clear() // sol 4 now has 160 images, sol 3027 all of its records
+  const second = await update('--pid-file', pidFile)
+  expect(second.code).toBe(0)
+  expect(second.report.fetch.map((s: any) => [s.rover, s.images.new])).toEqual([
+    ['perseverance', 60],
+    ['curiosity', feed.records('curiosity', 3027).length - 150],
+  ])
+  expect(second.report.reload).toEqual({ sent: true, pid: server.proc.pid })
+  await server.waitFor('index.swapped')
+  const after = { p: await served('perseverance', 4), c: await served('curiosity', 3027) }
+
+  for (const [rover, sol, b, a] of [['perseverance', 4, before.p, after.p], ['curiosity', 3027, before.c, after.c]] as const) {
+    for (const [id, json] of b) expect({ id, json: a.get(id) }).toEqual({ id, json })
+    const feedIds = feed.records(rover, sol).map((r) => r.imageid as string)
+    const added = [...a.keys()].filter((id) => !b.has(id)).sort()
+    expect(added).toEqual(feedIds.filter((id) => !b.has(id)).sort())
+    for (const id of feedIds) expect({ id, served: a.has(id) }).toEqual({ id, served: true })
+  }
+  // Perseverance sol 4 is in no base source: its 60 new images are new photos. The Curiosity
+  // records replayed are real v1 records the base index already holds: their feed pages fold into
+  // the same photos (one per NASA image id), so that sol's photo count stays as it was.
+  expect(after.p.size - before.p.size).toBe(60)
+  expect(after.c.size).toBe(before.c.size)
+
+  // Nothing new: no rebuild, no signal.
+  const third = await update('--pid-file', pidFile)
+  expect(third.code).toBe(0)
+  expect(third.report.build).toMatchObject({ ran: false })
+}, 60_000)
+
+test('a second update while one holds the lock does not start (exit 75) and leaves the index alone', async () => {
+  writeFileSync(`${index}.update.lock`, `${process.pid}\n`)
+  try {
+    const r = await update()
+    expect(r.code).toBe(75)
+    expect(r.report.err).toContain('another update is running')
+  } finally {
+    rmSync(`${index}.update.lock`, { force: true })
+  }
+})
