@@ -10,6 +10,8 @@ export interface Grant {
   dayTotal: number
   /** Slots Redis says this instance holds after the call. */
   held: number
+  /** What the call asked for. */
+  wanted: { units: number; slots: number }
 }
 
 /** What to give back to Redis: units of an hour (and of its day), and slots. */

@@ -7,7 +7,7 @@
  * shrinks as the budget runs out and the last units are leased one at a time: no instance ever
  * holds much of a nearly spent budget.
  */
-export const MAX_UNIT_BLOCK = 256
+export const MAX_UNIT_BLOCK = 1024
 const UNIT_SHARE = 16
 /** Spare in-flight slots taken beside the ones a burst needs now: an eighth of the limit, at most 8. */
 const SLOT_SHARE = 8
@@ -24,7 +24,10 @@ export function spareSlots(concurrent: number): number {
   return Math.min(MAX_SPARE_SLOTS, Math.floor(concurrent / SLOT_SHARE))
 }
 
-/** Below this many leased units the next block is fetched in the background, before it runs dry. */
+/**
+ * Below this many leased units the next block is fetched in the background: half a block leaves
+ * the round trip half a block's worth of calls to come back in, so a busy key never waits.
+ */
 export function lowWater(block: number): number {
-  return Math.floor(block / 4)
+  return Math.floor(block / 2)
 }

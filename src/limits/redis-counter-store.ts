@@ -136,11 +136,13 @@ export class RedisCounterStore implements CounterStore {
         b.waiting--
       }
       if (b.canAdmit()) return this.#admit(b, id, limits, nowMs)
-      if (b.units === 0 && grant.units === 0) {
+      // Refused only on what a lease asked for and Redis did not grant: a lease that asked for
+      // units only (a prefetch) says nothing about slots, and the next round asks for them.
+      if (b.units === 0 && grant.wanted.units > 0 && grant.units === 0) {
         b.spentUntil = nowMs + SPENT_RECHECK_MS
         return { refused: b.spentLimit(limits), hourCount: b.hourCount, dayCount: b.dayCount }
       }
-      if (b.units > 0 && grant.slots === 0) return { refused: 'concurrent', hourCount: b.hourCount, dayCount: b.dayCount }
+      if (b.units > 0 && grant.wanted.slots > 0 && grant.slots === 0) return { refused: 'concurrent', hourCount: b.hourCount, dayCount: b.dayCount }
     }
     return { refused: b.units === 0 ? b.spentLimit(limits) : 'concurrent', hourCount: b.hourCount, dayCount: b.dayCount }
   }
@@ -171,7 +173,7 @@ export class RedisCounterStore implements CounterStore {
     ]
     const call = this.#eval(this.#sha.lease, LEASE_SCRIPT, keys, argv).then((reply) => {
       const [units, slots, hourTotal, dayTotal, held] = (reply as unknown[]).map(Number) as [number, number, number, number, number]
-      return { units, slots, hourTotal, dayTotal, held }
+      return { units, slots, hourTotal, dayTotal, held, wanted: want }
     })
     const pending = withTimeout(call, this.#timeoutMs)
       .then((grant) => {
