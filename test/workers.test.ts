@@ -40,7 +40,7 @@ describe('WORKERS', () => {
     const up = await s.waitFor('supervisor.started')
     expect(up.workers).toBe(2)
     expect((up.pids as number[]).filter(Boolean).length).toBe(2)
-    const statuses = await Promise.all(Array.from({ length: 300 }, () => fetch(`${s.url}/api/v2`, { headers: { 'x-api-key': key, connection: 'close' } }).then((r) => r.status)))
+    const statuses = await Promise.all(Array.from({ length: 300 }, () => fetch(`${s.url}/api/v2`, { keepalive: false, headers: { 'x-api-key': key } }).then((r) => r.status)))
     expect(statuses.filter((x) => x === 200).length).toBe(60)
     expect(statuses.filter((x) => x === 429).length).toBe(240)
 
@@ -53,7 +53,9 @@ describe('WORKERS', () => {
     // A worker killed -9: the other one keeps answering, and the supervisor starts a new one.
     const [victim] = up.pids as number[]
     process.kill(victim!, 'SIGKILL')
-    for (let i = 0; i < 20; i++) expect((await fetch(`${s.url}/health`, { headers: { connection: 'close' } })).status).toBe(200)
+    await s.waitFor('worker.exited', 5_000) // its listener is gone with it
+    // New connections (no pooled one to the dead worker): the kernel hands them to the live listener.
+    for (let i = 0; i < 20; i++) expect((await fetch(`${s.url}/health`, { keepalive: false })).status).toBe(200)
     await s.waitFor('worker.restarted', 5_000)
     const exited = eventsOf(s, 'worker.exited')[0]
     expect(exited.pid).toBe(victim)
