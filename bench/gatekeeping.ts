@@ -4,7 +4,7 @@
  * route plugin alone (with only the JsonBody -> Response step it cannot answer without), in the
  * same process and the same run, rounds alternating so drift hits both alike. In process via
  * app.handle: it measures the plugins' own CPU cost, without the network in the figure. When
- * redis-server is installed, a third variant uses the Redis counter store (one EVALSHA per call).
+ * redis-server is installed, a third variant uses the Redis counter store (leased blocks).
  *
  * Self-contained: `bun bench/gatekeeping.ts [--quick] [--index DIR]`, or benchGatekeeping(opts)
  * from bench/run.ts. Uses its own temporary key file; never touches data/keys.sqlite.
@@ -109,7 +109,7 @@ export async function benchGatekeeping(opts: GatekeepingOptions = {}): Promise<G
       closers.push(() => limits.close())
       if (limits.connected) {
         const app = createApp(deps(limits))
-        variants.push({ name: 'gated-redis', description: 'assembled app, Redis counters (one EVALSHA per call, loopback)', handle: (r) => app.handle(r) })
+        variants.push({ name: 'gated-redis', description: 'assembled app, Redis counters (leased blocks, loopback)', handle: (r) => app.handle(r) })
       } else redisNote = { skipped: 'redis-server did not start' }
     } else if (quick) redisNote = { skipped: 'not in --quick runs' }
 
@@ -186,7 +186,7 @@ function markdown(r: Omit<GatekeepingResult, 'markdown'>): string {
       `Over HTTP (Bun.serve on 127.0.0.1, ${r.http.generator}, ${r.http.connections} connections, ${r.http.runs} alternating runs of ${r.http.duration_s} s, medians): bare ${r.http.bare_rps} req/s, gated ${r.http.gated_rps} req/s (**${Math.round(r.http.ratio * 100)}%**).`,
     )
   else if (r.http) lines.push(`HTTP variant: skipped (${r.http.skipped}).`)
-  if (r.redis && 'overhead_us' in r.redis) lines.push(`With the Redis counter store: +${r.redis.overhead_us} µs per request, ${Math.round(r.redis.ratio * 100)}% of bare (one loopback round trip per call).`)
+  if (r.redis && 'overhead_us' in r.redis) lines.push(`With the Redis counter store: +${r.redis.overhead_us} µs per request, ${Math.round(r.redis.ratio * 100)}% of bare (counters leased from Redis in blocks).`)
   else if (r.redis) lines.push(`Redis variant: skipped (${r.redis.skipped}).`)
   return lines.join('\n')
 }

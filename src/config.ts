@@ -26,6 +26,8 @@ export interface Config {
   bodyTimeoutS?: number
   /** On SIGTERM, how long requests in flight may take to finish before their connections are closed, seconds. Optional: default 10. */
   shutdownTimeoutS?: number
+  /** Server processes on this machine (src/supervisor.ts); more than 1 needs redisUrl. */
+  workers: number
 }
 
 function int(name: string, fallback: number): number {
@@ -59,6 +61,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     authFailWindowS: int('AUTH_FAIL_WINDOW_S', 60),
     bodyTimeoutS: int('BODY_TIMEOUT_S', 10),
     shutdownTimeoutS: int('SHUTDOWN_TIMEOUT_S', 10),
+    workers: Math.max(1, int('WORKERS', 1)),
     ...overrides,
   }
 }

@@ -24,6 +24,7 @@ import { loadStore } from './store/load-store'
 import { warmSnapshot } from './query/warm-snapshot'
 import type { Store } from './store/store'
 import { StoreHolder } from './store/store-holder'
+import { supervise, WORKER_ENV, workersRefusal } from './supervisor'
 
 const SHUTDOWN_MS = 10_000
 /** Closing Redis may hang when Redis does: never wait longer than this for it at shutdown. */
@@ -45,6 +46,11 @@ async function main(): Promise<void> {
   } catch (e) {
     fail(errorText(e))
   }
+
+  const refusal = workersRefusal(config)
+  if (refusal) fail(refusal)
+  const worker = process.env[WORKER_ENV]
+  if (config.workers > 1 && !worker) return supervise(config, import.meta.path, logger)
 
   let store: Store
   try {
@@ -69,8 +75,10 @@ async function main(): Promise<void> {
   // frames to whoever caused the error. `error` is Bun's last resort when the app itself throws
   // (plugins/errors renders every error it sees): a fixed problem document, nothing from the error.
   try {
+    // Only the workers of one supervisor share a port, on purpose; a lone server owns its port.
     app.listen({
       port: config.port,
+      reusePort: worker !== undefined,
       maxRequestBodySize: Math.max(config.maxBodyBytes * 2, 1 << 20),
       development: false,
       error: (e: unknown) => {
@@ -125,6 +133,8 @@ async function main(): Promise<void> {
     load_ms: Math.round(store.loadMs),
     warm_ms: Math.round(warmMs),
     rate_limit_store: limits.kind,
+    pid: process.pid,
+    ...(worker ? { worker: Number(worker) } : {}),
   })
 
 

@@ -109,6 +109,10 @@ export function renderMarkdown(r: BenchResult): string {
     '',
     outcome<{ result: unknown }>(sc.gatekeeping, (g) => gatekeepingSection(g.result)),
     '',
+    '## Scale-out: Redis counters and workers',
+    '',
+    outcome<{ result: unknown }>(sc['scale-out'], (g) => gatekeepingSection(g.result)),
+    '',
   ].join('\n').replace(/\n{3,}/g, '\n\n')
 }
 

@@ -113,6 +113,7 @@ export interface BenchResult {
     postgres?: Outcome<PeerResult>
     http?: Outcome<HttpResult>
     gatekeeping?: Outcome<{ result: unknown }>
+    'scale-out'?: Outcome<{ result: unknown }>
   }
   goals: GoalCheck[]
 }

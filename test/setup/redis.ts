@@ -13,7 +13,7 @@ export interface RedisServer {
   /** Freeze / thaw the server (SIGSTOP / SIGCONT): connections stay open, commands hang. */
   pause(): void
   resume(): void
-  /** Start it again on the same port (empty: no persistence). */
+  /** Start it again on the same port (empty unless started with persistDir). */
   restart(): Promise<void>
   stop(): Promise<void>
 }
@@ -63,7 +63,11 @@ async function waitReady(port: number, ms = 5_000): Promise<void> {
   throw new Error(`redis-server on port ${port} did not answer PING within ${ms} ms`)
 }
 
-export async function startRedis(): Promise<RedisServer | undefined> {
+/**
+ * `persistDir`: keep the data across kill and restart (append-only file, fsync on every write),
+ * as a production Redis does; without it the server keeps nothing.
+ */
+export async function startRedis(opts: { persistDir?: string } = {}): Promise<RedisServer | undefined> {
   const bin = redisBinary()
   if (!bin) {
     console.warn('SKIPPED: redis-server is not installed (apt-get install -y redis-server); the Redis rate-limit tests do not run.')
@@ -72,7 +76,8 @@ export async function startRedis(): Promise<RedisServer | undefined> {
   const port = await freePort()
   let proc: Subprocess | undefined
   const spawn = async () => {
-    proc = Bun.spawn([bin, '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {
+    const persistence = opts.persistDir ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', opts.persistDir] : ['--appendonly', 'no']
+    proc = Bun.spawn([bin, '--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--protected-mode', 'yes'], {
       stdout: 'ignore',
       stderr: 'ignore',
     })

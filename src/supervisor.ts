@@ -1,0 +1,114 @@
+/**
+ * `WORKERS=N` (N > 1): one supervisor process starts N server processes on one port. Bun serves
+ * one core per process; the kernel spreads new connections over the workers' listeners
+ * (SO_REUSEPORT, asked for on purpose here and only here). The workers share the limit counters
+ * through Redis and the keys through the key store, so a key's budget is one budget however many
+ * workers answer it; without REDIS_URL every worker would count alone and the limits would
+ * silently multiply by N, so the supervisor refuses to start.
+ *
+ * The supervisor loads no index and answers no request. It restarts a worker that dies (backoff
+ * from 100 ms doubling to 5 s, back to 100 ms once a worker has run a minute), forwards SIGHUP
+ * (reload) to every worker, and on SIGTERM/SIGINT forwards it and exits once every worker has
+ * drained, killing those still running past the shutdown deadline. Workers' output passes through.
+ */
+import type { Subprocess } from 'bun'
+import type { Config } from './config'
+import type { Logger } from './log'
+
+/** Set in a worker's environment: its number (1..N). Its presence makes src/server.ts serve instead of supervise. */
+export const WORKER_ENV = 'MV_WORKER'
+
+const RESTART_MIN_MS = 100
+const RESTART_MAX_MS = 5_000
+const HEALTHY_AFTER_MS = 60_000
+const EXTRA_STOP_MS = 5_000
+
+interface Slot {
+  n: number
+  proc?: Subprocess
+  startedAt: number
+  delay: number
+}
+
+/** Why a supervisor cannot start with this config, or undefined. */
+export function workersRefusal(config: Pick<Config, 'workers' | 'redisUrl'>): string | undefined {
+  if (config.workers > 1 && !config.redisUrl)
+    return `WORKERS=${config.workers} needs REDIS_URL: each worker would count the rate limits alone, so every key would get ${config.workers} times its limits. Set REDIS_URL, or run one worker.`
+  return undefined
+}
+
+export async function supervise(config: Config, entry: string, log: Logger): Promise<void> {
+  // Every worker must listen on the same port: pick one now when the config asks for any.
+  const port = config.port === 0 ? freePort() : config.port
+  const slots: Slot[] = Array.from({ length: config.workers }, (_, i) => ({ n: i + 1, startedAt: 0, delay: RESTART_MIN_MS }))
+  let stopping = false
+  let started = 0
+
+  const spawn = (slot: Slot) => {
+    slot.startedAt = Date.now()
+    const proc = Bun.spawn([process.execPath, entry], {
+      env: { ...process.env, PORT: String(port), [WORKER_ENV]: String(slot.n) },
+      stdin: 'ignore',
+      stdout: 'inherit',
+      stderr: 'pipe',
+    })
+    slot.proc = proc
+    void passThrough(proc, (line) => {
+      if (line.includes('"event":"server.started"') && ++started === config.workers) log.log('info', 'supervisor.started', { port, workers: config.workers, pids: slots.map((s) => s.proc?.pid) })
+    })
+    void proc.exited.then((code) => {
+      if (stopping) return
+      const ranMs = Date.now() - slot.startedAt
+      slot.delay = ranMs >= HEALTHY_AFTER_MS ? RESTART_MIN_MS : Math.min(RESTART_MAX_MS, slot.delay * 2)
+      log.log('warn', 'worker.exited', { worker: slot.n, pid: proc.pid, code, signal: proc.signalCode, restart_in_ms: slot.delay })
+      setTimeout(() => {
+        if (stopping) return
+        spawn(slot)
+        log.log('info', 'worker.restarted', { worker: slot.n, pid: slot.proc?.pid })
+      }, slot.delay)
+    })
+  }
+  for (const slot of slots) spawn(slot)
+
+  process.on('SIGHUP', () => {
+    for (const s of slots) s.proc?.kill('SIGHUP')
+  })
+  const stop = async (signal: 'SIGTERM' | 'SIGINT') => {
+    if (stopping) return
+    stopping = true
+    log.log('info', 'supervisor.stopping', { signal })
+    for (const s of slots) s.proc?.kill(signal)
+    const deadline = Bun.sleep(((config.shutdownTimeoutS ?? 10) * 1000) + EXTRA_STOP_MS).then(() => 'deadline' as const)
+    const all = Promise.all(slots.map((s) => s.proc?.exited)).then(() => 'drained' as const)
+    const outcome = await Promise.race([all, deadline])
+    if (outcome === 'deadline') for (const s of slots) s.proc?.kill('SIGKILL')
+    log.log('info', 'supervisor.stopped', { signal, outcome })
+    process.exit(0)
+  }
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+  process.on('SIGINT', () => void stop('SIGINT'))
+  await new Promise<never>(() => {}) // until a signal ends the process
+}
+
+/** Copies a worker's stderr to ours line by line, showing each line to `seen`. */
+async function passThrough(proc: Subprocess, seen: (line: string) => void): Promise<void> {
+  const decoder = new TextDecoder()
+  let buf = ''
+  for await (const chunk of proc.stderr as ReadableStream<Uint8Array>) {
+    process.stderr.write(chunk)
+    buf += decoder.decode(chunk, { stream: true })
+    let nl: number
+    while ((nl = buf.indexOf('\n')) >= 0) {
+      seen(buf.slice(0, nl))
+      buf = buf.slice(nl + 1)
+    }
+    if (buf.length > 65_536) buf = '' // a line that long is no event line
+  }
+}
+
+function freePort(): number {
+  const probe = Bun.listen({ hostname: '0.0.0.0', port: 0, socket: { data() {} } })
+  const port = probe.port
+  probe.stop(true)
+  return port
+}
