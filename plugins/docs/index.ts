@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia'
+import { Type } from '@sinclair/typebox'
 import type { AppDeps } from '../../src/app-deps'
 import { JsonBody } from '../../src/http/json-body'
 import { origin } from '../../src/http/links'
@@ -27,7 +28,7 @@ export function docsPlugin(deps: AppDeps) {
     summary: 'This OpenAPI 3.1 document',
     tags: ['service'],
     keyed: false,
-    responses: { 200: { description: 'The OpenAPI document' } },
+    responses: { 200: { description: 'The OpenAPI document', schema: Type.Object({ openapi: Type.String(), info: Type.Object({}), paths: Type.Object({}) }, { description: 'An OpenAPI 3.1 document' }) } },
   })
   registerRoute({
     method: 'GET',
@@ -35,7 +36,7 @@ export function docsPlugin(deps: AppDeps) {
     summary: 'Browsable reference (HTML)',
     tags: ['service'],
     keyed: false,
-    responses: { 200: { description: 'An HTML page rendering the OpenAPI document' } },
+    responses: { 200: { description: 'An HTML page rendering the OpenAPI document', mediaType: 'text/html', schema: Type.String() } },
   })
 
   const memo = new Map<string, string>()

@@ -21,7 +21,7 @@ interface Validators {
   base: string
   headers: Readonly<Record<string, string>> | undefined
   /** The last 304 sent for these validators, and the X-RateLimit-* values it carries. */
-  last304?: { limit: string; remaining: string; reset: string; response: Response }
+  last304?: { limit: string; remaining: string; reset: string; state: string; response: Response }
 }
 
 /**
@@ -77,8 +77,8 @@ export function etagPlugin(deps: AppDeps, opts: { routes?: RouteTable } = {}) {
         if (!v) return
         if (!matches(request, v.headers.etag!)) return void addHeaders(request, 'success', v.headers)
         const now = clock()
-        const usage = deps.limits.peek(v.record.id, now) as { hourCount: number }
-        return notModified(v.memo, rateLimitHeaders(effectiveLimits(v.record, deps.config), usage.hourCount, now))
+        const usage = deps.limits.peek(v.record.id, now) as { hourCount: number; dayCount: number }
+        return notModified(v.memo, rateLimitHeaders(effectiveLimits(v.record, deps.config), usage.hourCount, now, usage.dayCount))
       }),
     )
   } else {
@@ -88,7 +88,7 @@ export function etagPlugin(deps: AppDeps, opts: { routes?: RouteTable } = {}) {
       if (!matches(request, v.headers.etag!)) return void addHeaders(request, 'success', v.headers)
       const now = clock()
       const usage = await deps.limits.peek(v.record.id, now)
-      return notModified(v.memo, rateLimitHeaders(effectiveLimits(v.record, deps.config), usage.hourCount, now))
+      return notModified(v.memo, rateLimitHeaders(effectiveLimits(v.record, deps.config), usage.hourCount, now, usage.dayCount))
     })
   }
   return plugin
@@ -109,9 +109,10 @@ function notModified(memo: Validators, limits: Record<string, string>): Response
   const limit = limits['x-ratelimit-limit']!
   const remaining = limits['x-ratelimit-remaining']!
   const reset = limits['x-ratelimit-reset']!
+  const state = limits['ratelimit']!
   const last = memo.last304
-  if (last !== undefined && last.remaining === remaining && last.limit === limit && last.reset === reset) return last.response.clone() as Response
-  const response = new Response(null, { status: 304, headers: { ...memo.headers, vary: 'Accept', ...limits } })
-  memo.last304 = { limit, remaining, reset, response }
+  if (last !== undefined && last.remaining === remaining && last.limit === limit && last.reset === reset && last.state === state) return last.response.clone() as Response
+  const response = new Response(null, { status: 304, headers: { ...memo.headers, vary: 'Accept, Accept-Encoding', ...limits } })
+  memo.last304 = { limit, remaining, reset, state, response }
   return response.clone() as Response
 }

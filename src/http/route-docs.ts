@@ -14,7 +14,8 @@ export interface RouteDoc {
   query?: TObject
   params?: TObject
   body?: TSchema
-  responses: Record<number, { description: string; schema?: TSchema }>
+  /** `mediaType`: the one media type of a non-JSON answer (the docs page's text/html). */
+  responses: Record<number, { description: string; schema?: TSchema; mediaType?: string }>
   tags?: string[]
   /** false for routes that need no X-API-Key (health, docs). Default true. */
   keyed?: boolean
