@@ -13,6 +13,7 @@ import { roversPlugin } from '../plugins/rovers'
 import { camerasPlugin } from '../plugins/cameras'
 import { locationsPlugin } from '../plugins/locations'
 import { panoramasPlugin } from '../plugins/panoramas'
+import { compressionFor } from '../plugins/compression'
 
 /**
  * The request pipeline, top to bottom in the order a request meets it. The gates run at
@@ -23,7 +24,7 @@ export function createApp(deps: AppDeps) {
   const routes = new RouteTable()
   const app = new Elysia()
     .use(errorsPlugin(deps, { routes })) // every error below, Elysia's own included, becomes a problem document
-    .use(contentTypePlugin(deps)) // JsonBody -> Response with the media type Accept asks for
+    .use(contentTypePlugin(deps, { encode: compressionFor(deps) })) // JsonBody -> Response with the media type Accept asks for, compressed as Accept-Encoding allows
     .use(authPlugin(deps)) // X-API-Key -> key record, or 401 (paths under /api only)
     .use(etagPlugin(deps, { routes })) // If-None-Match -> 304 before counting
     .use(rateLimitPlugin(deps)) // hourly, daily, in-flight limits; headers; slot released after the response

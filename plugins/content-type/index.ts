@@ -6,6 +6,7 @@ import { negotiateMediaType } from './negotiate'
 import { bodyTooLarge } from './body-limit'
 import { answered, type AnswerState } from './answer-state'
 import { syncHook } from '../../src/http/sync-hook'
+import type { Encode } from '../compression'
 
 /**
  * Turns what resource handlers return (JsonBody, or a plain object/array) into a Response whose
@@ -13,18 +14,19 @@ import { syncHook } from '../../src/http/sync-hook'
  * (RFC 9110 §12.5.5). Error bodies are negotiated the same way by plugins/errors.
  * Mounted before any route: Elysia applies a global mapResponse only to routes added after it.
  */
-export function contentTypePlugin(_deps: AppDeps) {
+export function contentTypePlugin(_deps: AppDeps, opts: { encode?: Encode } = {}) {
+  const encode = opts.encode
   // Synchronous: declared so (src/http/sync-hook.ts).
   const map = syncHook(({ response, request, set }: { response: unknown; request: Request; set: { status?: number | string; headers: Record<string, unknown> } }) =>
-    toResponse(response, request, set),
+    toResponse(response, request, set, encode),
   )
   return new Elysia({ name: 'content-type' }).mapResponse({ as: 'global' }, map)
 }
 
 /** A handler's result as a Response with the gate headers, or undefined to leave it to Elysia. */
-function toResponse(response: unknown, request: Request, set: { status?: number | string; headers: Record<string, unknown> }): Response | undefined {
+function toResponse(response: unknown, request: Request, set: { status?: number | string; headers: Record<string, unknown> }, encode?: Encode): Response | undefined {
   const g = answered(request)
-  if (response instanceof JsonBody) return jsonResponse(request, g, response.text, response.status, response.headers)
+  if (response instanceof JsonBody) return jsonResponse(request, g, response.text, response.status, response.headers, encode)
   if (response instanceof Response) return g ? withGateHeaders(response, g) : response
   if (response !== null && typeof response === 'object' && isPlainJson(response))
     return jsonResponse(request, g, JSON.stringify(response), typeof set.status === 'number' ? set.status : 200)
@@ -37,14 +39,15 @@ function toResponse(response: unknown, request: Request, set: { status?: number 
   return undefined
 }
 
-function jsonResponse(request: Request, g: AnswerState | undefined, text: string, status: number, own?: Record<string, string>): Response {
+function jsonResponse(request: Request, g: AnswerState | undefined, text: string, status: number, own?: Record<string, string>, encode?: Encode): Response {
   const headers: Record<string, string> = { 'content-type': negotiateMediaType(request.headers.get('accept')), vary: 'Accept' }
   if (g) {
     if (g.success && status >= 200 && status < 300) Object.assign(headers, g.success)
     if (g.always) Object.assign(headers, g.always)
   }
   if (own) Object.assign(headers, own)
-  return new Response(text, { status, headers })
+  // plugins/compression: Content-Encoding negotiated from Accept-Encoding (and Vary for it).
+  return new Response(encode ? encode(request, text, headers) : text, { status, headers })
 }
 
 /** A handler built its own Response: it still gets the gate headers (rate limit; ETag when 2xx). */
