@@ -14,6 +14,7 @@ import { camerasPlugin } from '../plugins/cameras'
 import { locationsPlugin } from '../plugins/locations'
 import { panoramasPlugin } from '../plugins/panoramas'
 import { compressionFor } from '../plugins/compression'
+import { installEdge } from './http/edge'
 
 /**
  * The request pipeline, top to bottom in the order a request meets it. The gates run at
@@ -38,7 +39,9 @@ export function createApp(deps: AppDeps) {
     .use(locationsPlugin(deps))
     .use(panoramasPlugin(deps))
   routes.bind(() => app.routes)
-  return app
+  // Request id, CORS, access log and metrics around the whole pipeline (src/http/edge.ts).
+  const metrics = installEdge(app, deps, routes)
+  return Object.assign(app, { metrics })
 }
 
 export type App = ReturnType<typeof createApp>

@@ -65,9 +65,10 @@ async function main(): Promise<void> {
 
   // Bodies without Content-Length are cut off here; announced ones get a 413 problem from the app.
   try {
-    app.listen({ port: config.port, maxRequestBodySize: Math.max(config.maxBodyBytes * 2, 1 << 20) })
+    // reusePort off: Elysia's default lets a second server silently share a busy port, each with its own counters.
+    app.listen({ port: config.port, reusePort: false, maxRequestBodySize: Math.max(config.maxBodyBytes * 2, 1 << 20) })
   } catch (e) {
-    fail(`cannot listen on port ${config.port}: ${errorText(e)}`)
+    fail(`cannot listen on port ${config.port}: ${errorText(e)} (is another server already using it? set PORT to a free port)`)
   }
   const server = app.server!
   let reloading: Promise<void> | undefined
