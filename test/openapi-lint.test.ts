@@ -35,6 +35,7 @@ describe('the served OpenAPI document', () => {
 
   test('every operation types its 200 answer with a schema and lists its errors as problem documents', () => {
     for (const [path, item] of Object.entries<any>(doc.paths)) {
+      if (path.startsWith('/api/v2/__')) continue // probe routes other test files register in this process
       for (const [method, op] of Object.entries<any>(item)) {
         const ok = op.responses['200']
         expect(ok, `${method} ${path}`).toBeDefined()

@@ -34,7 +34,7 @@ export const QUICK_SCALE = 0.01
 /** The builder's default seed, so the bench measures the same index `npm run build-index -- --synthetic` makes. */
 export const SEED = DEFAULT_SEED
 
-const USAGE = `usage: bun run bench [--quick] [--only NAME[,NAME]] [--index DIR] [--scale N] [--out DIR]
+export const USAGE = `usage: npm run bench -- [--quick] [--only NAME[,NAME]] [--index DIR] [--scale N] [--out DIR]
 scenarios: ${SCENARIOS.join(', ')}
   --quick       short smoke run (real test index, else a small synthetic one; results to a temp folder)
   --only NAME   run one scenario (or a comma list)

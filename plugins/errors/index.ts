@@ -7,6 +7,7 @@ import { RouteTable } from './route-table'
 import { methodNotAllowed, toProblem } from './to-problem'
 import { syncHook } from '../../src/http/sync-hook'
 import { urlFacts } from '../../src/http/url-facts'
+import { requestIdOf } from '../request-log/request-id'
 
 /**
  * Renders every error once, as a problem document: ProblemErrors thrown anywhere, and Elysia's
@@ -21,7 +22,7 @@ export function errorsPlugin(deps: AppDeps, opts: { routes?: RouteTable } = {}) 
   const render = syncHook(({ code, error, request, set }: { code: unknown; error: unknown; request: Request; set: { headers: unknown } }) => {
     let { problem, internal } = toProblem({ code, error, request }, table)
     if (internal !== undefined) {
-      const requestId = crypto.randomUUID()
+      const requestId = requestIdOf(request)
       const e = internal as { message?: unknown; stack?: unknown }
       deps.log.log('error', 'request.failed', {
         request_id: requestId,

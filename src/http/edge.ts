@@ -14,22 +14,10 @@ type Fetch = (request: Request) => Response | Promise<Response>
  * The edge of the app, around Elysia's whole pipeline (so it sees every answer: 304s and 429s
  * made in onRequest, errors, preflights): CORS preflight before anything else (no key, not
  * counted: decisions.md), then on the way out the request id, the CORS headers, one access-log
- * line and the metrics. Installed by replacing `app.fetch`, which both `app.handle` and the
- * server call. /metrics on the main port answers only with `Authorization: Bearer METRICS_TOKEN`.
+ * line and the metrics. Installed with Elysia's `wrap`, which both `app.handle` and the server's
+ * native routes go through. /metrics on the main port answers only with `Authorization: Bearer METRICS_TOKEN`.
  */
-export function installEdge(app: { fetch: Fetch }, deps: AppDeps, routes: RouteTable): ServiceMetrics {
-  // Elysia composes its handler on the first read of `app.fetch` (a prototype getter that then
-  // caches it on the instance); read it at the first request, so routes added until then count.
-  let getter: (() => Fetch) | undefined
-  for (let o = Object.getPrototypeOf(app); o && !getter; o = Object.getPrototypeOf(o)) getter = Object.getOwnPropertyDescriptor(o, 'fetch')?.get
-  let composed: Fetch | undefined
-  const inner = (request: Request) => {
-    if (composed === undefined) {
-      composed = getter!.call(app)
-      Object.defineProperty(app, 'fetch', { value: edge, configurable: true, writable: true })
-    }
-    return composed(request)
-  }
+export function installEdge(app: { wrap(fn: (fn: any, request: Request) => any): unknown }, deps: AppDeps, routes: RouteTable): ServiceMetrics {
   const cors = corsPolicy(deps.config.corsOrigins)
   const metrics = new ServiceMetrics(deps)
   const logOn = deps.config.accessLog !== false
@@ -96,7 +84,7 @@ export function installEdge(app: { fetch: Fetch }, deps: AppDeps, routes: RouteT
     return out
   }
 
-  const edge: Fetch = (request) => {
+  const edge = (request: Request, inner: Fetch): Response | Promise<Response> => {
     const started = performance.now()
     const id = requestIdOf(request)
     if (isPreflight(request)) return finish(request, preflightResponse(cors, request), id, started, 'preflight')
@@ -110,6 +98,14 @@ export function installEdge(app: { fetch: Fetch }, deps: AppDeps, routes: RouteT
     const r = inner(request)
     return r instanceof Promise ? r.then((res) => finish(request, res, id, started, undefined)) : finish(request, r, id, started, undefined)
   }
-  Object.defineProperty(app, 'fetch', { value: edge, configurable: true, writable: true })
+  // Elysia applies `wrap` functions around its general handler and around each route handler
+  // it gives Bun's native router, so every request passes here whichever way it was routed.
+  const wrapped = new WeakMap<Fetch, Fetch>()
+  app.wrap((fn: unknown) => {
+    const inner = fn as Fetch
+    let w = wrapped.get(inner)
+    if (w === undefined) wrapped.set(inner, (w = (request: Request) => edge(request, inner)))
+    return w
+  })
   return metrics
 }
