@@ -36,6 +36,8 @@ export interface Config {
   metricsToken?: string
   /** A separate loopback-or-any port serving only /metrics (METRICS_PORT; src/server.ts). Optional. */
   metricsPort?: number
+  /** Count requests for /metrics (METRICS, default on; off only to measure what counting costs). Optional. */
+  metrics?: boolean
   /** Compress answers over COMPRESS_MIN_BYTES when Accept-Encoding allows (COMPRESSION, default on). Optional. */
   compression?: boolean
 }
@@ -85,6 +87,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     metricsToken: process.env.METRICS_TOKEN || undefined,
     metricsPort: process.env.METRICS_PORT ? int('METRICS_PORT', 0) : undefined,
     compression: bool('COMPRESSION', true),
+    metrics: bool('METRICS', true),
     ...overrides,
   }
 }

@@ -113,6 +113,7 @@ export interface BenchResult {
     postgres?: Outcome<PeerResult>
     http?: Outcome<HttpResult>
     gatekeeping?: Outcome<{ result: unknown }>
+    conventions?: Outcome<import('../conventions').ConventionsResult>
   }
   goals: GoalCheck[]
 }

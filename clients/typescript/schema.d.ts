@@ -4,6 +4,23 @@
  */
 
 export interface paths {
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Landing page (HTML) linking the reference, the OpenAPI document, health and the dashboard */
+        get: operations["getLanding"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2": {
         parameters: {
             query?: never;
@@ -543,6 +560,29 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getLanding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A small HTML page */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            413: components["responses"]["PayloadTooLargeProblem"];
+            500: components["responses"]["InternalProblem"];
+        };
+    };
     getRoot: {
         parameters: {
             query?: never;

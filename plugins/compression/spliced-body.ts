@@ -48,17 +48,19 @@ export function splitTemplate(template: string): { prefix: string; suffix: strin
  * in `variants`; undefined when the template has no timestamp slot.
  */
 export function splicedBody(template: string, stamped: string, coding: Coding, variants: Variants): Uint8Array | undefined {
-  const parts = splitTemplate(template)
-  if (!parts) return undefined
-  const stamp = enc.encode(stamped.slice(parts.prefix.length, stamped.length - parts.suffix.length))
+  // Where the slot sits, found once per entry: indexOf over a 20 KB body costs ~7 µs.
+  let split = variants.get('split') as { prefix: string; suffix: string } | null | undefined
+  if (split === undefined) variants.set('split', (split = splitTemplate(template) ?? null))
+  if (split === null) return undefined
+  const stamp = enc.encode(stamped.slice(split.prefix.length, stamped.length - split.suffix.length))
   if (coding === 'gzip') {
     let p = variants.get('gzip') as GzipPieces | undefined
-    if (!p) variants.set('gzip', (p = gzipPieces(parts.prefix, parts.suffix)))
+    if (!p) variants.set('gzip', (p = gzipPieces(split.prefix, split.suffix)))
     return gzipJoin(p, stamp)
   }
   if (coding === 'zstd') {
     let p = variants.get('zstd') as ZstdPieces | undefined
-    if (!p) variants.set('zstd', (p = { head: zlib.zstdCompressSync(enc.encode(parts.prefix), zstdOptions()), tail: zlib.zstdCompressSync(enc.encode(parts.suffix), zstdOptions()) }))
+    if (!p) variants.set('zstd', (p = { head: zlib.zstdCompressSync(enc.encode(split.prefix), zstdOptions()), tail: zlib.zstdCompressSync(enc.encode(split.suffix), zstdOptions()) }))
     return concat([p.head, rawZstdFrame(stamp), p.tail])
   }
   const last = variants.get('br') as { stamped: string; body: Uint8Array } | undefined

@@ -6,6 +6,7 @@ import { origin } from '../../src/http/links'
 import { registerRoute, routes } from '../../src/http/route-docs'
 import { API_PREFIX, apiRoot, ApiRootSchema } from './api-root'
 import { docsPage } from './docs-page'
+import { landingPage } from './landing-page'
 import { openApiDocument } from './openapi-document'
 
 /**
@@ -39,6 +40,15 @@ export function docsPlugin(deps: AppDeps) {
     responses: { 200: { description: 'An HTML page rendering the OpenAPI document', mediaType: 'text/html', schema: Type.String() } },
   })
 
+  registerRoute({
+    method: 'GET',
+    path: '/',
+    summary: 'Landing page (HTML) linking the reference, the OpenAPI document, health and the dashboard',
+    tags: ['service'],
+    keyed: false,
+    responses: { 200: { description: 'A small HTML page', mediaType: 'text/html', schema: Type.String() } },
+  })
+
   const memo = new Map<string, string>()
   let memoRoutes = -1
   const cached = (key: string, make: () => string) => {
@@ -66,7 +76,9 @@ export function docsPlugin(deps: AppDeps) {
   }
 
   // `=> new JsonBody(...)`: Elysia reads these as synchronous (src/http/sync-hook.ts).
+  const landing = landingPage()
   return new Elysia({ name: 'docs' })
+    .get('/', () => new Response(landing, { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=3600' } }))
     .get(API_PREFIX, ({ request }) => new JsonBody(rootText(request)))
     .get(`${API_PREFIX}/openapi.json`, ({ request }) => new JsonBody(openApiText(request), 200, { 'cache-control': 'public, max-age=3600' }))
     .get(

@@ -152,7 +152,8 @@ function operationId(r: RouteDoc): string {
     .split('/')
     .filter((s) => s && s !== 'api' && s !== 'v2')
     .map((s) => (s.startsWith(':') ? 'By' + cap(s.slice(1)) : cap(s.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : '')))))
-  return r.method.toLowerCase() + (words.join('') || 'Root')
+  // `/` is the landing page; `/api/v2` the API root.
+  return r.method.toLowerCase() + (words.join('') || (r.path === '/' ? 'Landing' : 'Root'))
 }
 
 function cap(s: string): string {

@@ -21,6 +21,7 @@ export function installEdge(app: { wrap(fn: (fn: any, request: Request) => any):
   const cors = corsPolicy(deps.config.corsOrigins)
   const metrics = new ServiceMetrics(deps)
   const logOn = deps.config.accessLog !== false
+  const countOn = deps.config.metrics !== false
   const sample = deps.config.accessLogSample ?? 1
   const token = deps.config.metricsToken
   const write = deps.accessLog ?? ((line: string) => void process.stdout.write(line))
@@ -59,10 +60,11 @@ export function installEdge(app: { wrap(fn: (fn: any, request: Request) => any):
         }
       }
     }
+    if (!countOn && !logOn) return out
     const ms = performance.now() - started
     const r = route ?? routeOf(request)
     const record = keyOf(request)
-    metrics.observe(r, request.method, out.status, ms / 1000, record !== undefined)
+    if (countOn) metrics.observe(r, request.method, out.status, ms / 1000, record !== undefined)
     if (logOn && shouldLog(out.status, sample)) {
       const body = bodyBytesOf(request)
       const cl = out.headers.get('content-length')
