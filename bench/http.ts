@@ -10,7 +10,9 @@ import { ensureWrk, runWrk, wrkVersion, type WrkRun } from './http/wrk'
 import { ScenarioSkip } from './lib/scenario-skip'
 
 /** Goals of issue 6, as shares of the bare Bun.serve ceiling's req/s. */
-export const HTTP_GOALS: Record<string, number | undefined> = { list: 0.6, 'not-modified': 0.8, health: undefined }
+export const HTTP_GOALS: Record<string, number | undefined> = { list: 0.6, 'not-modified': 0.8, health: undefined, 'list-gzip': undefined }
+/** The compressed list's share of its ceiling may fall at most this far below the plain list's share. */
+export const COMPRESSED_SHARE_SLACK = 0.05
 
 const BIG = '1000000000'
 
@@ -24,6 +26,8 @@ export async function benchHttp(o: ScenarioOptions): Promise<HttpResult> {
   const wrk = ensureWrk(o.log)
   if (!wrk.path) throw new ScenarioSkip(wrk.reason)
   const runs = o.quick ? 1 : 3
+  // BENCH_HTTP_TARGETS=list,list-gzip runs only those targets (a comma list of names below).
+  const only = (process.env.BENCH_HTTP_TARGETS ?? '').split(',').map((s) => s.trim()).filter(Boolean)
   const durationS = o.quick ? 1 : 5
   const wrkOpts = { threads: 1, connections: o.quick ? 8 : 32, durationS }
   const tmp = mkdtempSync(join(tmpdir(), 'mars-bench-http-'))
@@ -73,7 +77,9 @@ export async function benchHttp(o: ScenarioOptions): Promise<HttpResult> {
       { name: 'list', path: listPath, headers: auth, ceiling: '/list', bytes: Buffer.byteLength(listBody) },
       { name: 'not-modified', path: listPath, headers: { ...auth, 'If-None-Match': etag }, ceiling: '/not-modified', bytes: 0 },
       { name: 'health', path: '/health', headers: {}, ceiling: '/health', bytes: Buffer.byteLength(healthBody) },
-    ]
+      // The same list gzip-encoded (the ceiling sends the same body gzipped once at start).
+      { name: 'list-gzip', path: listPath, headers: { ...auth, 'Accept-Encoding': 'gzip' }, ceiling: '/list-gzip', bytes: Bun.gzipSync(Buffer.from(listBody)).length },
+    ].filter((t) => only.length === 0 || only.includes(t.name))
     const ours = new Map<string, WrkRun[]>(targets.map((t) => [t.name, []]))
     const bare = new Map<string, WrkRun[]>(targets.map((t) => [t.name, []]))
     for (let r = 0; r < runs; r++)
@@ -110,6 +116,9 @@ export async function benchHttp(o: ScenarioOptions): Promise<HttpResult> {
         runs,
       }
     })
+    const plain = out.find((t) => t.name === 'list')
+    const gz = out.find((t) => t.name === 'list-gzip')
+    if (plain && gz) o.log(`  list-gzip share ${gz.ratio} vs list ${plain.ratio}: ${(gz.ratio ?? 0) >= (plain.ratio ?? 0) - COMPRESSED_SHARE_SLACK ? 'within' : 'NOT within'} ${COMPRESSED_SHARE_SLACK * 100} points`)
     return { generator: wrkVersion(wrk.path), connections: wrkOpts.connections, threads: wrkOpts.threads, duration_s: durationS, runs, targets: out }
   } finally {
     await stopProcess(server)

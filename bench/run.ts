@@ -7,7 +7,7 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseBenchArgs, SCENARIOS, type BenchOptions } from './lib/bench-options'
+import { parseBenchArgs, SCENARIOS, USAGE, type BenchOptions } from './lib/bench-options'
 import type { BenchResult } from './lib/result'
 import { machineInfo } from './lib/machine'
 import { checkGoals } from './lib/goals'
@@ -50,6 +50,10 @@ async function runScenario(name: string, options: Omit<ScenarioOptions, 'log'>, 
 
 async function main(): Promise<number> {
   let o: BenchOptions
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    console.log(USAGE)
+    return 0
+  }
   try {
     o = parseBenchArgs(process.argv.slice(2))
   } catch (e) {
@@ -62,7 +66,7 @@ async function main(): Promise<number> {
     date: started.toISOString().slice(0, 10),
     started_at: started.toISOString(),
     duration_s: 0,
-    command: ['bun run bench', ...process.argv.slice(2)].join(' '),
+    command: ['npm run bench --', ...process.argv.slice(2)].join(' '),
     quick: o.quick,
     machine: machineInfo(),
     index: { dir: o.indexDir },

@@ -17,6 +17,7 @@ async function run(): Promise<unknown> {
     case 'duckdb': return (await import('./peers/duckdb')).benchDuckdb(options)
     case 'postgres': return (await import('./peers/postgres')).benchPostgres(options)
     case 'http': return (await import('./http')).benchHttp(options)
+    case 'conventions': return (await import('./conventions')).benchConventions(options)
     case 'start-size': return (await import('./start-size')).benchStartSize(options)
     case 'scale-out': return (await import('./scale-out')).benchScaleOut(options)
     case 'gatekeeping': {

@@ -30,6 +30,14 @@ import {
 } from '../test/support/fuzz-arbitraries'
 
 const ROOT = resolve(import.meta.dir, '..')
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  console.log(`usage: npm run fuzz -- [--requests N] [--concurrency C] [--seed S] [--wire-share F] [--index DIR]
+  Hostile-input run against bun src/server.ts on a free port: no 5xx, every answer well formed.
+  --requests N      requests (default 100000)   --concurrency C   in flight (default 16)
+  --seed S          fast-check seed             --wire-share F    share sent as raw bytes (default 0.12)
+  --index DIR       index folder`)
+  process.exit(0)
+}
 const { values: opts } = parseArgs({
   options: {
     requests: { type: 'string', default: '100000' },

@@ -22,6 +22,14 @@ import { KeyStore } from '../src/keys/key-store'
 import { spawnServer } from '../test/setup/test-app'
 
 const ROOT = resolve(import.meta.dir, '..')
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  console.log(`usage: npm run soak -- [--minutes N | --seconds S] [--clients C] [--index DIR]
+  Bounded loopback soak at saturation against bun src/server.ts on a free port; prints per-period
+  throughput, latency, 429s, errors and RSS, and exits 1 when a pass criterion fails.
+  --minutes N   duration (default 10)      --seconds S   duration in seconds instead
+  --clients C   keep-alive clients (default 32)   --index DIR   index folder (default data/index, else data/index-test)`)
+  process.exit(0)
+}
 const { values: opts } = parseArgs({
   options: {
     minutes: { type: 'string', default: '10' },

@@ -14,6 +14,8 @@ export interface AppDeps {
   log: Logger
   /** Clock of the rate-limit windows, ms since the epoch (default Date.now; tests inject one). */
   clock?: () => number
+  /** Where access-log lines go (default: stdout); tests collect them. */
+  accessLog?: (line: string) => void
 }
 
 /**

@@ -14,6 +14,8 @@ import { roversPlugin } from '../plugins/rovers'
 import { camerasPlugin } from '../plugins/cameras'
 import { locationsPlugin } from '../plugins/locations'
 import { panoramasPlugin } from '../plugins/panoramas'
+import { compressionFor } from '../plugins/compression'
+import { installEdge } from './http/edge'
 
 /**
  * The request pipeline, top to bottom in the order a request meets it. The gates (auth, ETag,
@@ -31,7 +33,7 @@ export function createApp(appDeps: AppDeps) {
   const app = new Elysia({ handler: { standardHostname: false } })
     .use(errorsPlugin(deps, { routes, docs: deps.routes })) // every error below, Elysia's own included, becomes a problem document
     .use(hostCheckPlugin(deps)) // 400 for a malformed Host, before anything reads the URL
-    .use(contentTypePlugin(deps)) // JsonBody -> Response with the media type Accept asks for
+    .use(contentTypePlugin(deps, { encode: compressionFor(deps) })) // JsonBody -> Response with the media type Accept asks for, compressed as Accept-Encoding allows
     .use(authPlugin(deps)) // X-API-Key -> key record, or 401, for every route not declared open
     .use(etagPlugin(deps)) // If-None-Match -> 304 before counting
     .use(rateLimitPlugin(deps)) // hourly, daily, in-flight limits; headers; slot released after the response
@@ -46,7 +48,9 @@ export function createApp(appDeps: AppDeps) {
     .use(panoramasPlugin(deps))
     .use(catchAllPlugin(deps, { routes })) // every other path: keyed 404 / 405
   routes.bind(() => app.routes)
-  return Object.assign(app, { routeDocs: deps.routes })
+  // Request id, CORS, access log and metrics around the whole pipeline (src/http/edge.ts).
+  const metrics = installEdge(app, deps, routes)
+  return Object.assign(app, { routeDocs: deps.routes, metrics })
 }
 
 export type App = ReturnType<typeof createApp>

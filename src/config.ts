@@ -28,6 +28,20 @@ export interface Config {
   shutdownTimeoutS?: number
   /** Server processes on this machine (src/supervisor.ts); more than 1 needs redisUrl. */
   workers: number
+  /** Origins allowed cross-origin access (CORS_ORIGINS: comma list or `*`); empty: none. Optional. */
+  corsOrigins?: string[]
+  /** Share of successful requests written to the access log, 0..1 (ACCESS_LOG_SAMPLE); errors are always written. Optional: default 1. */
+  accessLogSample?: number
+  /** Access log on stdout (ACCESS_LOG, default on; LOG_LEVEL warn/error/silent turns it off too). Optional. */
+  accessLog?: boolean
+  /** /metrics on the main port, for requests with `Authorization: Bearer <token>` (METRICS_TOKEN). Optional. */
+  metricsToken?: string
+  /** A separate loopback-or-any port serving only /metrics (METRICS_PORT; src/server.ts). Optional. */
+  metricsPort?: number
+  /** Count requests for /metrics (METRICS, default on; off only to measure what counting costs). Optional. */
+  metrics?: boolean
+  /** Compress answers over COMPRESS_MIN_BYTES when Accept-Encoding allows (COMPRESSION, default on). Optional. */
+  compression?: boolean
 }
 
 function int(name: string, fallback: number): number {
@@ -42,6 +56,14 @@ function bool(name: string, fallback: boolean): boolean {
   const raw = process.env[name]
   if (raw === undefined || raw === '') return fallback
   return /^(1|true|yes|on)$/i.test(raw)
+}
+
+function sample(name: string): number {
+  const raw = process.env[name]
+  if (raw === undefined || raw === '') return 1
+  const n = Number(raw)
+  if (!(n >= 0 && n <= 1)) throw new Error(`${name} must be a number from 0 to 1, got "${raw}"`)
+  return n
 }
 
 export function loadConfig(overrides: Partial<Config> = {}): Config {
@@ -62,6 +84,13 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     bodyTimeoutS: int('BODY_TIMEOUT_S', 10),
     shutdownTimeoutS: int('SHUTDOWN_TIMEOUT_S', 10),
     workers: Math.max(1, int('WORKERS', 1)),
+    corsOrigins: (process.env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
+    accessLogSample: sample('ACCESS_LOG_SAMPLE'),
+    accessLog: bool('ACCESS_LOG', !/^(warn|error|silent)$/.test(process.env.LOG_LEVEL ?? '')),
+    metricsToken: process.env.METRICS_TOKEN || undefined,
+    metricsPort: process.env.METRICS_PORT ? int('METRICS_PORT', 0) : undefined,
+    compression: bool('COMPRESSION', true),
+    metrics: bool('METRICS', true),
     ...overrides,
   }
 }

@@ -39,7 +39,21 @@ function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e)
 }
 
+const USAGE = `usage: npm run serve [-- --help]
+  Serves the API on PORT from the index at INDEX_DIR. Configuration is read from the environment:
+  PORT (3000)  INDEX_DIR (data/index)  KEYS_DB (data/keys.sqlite)  REDIS_URL (unset: local counters)
+  RATE_LIMIT_HOURLY (10000)  RATE_LIMIT_DAILY (100000)  RATE_LIMIT_CONCURRENT (50)  TRUST_PROXY (0)
+  RESPONSE_CACHE_ENTRIES (2000)  MAX_BODY_BYTES (65536)  BODY_TIMEOUT_S (10)  SHUTDOWN_TIMEOUT_S (10)
+  WATCH_INDEX (1)  CORS_ORIGINS (unset: no cross-origin access; comma list or *)  COMPRESSION (1)
+  LOG_LEVEL (info; warn/error/silent also turn the access log off)  ACCESS_LOG (1)  ACCESS_LOG_SAMPLE (1)
+  METRICS_PORT (unset; a port serving only /metrics)  METRICS_TOKEN (unset; /metrics on PORT with Authorization: Bearer)
+  Signals: SIGTERM/SIGINT drain and stop; SIGHUP reloads the index.`
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    process.stdout.write(USAGE + '\n')
+    process.exit(0)
+  }
   let config: Config
   try {
     config = loadConfig()
@@ -87,9 +101,26 @@ async function main(): Promise<void> {
       },
     })
   } catch (e) {
-    fail(`cannot listen on port ${config.port}: ${errorText(e)}`)
+    fail(`cannot listen on port ${config.port}: ${errorText(e)} (is another server already using it? set PORT to a free port)`)
   }
   const server = app.server!
+  // METRICS_PORT: a second listener with only /metrics (on loopback unless METRICS_HOST says otherwise).
+  let metricsServer: ReturnType<typeof Bun.serve> | undefined
+  if (config.metricsPort !== undefined) {
+    try {
+      metricsServer = Bun.serve({
+        port: config.metricsPort,
+        hostname: process.env.METRICS_HOST || '127.0.0.1',
+        reusePort: false,
+        fetch: (request) =>
+          new URL(request.url).pathname === '/metrics'
+            ? new Response(app.metrics.render(), { headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' } })
+            : new Response('not found\n', { status: 404 }),
+      })
+    } catch (e) {
+      fail(`cannot listen on METRICS_PORT ${config.metricsPort}: ${errorText(e)}`)
+    }
+  }
   let reloading: Promise<void> | undefined
   let again: string | undefined
   const reload = (why: string): Promise<void> => {
@@ -135,6 +166,7 @@ async function main(): Promise<void> {
     rate_limit_store: limits.kind,
     pid: process.pid,
     ...(worker ? { worker: Number(worker) } : {}),
+    ...(metricsServer ? { metrics_port: metricsServer.port } : {}),
   })
 
 
@@ -144,6 +176,7 @@ async function main(): Promise<void> {
     if (stopping) return
     stopping = true
     const stopped = gracefulStop(server, shutdownMs) // the listener closes now, synchronously
+    void metricsServer?.stop(true)
     logger.log('info', 'server.stopping', { signal }) // so whoever reads this line is refused a new connection
     const outcome = await stopped
     const redis = await Promise.race([limits.close().then(() => 'closed' as const), Bun.sleep(CLOSE_LIMITS_MS).then(() => 'timed-out' as const)])

@@ -64,7 +64,7 @@ describe('GET /api/v2/cameras', () => {
     expect(byId.get('FHAZ').relationships.rovers.map((r: any) => r.id)).toEqual(['curiosity', 'opportunity', 'spirit'])
     expect(body.data.map((c: any) => c.id)).toEqual([...byId.keys()].sort())
     expect(body.meta).toMatchObject({ total_count: byId.size, returned_count: byId.size })
-    expect(body.links.self).toBe('http://localhost/api/v2/cameras')
+    expect(body.links.self).toBe('http://localhost/api/v2/cameras?page=1')
   })
 
   test('photo counts and first/last sols per rover equal counts over the index rows; the camera total is their sum', async () => {

@@ -132,7 +132,7 @@ describe('kill -9 of the service, then a restart', () => {
       // The killed process may have held one leased unit unused: it stays counted (never over the
       // limit, at most one block under it: docs/scale-out.md).
       const after = [await remaining(back), await remaining(back), await remaining(back)]
-      expect([['1', '0', 'refused'], ['0', 'refused', 'refused']]).toContainEqual(after)
+      expect<Array<Array<string | null>>>([['1', '0', 'refused'], ['0', 'refused', 'refused']]).toContainEqual(after)
       expect(await back.stop('SIGTERM')).toBe(0)
     } finally {
       await redis.stop()

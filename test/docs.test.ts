@@ -96,17 +96,20 @@ describe('the OpenAPI 3.1 document', () => {
     expect((await t.request('/api/v2/__documented/0?sol=-1')).status).toBe(400)
   })
 
-  test('problem types of src/http/problems.ts are components, and keyed operations list 304, 401, 429 and 500', async () => {
+  test('the problem types operations give are components (no unused one), and keyed operations list 304, 401, 413, 429 and 500', async () => {
     const d = await doc()
+    const used = new Set(JSON.stringify(d.paths).match(/#\/components\/responses\/\w+/g)!.map((r) => r.split('/').pop()!))
+    expect(Object.keys(d.components.responses).sort()).toEqual([...used].sort())
     for (const [kind, p] of Object.entries(PROBLEMS)) {
       const name = kind.charAt(0).toUpperCase() + kind.slice(1) + 'Problem'
+      if (!used.has(name)) continue
       expect(d.components.schemas[name].allOf[1].properties).toEqual({ type: { const: p.type }, title: { const: p.title }, status: { const: p.status } })
       expect(Object.keys(d.components.responses[name].content)).toEqual(['application/json', 'text/json', 'text/plain'])
     }
     expect(d.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' })
     const op = d.paths['/api/v2/__documented/{id}']!.get!
-    expect(Object.keys(op.responses).sort()).toEqual(['200', '304', '400', '401', '404', '429', '500'])
-    expect(op.responses['404']).toEqual({ $ref: '#/components/responses/NotFoundProblem' })
+    expect(Object.keys(op.responses).sort()).toEqual(['200', '304', '400', '401', '404', '413', '429', '500'])
+    expect(op.responses['404']).toMatchObject({ $ref: '#/components/responses/NotFoundProblem' })
   })
 
   test('every $ref resolves and operation ids are unique', async () => {
@@ -172,6 +175,59 @@ describe('the viewer script', () => {
     const operations = Object.values(d.paths).reduce((n, ops) => n + Object.keys(ops).length, 0)
     const rendered = byId.ops!.all().filter((n) => n.tag === 'details' && n.attrs.class === 'op')
     expect(rendered.length).toBe(operations)
-    expect(byId.info!.textContent).toContain('X-API-Key')
+    // The description's Markdown is rendered as elements: **Authentication** as strong, `X-API-Key` as code.
+    const info = byId.info!.all()
+    expect(info.some((n) => n.tag === 'strong' && n.textContent === 'Authentication')).toBe(true)
+    expect(info.some((n) => n.tag === 'code' && n.textContent === 'X-API-Key')).toBe(true)
+  })
+
+  test('renders description Markdown as DOM nodes only: raw HTML stays text and only http(s), relative and # links become anchors', async () => {
+    const html = await (await t.anonymous('/api/v2/docs')).text()
+    const script = html.split('<script>')[1]!.split('</script>')[0]!
+    class Node {
+      children: Node[] = []
+      attrs: Record<string, string> = {}
+      textContent = ''
+      value = ''
+      constructor(readonly tag: string) {}
+      appendChild(c: Node) {
+        this.children.push(c)
+        return c
+      }
+      setAttribute(k: string, v: string) {
+        this.attrs[k] = v
+      }
+      addEventListener() {}
+      all(): Node[] {
+        return [this, ...this.children.flatMap((c) => c.all())]
+      }
+    }
+    const byId: Record<string, Node> = { apikey: new Node('input'), ver: new Node('div'), info: new Node('div'), ops: new Node('div') }
+    const document = { createElement: (tag: string) => new Node(tag), createTextNode: (s: string) => Object.assign(new Node('#text'), { textContent: s }), getElementById: (id: string) => byId[id] }
+    const description = 'Intro <script>alert(1)</script> with [docs](/api/v2/docs) and [bad](javascript:alert(1)).\n\n- one *item*\n- two'
+    const d = { openapi: '3.1.0', info: { version: '1', description }, paths: {} }
+    new Function('document', 'fetch', 'sessionStorage', 'URLSearchParams', script)(document, async () => ({ json: async () => d }), { getItem: () => null, setItem() {} }, URLSearchParams)
+    await Bun.sleep(10)
+    const nodes = byId.info!.all()
+    expect(nodes.some((n) => n.tag === 'script')).toBe(false)
+    expect(nodes.some((n) => n.tag === '#text' && n.textContent.includes('<script>alert(1)</script>'))).toBe(true)
+    const anchors = nodes.filter((n) => n.tag === 'a')
+    expect(anchors.map((a) => a.attrs.href)).toEqual(['/api/v2/docs'])
+    expect(nodes.filter((n) => n.tag === 'li').length).toBe(2)
+    expect(nodes.some((n) => n.tag === 'em' && n.textContent === 'item')).toBe(true)
+  })
+})
+
+describe('GET /', () => {
+  test('is a self-contained landing page without a key, linking the reference, the OpenAPI document, /health and /dashboard', async () => {
+    const r = await t.anonymous('/')
+    expect(r.status).toBe(200)
+    expect(r.headers.get('content-type')).toBe('text/html; charset=utf-8')
+    const html = await r.text()
+    for (const href of ['/api/v2/docs', '/api/v2/openapi.json', '/health', '/dashboard']) expect(html).toContain(`href="${href}"`)
+    expect(html).not.toMatch(/<script/i)
+    expect(html).not.toMatch(/<link[^>]+href=/i)
+    // Every link but the dashboard (built separately) answers here.
+    for (const href of ['/api/v2/docs', '/api/v2/openapi.json', '/health']) expect((await t.anonymous(href)).status).toBe(200)
   })
 })

@@ -63,7 +63,7 @@ describe('envelope', () => {
     try {
       const res = await proxied.request('/api/v2/photos?per_page=1', { headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'api.example.org' } })
       const d = await res.json() as any
-      expect(d.links.self).toBe('https://api.example.org/api/v2/photos?per_page=1')
+      expect(d.links.self).toBe('https://api.example.org/api/v2/photos?per_page=1&page=1')
       expect(d.links.next.startsWith('https://api.example.org/api/v2/photos?')).toBe(true)
     } finally {
       await proxied.close()
@@ -163,5 +163,23 @@ describe('serialised-response cache and conditional requests', () => {
     const res = await t.request('/api/v2/photos?per_page=2', { headers: { accept: 'text/plain' } })
     expect(res.headers.get('content-type')).toContain('text/plain')
     expect((await res.json() as any).data.length).toBe(2)
+  })
+})
+
+describe('links.self', () => {
+  test('carries page in page mode (added when the request left it out) and the cursor without page in cursor mode', async () => {
+    const t = await makeTestApp()
+    try {
+      const plain = (await (await t.request('/api/v2/photos?rovers=spirit&per_page=5')).json()) as any
+      expect(plain.links.self).toBe('http://localhost/api/v2/photos?rovers=spirit&per_page=5&page=1')
+      const second = (await (await t.request('/api/v2/photos?page=2&rovers=spirit&per_page=5')).json()) as any
+      expect(second.links.self).toBe('http://localhost/api/v2/photos?page=2&rovers=spirit&per_page=5')
+      const cursor = plain.pagination.cursor.next
+      const walked = (await (await t.request(`/api/v2/photos?rovers=spirit&per_page=5&page=3&cursor=${cursor}`)).json()) as any
+      for (const l of Object.values<string>(walked.links).filter((l) => l.includes('cursor='))) expect(new URL(l).searchParams.has('page')).toBe(false)
+      expect(new URL(walked.links.self).searchParams.get('cursor')).toBe(cursor)
+    } finally {
+      await t.close()
+    }
   })
 })

@@ -126,7 +126,7 @@ describe('GET /api/v2/rovers', () => {
     expect(body.meta.returned_count).toBe(4)
     expect(new Date(body.meta.timestamp).toISOString()).toBe(body.meta.timestamp)
     expect(body.pagination).toEqual({ page: 1, per_page: 100, total_pages: 1 })
-    expect(body.links.self).toBe('http://localhost/api/v2/rovers')
+    expect(body.links.self).toBe('http://localhost/api/v2/rovers?page=1')
     expect(body.links.next).toBeUndefined()
   })
 })

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path'
 import { DEFAULT_SEED } from '../../index-builder/sources/synthetic'
 
 /** The scenarios of `bun run bench`, in the order they run (one script per question). */
-export const SCENARIOS = ['start-size', 'engine', 'duckdb', 'postgres', 'http', 'gatekeeping', 'scale-out'] as const
+export const SCENARIOS = ['start-size', 'engine', 'duckdb', 'postgres', 'http', 'gatekeeping', 'conventions', 'scale-out'] as const
 export type ScenarioName = (typeof SCENARIOS)[number]
 
 export interface BenchOptions {
@@ -34,7 +34,7 @@ export const QUICK_SCALE = 0.01
 /** The builder's default seed, so the bench measures the same index `npm run build-index -- --synthetic` makes. */
 export const SEED = DEFAULT_SEED
 
-const USAGE = `usage: bun run bench [--quick] [--only NAME[,NAME]] [--index DIR] [--scale N] [--out DIR]
+export const USAGE = `usage: npm run bench -- [--quick] [--only NAME[,NAME]] [--index DIR] [--scale N] [--out DIR]
 scenarios: ${SCENARIOS.join(', ')}
   --quick       short smoke run (real test index, else a small synthetic one; results to a temp folder)
   --only NAME   run one scenario (or a comma list)

@@ -114,6 +114,7 @@ export interface BenchResult {
     http?: Outcome<HttpResult>
     gatekeeping?: Outcome<{ result: unknown }>
     'scale-out'?: Outcome<{ result: unknown }>
+    conventions?: Outcome<import('../conventions').ConventionsResult>
   }
   goals: GoalCheck[]
 }

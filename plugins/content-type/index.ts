@@ -6,6 +6,7 @@ import { negotiateMediaType } from './negotiate'
 import { bodyTooLarge } from './body-limit'
 import { answered, answerState, type AnswerState } from './answer-state'
 import { syncHook } from '../../src/http/sync-hook'
+import type { Encode } from '../compression'
 
 /**
  * Turns what resource handlers return (JsonBody, or a plain object/array) into a Response whose
@@ -14,25 +15,26 @@ import { syncHook } from '../../src/http/sync-hook'
  * as HTML). Error bodies are negotiated the same way by plugins/errors.
  * Mounted before any route: Elysia applies a global mapResponse only to routes added after it.
  */
-export function contentTypePlugin(_deps: AppDeps) {
+export function contentTypePlugin(_deps: AppDeps, opts: { encode?: Encode } = {}) {
+  const encode = opts.encode
   // Synchronous: declared so (src/http/sync-hook.ts).
   const map = syncHook(({ response, request, set }: { response: unknown; request: Request; set: { status?: number | string; headers: Record<string, unknown> } }) =>
-    toResponse(response, request, set),
+    toResponse(response, request, set, encode),
   )
   return new Elysia({ name: 'content-type' }).mapResponse({ as: 'global' }, map)
 }
 
 /** A handler's result as a Response with the gate headers, or undefined to leave it to Elysia. */
-function toResponse(response: unknown, request: Request, set: { status?: number | string; headers: Record<string, unknown> }): Response | undefined {
+function toResponse(response: unknown, request: Request, set: { status?: number | string; headers: Record<string, unknown> }, encode?: Encode): Response | undefined {
   const s = answerState(request)
   if (s?.star && response instanceof JsonBody && response.status >= 200 && response.status < 300) {
     // RFC 9110 §13.1.2: `*` matched a representation that exists, for a request that was valid.
     s.notModified = true
     answered(request)
-    return new Response(null, { status: 304, headers: { ...s.success, vary: 'Accept', ...s.always } })
+    return new Response(null, { status: 304, headers: { ...s.success, vary: encode ? 'Accept, Accept-Encoding' : 'Accept', ...s.always } })
   }
   const g = answered(request)
-  if (response instanceof JsonBody) return jsonResponse(request, g, response.text, response.status, response.headers)
+  if (response instanceof JsonBody) return jsonResponse(request, g, response.text, response.status, response.headers, encode)
   if (response instanceof Response) return g ? withGateHeaders(response, g) : response
   if (response !== null && typeof response === 'object' && isPlainJson(response))
     return jsonResponse(request, g, JSON.stringify(response), typeof set.status === 'number' ? set.status : 200)
@@ -45,14 +47,15 @@ function toResponse(response: unknown, request: Request, set: { status?: number 
   return undefined
 }
 
-function jsonResponse(request: Request, g: AnswerState | undefined, text: string, status: number, own?: Record<string, string>): Response {
+function jsonResponse(request: Request, g: AnswerState | undefined, text: string, status: number, own?: Record<string, string>, encode?: Encode): Response {
   const headers: Record<string, string> = { 'content-type': negotiateMediaType(request.headers.get('accept')), vary: 'Accept', 'x-content-type-options': 'nosniff' }
   if (g) {
     if (g.success && status >= 200 && status < 300) Object.assign(headers, g.success)
     if (g.always) Object.assign(headers, g.always)
   }
   if (own) Object.assign(headers, own)
-  return new Response(text, { status, headers })
+  // plugins/compression: Content-Encoding negotiated from Accept-Encoding (and Vary for it).
+  return new Response(encode ? encode(request, text, headers) : text, { status, headers })
 }
 
 /** A handler built its own Response: it still gets the gate headers (rate limit; ETag when 2xx). */

@@ -2,7 +2,10 @@
  * The browsable API reference at /api/v2/docs: one self-contained HTML page (no CDN, no external
  * script) that fetches the OpenAPI document and renders every operation with its parameters and
  * responses, plus a small form to try a call with your key (kept in sessionStorage only).
- * All text is inserted with textContent, never as HTML.
+ * Descriptions are Markdown (CommonMark's common subset: paragraphs, `-` lists, `code`,
+ * **strong**, *emphasis*, [links](url)) rendered by the page's own small renderer into DOM nodes:
+ * all text is inserted with textContent, never as HTML, and only http(s), relative and # links
+ * become anchors.
  */
 export function docsPage(openapiUrl: string): string {
   return `<!doctype html>
@@ -12,7 +15,7 @@ export function docsPage(openapiUrl: string): string {
 body{font:15px/1.5 system-ui,sans-serif;margin:0;color:#1d1d1f;background:#fafafa}
 header{background:#8a2b0e;color:#fff;padding:1rem 2rem}header h1{margin:0;font-size:1.4rem}
 main{max-width:1100px;margin:0 auto;padding:1rem 2rem}
-.desc{white-space:pre-wrap;background:#fff;border:1px solid #ddd;padding:.8rem 1rem;border-radius:6px}
+.desc{background:#fff;border:1px solid #ddd;padding:.8rem 1rem;border-radius:6px}
 details.op{background:#fff;border:1px solid #ddd;border-radius:6px;margin:.5rem 0}
 details.op>summary{cursor:pointer;padding:.5rem .8rem;display:flex;gap:.8rem;align-items:baseline}
 .m{font:700 .8rem monospace;padding:.15rem .5rem;border-radius:4px;color:#fff;background:#2a6fb0;min-width:3.5rem;text-align:center}
@@ -21,6 +24,7 @@ details.op>summary{cursor:pointer;padding:.5rem .8rem;display:flex;gap:.8rem;ali
 td,th{border-bottom:1px solid #eee;padding:.3rem .4rem;text-align:left;vertical-align:top}
 code,pre{font-family:ui-monospace,monospace;font-size:.85rem}pre{background:#f3f3f3;padding:.6rem;overflow:auto;max-height:24rem;border-radius:4px}
 input{font:inherit;padding:.2rem .4rem;width:100%;box-sizing:border-box}button{font:inherit;padding:.3rem 1rem;cursor:pointer}
+.md p{margin:.3rem 0}.md ul{margin:.3rem 0 .3rem 1.2rem;padding:0}.md code{background:#f0f0f0;padding:0 .2rem;border-radius:3px}
 .key{display:flex;gap:.5rem;align-items:center;margin:1rem 0}.key input{max-width:30rem}
 h2{margin-top:1.6rem}.tag{color:#8a2b0e}
 </style></head>
@@ -42,6 +46,32 @@ h2{margin-top:1.6rem}.tag{color:#8a2b0e}
     (kids || []).forEach(function (c) { if (c) n.appendChild(typeof c === 'string' ? document.createTextNode(c) : c) });
     return n;
   }
+  function md(text) {
+    var box = el('div', { class: 'md' });
+    String(text || '').split(/\\n\\s*\\n/).forEach(function (block) {
+      var lines = block.split('\\n').filter(function (l) { return l.trim() !== '' });
+      if (!lines.length) return;
+      if (lines.every(function (l) { return /^\\s*[-*] /.test(l) })) {
+        var ul = el('ul');
+        lines.forEach(function (l) { ul.appendChild(inline(el('li'), l.replace(/^\\s*[-*] /, ''))) });
+        box.appendChild(ul);
+      } else box.appendChild(inline(el('p'), lines.join(' ')));
+    });
+    return box;
+  }
+  function inline(node, s) {
+    var re = /(\`[^\`]+\`)|(\\*\\*[^*]+\\*\\*)|(\\*[^*\\s][^*]*\\*)|(\\[([^\\]]+)\\]\\(([^)\\s]+)\\))/g, last = 0, m;
+    while ((m = re.exec(s))) {
+      if (m.index > last) node.appendChild(document.createTextNode(s.slice(last, m.index)));
+      if (m[1]) node.appendChild(el('code', { text: m[1].slice(1, -1) }));
+      else if (m[2]) node.appendChild(el('strong', { text: m[2].slice(2, -2) }));
+      else if (m[3]) node.appendChild(el('em', { text: m[3].slice(1, -1) }));
+      else node.appendChild(/^(https?:\\/\\/|\\/|#)/.test(m[6]) ? el('a', { href: m[6], text: m[5] }) : document.createTextNode(m[5]));
+      last = re.lastIndex;
+    }
+    if (last < s.length) node.appendChild(document.createTextNode(s.slice(last)));
+    return node;
+  }
   function resolve(doc, obj) {
     var seen = 0;
     while (obj && obj.$ref && seen++ < 10) {
@@ -62,7 +92,9 @@ h2{margin-top:1.6rem}.tag{color:#8a2b0e}
   }
   function render(doc) {
     document.getElementById('ver').textContent = 'OpenAPI ' + doc.openapi + ' - version ' + doc.info.version + ' - ' + SPEC;
-    document.getElementById('info').textContent = doc.info.description;
+    var info = document.getElementById('info');
+    info.textContent = '';
+    info.appendChild(md(doc.info.description));
     var ops = document.getElementById('ops');
     var byTag = {};
     Object.keys(doc.paths).forEach(function (p) {
@@ -80,7 +112,7 @@ h2{margin-top:1.6rem}.tag{color:#8a2b0e}
   function operation(doc, path, method, op) {
     var params = (op.parameters || []).map(function (p) { return resolve(doc, p) });
     var rows = params.map(function (p) {
-      return el('tr', {}, [el('td', {}, [el('code', { text: p.name })]), el('td', { text: p.in + (p.required ? ', required' : '') }), el('td', { text: typeOf(p.schema) }), el('td', { text: p.description || '' })]);
+      return el('tr', {}, [el('td', {}, [el('code', { text: p.name })]), el('td', { text: p.in + (p.required ? ', required' : '') }), el('td', { text: typeOf(p.schema) }), el('td', {}, [md(p.description)])]);
     });
     var inputs = {};
     var form = el('table', {}, params.map(function (p) {
@@ -125,7 +157,7 @@ h2{margin-top:1.6rem}.tag{color:#8a2b0e}
     return el('details', { class: 'op' }, [
       el('summary', {}, [el('span', { class: 'm ' + method, text: method.toUpperCase() }), el('span', { class: 'path', text: path }), el('span', { class: 'sum', text: op.summary || '' })]),
       el('div', { class: 'body' }, [
-        op.description ? el('p', { text: op.description }) : null,
+        op.description ? md(op.description) : null,
         op.security && op.security.length === 0 ? el('p', {}, [el('i', { text: 'No key needed.' })]) : null,
         rows.length ? el('h4', { text: 'Parameters' }) : null,
         rows.length ? el('table', {}, [el('tr', {}, ['Name', 'In', 'Schema', 'Description'].map(function (h) { return el('th', { text: h }) }))].concat(rows)) : null,

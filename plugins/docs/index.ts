@@ -1,9 +1,11 @@
 import { Elysia } from 'elysia'
+import { Type } from '@sinclair/typebox'
 import type { PluginDeps } from '../../src/app-deps'
 import { JsonBody } from '../../src/http/json-body'
 import { origin } from '../../src/http/links'
 import { API_PREFIX, apiRoot, ApiRootSchema } from './api-root'
 import { docsPage } from './docs-page'
+import { landingPage } from './landing-page'
 import { openApiDocument } from './openapi-document'
 
 /**
@@ -29,7 +31,7 @@ export function docsPlugin(deps: PluginDeps) {
     summary: 'This OpenAPI 3.1 document',
     tags: ['service'],
     keyed: false,
-    responses: { 200: { description: 'The OpenAPI document' } },
+    responses: { 200: { description: 'The OpenAPI document', schema: Type.Object({ openapi: Type.String(), info: Type.Object({}), paths: Type.Object({}) }, { description: 'An OpenAPI 3.1 document' }) } },
   })
   deps.routes.register({
     method: 'GET',
@@ -37,7 +39,16 @@ export function docsPlugin(deps: PluginDeps) {
     summary: 'Browsable reference (HTML)',
     tags: ['service'],
     keyed: false,
-    responses: { 200: { description: 'An HTML page rendering the OpenAPI document' } },
+    responses: { 200: { description: 'An HTML page rendering the OpenAPI document', mediaType: 'text/html', schema: Type.String() } },
+  })
+
+  deps.routes.register({
+    method: 'GET',
+    path: '/',
+    summary: 'Landing page (HTML) linking the reference, the OpenAPI document, health and the dashboard',
+    tags: ['service'],
+    keyed: false,
+    responses: { 200: { description: 'A small HTML page', mediaType: 'text/html', schema: Type.String() } },
   })
 
   const memo = new Map<string, string>()
@@ -67,7 +78,9 @@ export function docsPlugin(deps: PluginDeps) {
   }
 
   // `=> new JsonBody(...)`: Elysia reads these as synchronous (src/http/sync-hook.ts).
+  const landing = landingPage()
   return new Elysia({ name: 'docs' })
+    .get('/', () => new Response(landing, { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=3600' } }))
     .get(API_PREFIX, ({ request }) => new JsonBody(rootText(request)))
     .get(`${API_PREFIX}/openapi.json`, () => new JsonBody(openApiText(), 200, { 'cache-control': 'public, max-age=3600' }))
     .get(

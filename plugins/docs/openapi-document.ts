@@ -1,6 +1,7 @@
 import { PROBLEMS, type ProblemKind } from '../../src/http/problems'
 import type { RouteDoc } from '../../src/http/route-docs'
 import { cleanSchema } from './clean-schema'
+import { RATELIMIT_DRAFT } from '../rate-limit/ratelimit-fields'
 
 /**
  * The OpenAPI 3.1 document of the whole interface, generated from the route registry
@@ -35,7 +36,10 @@ const RATE_HEADERS = {
   'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
   'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
   'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
+  'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
+  RateLimit: { $ref: '#/components/headers/RateLimit' },
 }
+const ID_HEADER = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } }
 
 export function problemComponentName(kind: ProblemKind): string {
   return kind.charAt(0).toUpperCase() + kind.slice(1) + 'Problem'
@@ -45,10 +49,12 @@ function content(schema: unknown) {
   return Object.fromEntries(MEDIA_TYPES.map((m) => [m, { schema }]))
 }
 
-function components() {
+/** The shared parts; only the problem kinds some operation gives are listed (unused components are lint warnings). */
+function components(kinds: Set<ProblemKind>) {
   const schemas: Record<string, unknown> = { Problem: ProblemSchema }
   const responses: Record<string, unknown> = {}
   for (const [kind, p] of Object.entries(PROBLEMS) as Array<[ProblemKind, (typeof PROBLEMS)[ProblemKind]]>) {
+    if (!kinds.has(kind)) continue
     const name = problemComponentName(kind)
     schemas[name] = {
       allOf: [
@@ -56,9 +62,8 @@ function components() {
         { type: 'object', properties: { type: { const: p.type }, title: { const: p.title }, status: { const: p.status } } },
       ],
     }
-    const headers: Record<string, unknown> = kind === 'unauthorized' ? {} : { ...RATE_HEADERS }
+    const headers: Record<string, unknown> = kind === 'unauthorized' || kind === 'internal' ? { ...ID_HEADER } : { ...RATE_HEADERS, ...ID_HEADER }
     if (kind === 'rateLimited') headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' }
-    if (kind === 'methodNotAllowed') headers['Allow'] = { description: 'Methods the path supports', schema: { type: 'string' } }
     responses[name] = { description: `${p.title} (${p.type})`, headers, content: content({ $ref: `#/components/schemas/${name}` }) }
   }
   return {
@@ -67,9 +72,18 @@ function components() {
       'X-RateLimit-Limit': { description: 'Requests allowed in the current UTC hour', schema: { type: 'integer' } },
       'X-RateLimit-Remaining': { description: 'Requests left in the current UTC hour', schema: { type: 'integer' } },
       'X-RateLimit-Reset': { description: 'Unix time (seconds) of the next top of the hour', schema: { type: 'integer' } },
+      'RateLimit-Policy': {
+        description: `The key's quota policies as a structured-field list (${RATELIMIT_DRAFT}): \`"hour";q=10000;w=3600, "day";q=100000;w=86400\``,
+        schema: { type: 'string' },
+      },
+      RateLimit: {
+        description: `Remaining quota of the policy nearest to exhaustion (${RATELIMIT_DRAFT}), e.g. \`"hour";r=9999;t=1520\` (r = remaining, t = seconds until the window resets)`,
+        schema: { type: 'string' },
+      },
       'Retry-After': { description: 'Seconds until a request may succeed', schema: { type: 'integer' } },
       ETag: { description: 'Weak validator of the answer (index version + normalised request)', schema: { type: 'string' } },
-      'Cache-Control': { schema: { type: 'string' } },
+      'Cache-Control': { description: 'Caching rules of the answer (`private` on keyed answers)', schema: { type: 'string' } },
+      'X-Request-Id': { description: 'The request id: the one the client sent when valid (1-128 of A-Z a-z 0-9 . _ : -), else a new one; also in the access log', schema: { type: 'string' } },
     },
     schemas,
     responses,
@@ -78,7 +92,7 @@ function components() {
 
 const KIND_BY_STATUS = new Map<number, ProblemKind>(Object.entries(PROBLEMS).map(([k, p]) => [p.status, k as ProblemKind]))
 
-function operation(r: RouteDoc) {
+function operation(r: RouteDoc, kinds: Set<ProblemKind>) {
   const keyed = r.keyed !== false
   const parameters: unknown[] = []
   for (const [where, obj] of [['path', r.params], ['query', r.query]] as const) {
@@ -91,27 +105,34 @@ function operation(r: RouteDoc) {
     }
   }
   const responses: Record<string, unknown> = {}
+  const problem = (status: number, kind: ProblemKind, description?: string) => {
+    kinds.add(kind)
+    responses[status] = { $ref: `#/components/responses/${problemComponentName(kind)}`, ...(description ? { description } : {}) }
+  }
   for (const [status, resp] of Object.entries(r.responses)) {
     const code = Number(status)
     const kind = KIND_BY_STATUS.get(code)
     if (!resp.schema && kind) {
-      responses[status] = { $ref: `#/components/responses/${problemComponentName(kind)}` }
+      problem(code, kind, resp.description)
       continue
     }
-    const headers: Record<string, unknown> = keyed ? { ...RATE_HEADERS } : {}
+    const headers: Record<string, unknown> = keyed ? { ...RATE_HEADERS, ...ID_HEADER } : { ...ID_HEADER }
     if (code === 200 && r.method === 'GET' && keyed) Object.assign(headers, { ETag: { $ref: '#/components/headers/ETag' }, 'Cache-Control': { $ref: '#/components/headers/Cache-Control' } })
-    responses[status] = { description: resp.description, ...(Object.keys(headers).length ? { headers } : {}), ...(resp.schema ? { content: content(cleanSchema(resp.schema)) } : {}) }
+    const media = resp.mediaType ? { [resp.mediaType]: { schema: resp.schema ? cleanSchema(resp.schema) : { type: 'string' } } } : resp.schema ? content(cleanSchema(resp.schema)) : undefined
+    responses[status] = { description: resp.description, headers, ...(media ? { content: media } : {}) }
   }
   const add = (status: number, kind: ProblemKind) => {
-    if (!(status in responses)) responses[status] = { $ref: `#/components/responses/${problemComponentName(kind)}` }
+    if (!(status in responses)) problem(status, kind)
   }
   if (keyed && r.method === 'GET')
-    responses['304'] ??= { description: 'Not Modified: If-None-Match matched the current ETag. No body; not counted.', headers: { ETag: { $ref: '#/components/headers/ETag' }, ...RATE_HEADERS } }
+    responses['304'] ??= { description: 'Not Modified: If-None-Match matched the current ETag. No body; not counted.', headers: { ETag: { $ref: '#/components/headers/ETag' }, ...RATE_HEADERS, ...ID_HEADER } }
   if (r.query || r.params || r.body) add(400, 'validation')
   if (keyed) {
     add(401, 'unauthorized')
     add(429, 'rateLimited')
   }
+  // Any request announcing a body over MAX_BODY_BYTES is refused before routing (plugins/content-type/body-limit.ts).
+  add(413, 'payloadTooLarge')
   add(500, 'internal')
   const op: Record<string, unknown> = {
     operationId: operationId(r),
@@ -131,19 +152,30 @@ function operationId(r: RouteDoc): string {
     .split('/')
     .filter((s) => s && s !== 'api' && s !== 'v2')
     .map((s) => (s.startsWith(':') ? 'By' + cap(s.slice(1)) : cap(s.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : '')))))
-  return r.method.toLowerCase() + (words.join('') || 'Root')
+  // `/` is the landing page; `/api/v2` the API root.
+  return r.method.toLowerCase() + (words.join('') || (r.path === '/' ? 'Landing' : 'Root'))
 }
 
 function cap(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1)
 }
 
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  photos: 'Photo search, statistics, batch lookup and single photos',
+  rovers: 'The rovers, their mission dates and photo counts',
+  cameras: 'Cameras and the rovers that carry them',
+  locations: 'Places (site and drive) where a rover took photos',
+  panoramas: 'Panoramas detected from camera pointing',
+  service: 'Discovery, documentation and health',
+}
+
 export function openApiDocument(routes: RouteDoc[], serverUrl: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {}
   const tags = new Set<string>()
+  const kinds = new Set<ProblemKind>()
   for (const r of routes) {
     const p = r.path.replace(/:([A-Za-z0-9_]+)\??/g, '{$1}')
-    ;(paths[p] ??= {})[r.method.toLowerCase()] = operation(r)
+    ;(paths[p] ??= {})[r.method.toLowerCase()] = operation(r, kinds)
     for (const t of r.tags ?? []) tags.add(t)
   }
   return {
@@ -151,6 +183,7 @@ export function openApiDocument(routes: RouteDoc[], serverUrl: string): Record<s
     info: {
       title: 'Mars rover photo query API',
       version: '2.0.0',
+      license: { name: 'Photo metadata: NASA/JPL-Caltech, public domain', url: 'https://www.nasa.gov/nasa-brand-center/images-and-media/' },
       description: [
         'Read-only query service over Mars rover photo metadata.',
         '',
@@ -161,12 +194,20 @@ export function openApiDocument(routes: RouteDoc[], serverUrl: string): Record<s
         '**Errors** are RFC 9457 problem documents. **Media types**: `application/json` by default; `text/json` or `text/plain` when `Accept` asks for them, for answers and errors alike.',
         '',
         '**Conditional requests**: GET answers carry a weak `ETag`; `If-None-Match` with a current tag (or `*`) gives 304 with no body.',
+        '',
+        `**Rate-limit fields**: beside \`X-RateLimit-*\`, every keyed answer carries \`RateLimit-Policy\` and \`RateLimit\` as defined by ${RATELIMIT_DRAFT} (policies \`hour\` and \`day\`).`,
+        '',
+        '**Other methods**: a method a path does not serve gives 405 `/errors/method-not-allowed` with an `Allow` header listing the ones it does. No request gets 406: an `Accept` asking for something else is answered with `application/json`.',
+        '',
+        '**Compression**: answers over 1 KB are sent with `Content-Encoding` `zstd`, `br` or `gzip` when `Accept-Encoding` allows it (`Vary: Accept-Encoding`).',
+        '',
+        '**Browsers**: cross-origin access only from the origins the operator lists in `CORS_ORIGINS`. Never put an API key in code that ships to a browser: call the API from your own server.',
       ].join('\n'),
     },
     servers: [{ url: serverUrl }],
     security: [{ apiKey: [] }],
-    tags: [...tags].sort().map((name) => ({ name })),
+    tags: [...tags].sort().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
     paths,
-    components: components(),
+    components: components(kinds),
   }
 }

@@ -9,6 +9,7 @@ import { RouteTable } from './route-table'
 import { methodNotAllowed, notFoundOrMethod, toProblem } from './to-problem'
 import { syncHook } from '../../src/http/sync-hook'
 import { validAuthority } from '../../src/http/host-check'
+import { requestIdOf } from '../request-log/request-id'
 
 /**
  * Renders every error once, as a problem document: ProblemErrors thrown anywhere, and Elysia's
@@ -31,7 +32,7 @@ export function errorsPlugin(deps: AppDeps, opts: { routes?: RouteTable; docs?: 
         ? { problem: new ProblemError('unauthorized', MISSING_KEY_DETAIL), internal: undefined } // no route matched: fail closed
         : toProblem({ code, error, request }, table, opts.docs)
       if (internal !== undefined) {
-        const requestId = crypto.randomUUID()
+        const requestId = requestIdOf(request)
         const e = internal as { message?: unknown; stack?: unknown }
         deps.log.log('error', 'request.failed', {
           request_id: requestId,

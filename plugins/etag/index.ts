@@ -81,8 +81,8 @@ export function etagPlugin(deps: PluginDeps) {
         if (c === 'star') return void markStarConditional(request)
         if (c !== 'tag') return
         const now = clock()
-        const usage = deps.limits.peek(v.record.id, now) as { hourCount: number }
-        return notModified(set, v.headers, rateLimitHeaders(effectiveLimits(v.record, deps.config), usage.hourCount, now))
+        const usage = deps.limits.peek(v.record.id, now) as { hourCount: number; dayCount: number }
+        return notModified(set, v.headers, rateLimitHeaders(effectiveLimits(v.record, deps.config), usage.hourCount, now, usage.dayCount))
       }) as never,
     )
   } else {
@@ -95,7 +95,7 @@ export function etagPlugin(deps: PluginDeps) {
       if (c !== 'tag') return
       const now = clock()
       const usage = await deps.limits.peek(v.record.id, now)
-      return notModified(set, v.headers, rateLimitHeaders(effectiveLimits(v.record, deps.config), usage.hourCount, now))
+      return notModified(set, v.headers, rateLimitHeaders(effectiveLimits(v.record, deps.config), usage.hourCount, now, usage.dayCount))
     }) as never)
   }
   return plugin
@@ -107,6 +107,6 @@ export function etagPlugin(deps: PluginDeps) {
  * the transform hook as Elysia's status(), with the headers on `set`, so Elysia ends the request.
  */
 function notModified(set: { headers: Record<string, unknown> }, validators: Readonly<Record<string, string>>, limits: Record<string, string>) {
-  Object.assign(set.headers, validators, { vary: 'Accept' }, limits)
+  Object.assign(set.headers, validators, { vary: 'Accept, Accept-Encoding' }, limits)
   return status(304, '')
 }

@@ -12,6 +12,7 @@ import { PHOTOS_PATH } from '../../src/query/list-photos'
 import { PHOTO_QUERY_SCHEMA, STATS_QUERY_SCHEMA } from '../../src/query/photo-params'
 import { STATS_PATH } from '../../src/query/photo-stats'
 import { readJsonBody } from './read-json-body'
+import { PhotoBatchSchema, PhotoListSchema, PhotoOneSchema, PhotoStatsSchema } from '../../src/resources/photo-schemas'
 
 /**
  * The photo endpoints (interface "Photos"): list, statistics, batch and by id. Thin: the logic
@@ -64,7 +65,7 @@ function registerDocs(routes: RouteDocs): void {
       'empty data. Every page that has more rows carries pagination.cursor.next: pass it as `cursor` to continue after that page with ' +
       'keyset pagination (stable across index rebuilds; `page` is then ignored). Unknown parameters are ignored.',
     query: PHOTO_QUERY_SCHEMA,
-    responses: { 200: { description: 'Photo list envelope' }, 304: { description: 'Not modified' }, 400: { description: 'Invalid parameters (each one named)' } },
+    responses: { 200: { description: 'Photo list envelope', schema: PhotoListSchema }, 400: { description: 'Invalid parameters (each one named)' } },
     tags: ['photos'],
   })
   routes.register({
@@ -75,7 +76,7 @@ function registerDocs(routes: RouteDocs): void {
       'Counts of the photos matching every photo filter, grouped by camera (default; camera name), rover (slug, with avg_per_sol) or sol ' +
       '(ascending, with the earliest earth_date). percentage to one decimal; period = earliest and latest earth_date of the matches.',
     query: STATS_QUERY_SCHEMA,
-    responses: { 200: { description: 'Statistics envelope' }, 304: { description: 'Not modified' }, 400: { description: 'Invalid parameters' } },
+    responses: { 200: { description: 'Statistics envelope', schema: PhotoStatsSchema }, 400: { description: 'Invalid parameters' } },
     tags: ['photos'],
   })
   routes.register({
@@ -85,7 +86,7 @@ function registerDocs(routes: RouteDocs): void {
     description: 'The output parameters of the list (fields, field_set, include, image_sizes, exclude_images) apply; the whole query is validated as on the list.',
     params: Type.Object({ id: Type.Integer({ format: 'int32', description: 'Photo id' }) }),
     query: PHOTO_QUERY_SCHEMA,
-    responses: { 200: { description: 'Single photo envelope' }, 304: { description: 'Not modified' }, 400: { description: 'id is not an int32, or invalid query' }, 404: { description: 'No photo has this id' } },
+    responses: { 200: { description: 'Single photo envelope', schema: PhotoOneSchema }, 400: { description: 'id is not an int32, or invalid query' }, 404: { description: 'No photo has this id' } },
     tags: ['photos'],
   })
   routes.register({
@@ -97,7 +98,7 @@ function registerDocs(routes: RouteDocs): void {
       'meta.ids_missing. The output parameters of the query string apply. Content-Type must be JSON (else 415).',
     query: PHOTO_QUERY_SCHEMA,
     body: Type.Object({ ids: Type.Array(Type.Integer({ format: 'int32' }), { minItems: 1, maxItems: MAX_BATCH_IDS }) }),
-    responses: { 200: { description: 'Photo list' }, 400: { description: 'Bad body or query' }, 413: { description: 'Body too large' }, 415: { description: 'Body is not JSON' } },
+    responses: { 200: { description: 'Photo list', schema: PhotoBatchSchema }, 400: { description: 'Bad body or query' }, 408: { description: 'Body too slow' }, 413: { description: 'Body too large' }, 415: { description: 'Body is not JSON' } },
     tags: ['photos'],
   })
 }

@@ -24,7 +24,7 @@ export function rateLimitPlugin(deps: AppDeps) {
   const clock = deps.clock ?? Date.now
 
   const apply = (request: Request, decision: Decision, limits: Limits, now: number) => {
-    addHeaders(request, 'always', rateLimitHeaders(limits, decision.hourCount, now))
+    addHeaders(request, 'always', rateLimitHeaders(limits, decision.hourCount, now, decision.dayCount))
     if (decision.refused) throw refusal(decision.refused, limits, now)
     const lease = decision.lease
     if (lease) whenAnswered(request, () => lease.release())

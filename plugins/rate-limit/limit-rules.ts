@@ -3,6 +3,7 @@ import { ProblemError } from '../../src/http/problems'
 import type { KeyRecord } from '../../src/keys/key-store'
 import type { LimitName, Limits } from '../../src/limits/counter-store'
 import { secondsUntil, windowsAt } from '../../src/limits/windows'
+import { ratelimitPolicy, ratelimitState } from './ratelimit-fields'
 
 /** The limits of one key: its operator-set figures, else the configured defaults (interface.md, Limits). */
 export function effectiveLimits(record: KeyRecord, config: Pick<Config, 'rateLimitHourly' | 'rateLimitDaily' | 'rateLimitConcurrent'>): Limits {
@@ -15,13 +16,16 @@ export function effectiveLimits(record: KeyRecord, config: Pick<Config, 'rateLim
 
 /**
  * interface.md, Limits 3 / decisions.md: X-RateLimit-Limit / -Remaining / -Reset describe the
- * hourly window (Reset = unix seconds of the next top of the hour).
+ * hourly window (Reset = unix seconds of the next top of the hour); RateLimit-Policy and RateLimit
+ * (./ratelimit-fields.ts) describe both windows.
  */
-export function rateLimitHeaders(limits: Limits, hourCount: number, nowMs: number): Record<string, string> {
+export function rateLimitHeaders(limits: Limits, hourCount: number, nowMs: number, dayCount = 0): Record<string, string> {
   return {
     'x-ratelimit-limit': String(limits.hourly),
     'x-ratelimit-remaining': String(Math.max(0, limits.hourly - hourCount)),
     'x-ratelimit-reset': String(windowsAt(nowMs).hourReset),
+    'ratelimit-policy': ratelimitPolicy(limits),
+    ratelimit: ratelimitState(limits, hourCount, dayCount, nowMs),
   }
 }
 

@@ -4,6 +4,7 @@ import { responseCacheFor } from '../query/response-cache'
 import { originFor } from './links'
 import { requestKey } from './request-key'
 import { urlFacts } from './url-facts'
+import { noteTemplate } from '../../plugins/compression/answer-template'
 
 export type Render = (store: Store, params: URLSearchParams, base: string) => string
 
@@ -23,6 +24,9 @@ export function cachedAnswer(deps: AppDeps): (request: Request, render: Render, 
     const base = originFor(request, deps.config)
     const f = urlFacts(request.url)
     const key = (request.method === 'GET' ? f.getKey() : requestKey(request.method, f.path, f.params())) + extraKey
-    return cache.getStamped(store.version, base, key, () => render(store, f.params(), base))
+    const entry = cache.entry(store.version, base, key, () => render(store, f.params(), base))
+    if (entry === undefined) return cache.getStamped(store.version, base, key, () => render(store, f.params(), base))
+    noteTemplate(request, entry) // plugins/compression splices this entry's compressed pieces
+    return entry.stampedAt(Date.now())
   }
 }

@@ -19,7 +19,8 @@ export interface RouteDoc {
   query?: TObject
   params?: TObject
   body?: TSchema
-  responses: Record<number, { description: string; schema?: TSchema }>
+  /** `mediaType`: the one media type of a non-JSON answer (the docs page's text/html). */
+  responses: Record<number, { description: string; schema?: TSchema; mediaType?: string }>
   tags?: string[]
   /** false for routes that need no X-API-Key (health, the OpenAPI document and its page). Default true. */
   keyed?: boolean

@@ -47,7 +47,10 @@ export function listEnvelope(e: ListEnvelopeInput): string {
   const cursorMode = e.cursor?.current !== undefined
   const drop = cursorMode ? { cursor: undefined } : {}
   const at = (p: number) => link(e.base, e.path, e.params, { ...drop, page: p, per_page: perPage })
-  const links: string[] = [`"self":${JSON.stringify(link(e.base, e.path, e.params))}`, `"first":${JSON.stringify(at(1))}`, `"last":${JSON.stringify(at(Math.max(1, totalPages)))}`]
+  // decisions.md, links: page mode: every link, self included, carries `page`; cursor mode: they carry the cursor and no page.
+  // The request's own parameters in its order; `page` is added when the request left it out.
+  const self = cursorMode ? link(e.base, e.path, e.params, { page: undefined }) : e.params.has('page') ? link(e.base, e.path, e.params) : link(e.base, e.path, e.params, { page })
+  const links: string[] = [`"self":${JSON.stringify(self)}`, `"first":${JSON.stringify(at(1))}`, `"last":${JSON.stringify(at(Math.max(1, totalPages)))}`]
   const next = cursorMode
     ? e.nextLink ?? (e.cursor?.next ? link(e.base, e.path, e.params, { page: undefined, cursor: e.cursor.next }) : undefined)
     : e.nextLink ?? (page < totalPages ? at(page + 1) : undefined)

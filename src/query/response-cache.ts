@@ -21,9 +21,11 @@ export const RESPONSE_CACHE_MAX_ENTRY_BYTES = 1024 * 1024
  * Requests in the same millisecond share one filled text (their timestamps are equal anyway).
  * The copy is not counted in the byte bound: hot entries may hold twice their size.
  */
-class Entry {
+export class Entry {
   #stampMs = NaN
   #stamped = ''
+  /** Compressed pieces of this text, by coding (plugins/compression/spliced-body.ts); not counted in the byte bound. */
+  readonly variants = new Map<string, unknown>()
   constructor(readonly text: string) {}
 
   stampedAt(nowMs: number): string {
@@ -64,14 +66,24 @@ export class ResponseCache {
     return this.#entry(version, base, requestKey, compute).stampedAt(nowMs)
   }
 
+  /** The entry for this (version, origin, request key), made with compute() on a miss; undefined when caching is off. */
+  entry(version: string, base: string, requestKey: string, compute: () => string): Entry | undefined {
+    return this.#lru ? this.#entry(version, base, requestKey, compute) : undefined
+  }
+
+  /** Lookups answered from the cache, and those that computed the text (metrics). */
+  hits = 0
+  misses = 0
+
   #entry(version: string, base: string, requestKey: string, compute: () => string): Entry {
     const lru = this.#lru!
     const key = version + '\n' + base + '\n' + requestKey
     let e = lru.get(key)
     if (e === undefined) {
+      this.misses++
       e = new Entry(compute())
       lru.set(key, e)
-    }
+    } else this.hits++
     return e
   }
 

@@ -37,6 +37,8 @@ export interface TestApp {
   key: string
   /** Everything the app logged. */
   logs: LogLine[]
+  /** The access-log lines (JSON text), one per request. */
+  accessLines: string[]
   /** app.handle on http://localhost + path, with the X-API-Key header of `key` unless init sets one. */
   request(path: string, init?: RequestInit): Promise<Response>
   /** The same without any X-API-Key header. */
@@ -66,6 +68,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
   const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)) as Partial<Config>
   const config = loadConfig({ keysDb: keysDb ?? join(dir!, 'keys.sqlite'), redisUrl: undefined, ...defined })
   const logs: LogLine[] = []
+  const accessLines: string[] = []
   const log: Logger = { log: (level, event, fields = {}) => void logs.push({ level, event, fields }) }
   const keys = KeyStore.open(config.keysDb)
   const key = keys.create(`test-${crypto.randomUUID().slice(0, 8)}@example.com`, keyLimits)
@@ -76,6 +79,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
     limits: limits ?? new MemoryCounterStore(),
     log,
     clock,
+    accessLog: (line) => void accessLines.push(line),
   }
   const app = createApp(deps)
   const call = (path: string, init: RequestInit = {}, withKey: boolean) => {
@@ -88,6 +92,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
     deps,
     key,
     logs,
+    accessLines,
     request: (path, init) => call(path, init, true),
     anonymous: (path, init) => call(path, init, false),
     async close() {

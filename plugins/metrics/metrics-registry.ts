@@ -1,0 +1,56 @@
+/**
+ * A small Prometheus registry (text exposition format 0.0.4): counters and histograms with
+ * labels, gauges read at scrape time. Equivalent to what prom-client offers for these needs,
+ * without its per-observation label-object allocation on the request path.
+ */
+export const LATENCY_BUCKETS_S = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
+
+const esc = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')
+
+export class Counter {
+  readonly #values = new Map<string, number>()
+  constructor(readonly name: string, readonly help: string, readonly labels: readonly string[]) {}
+  inc(values: readonly string[], by = 1): void {
+    const k = values.join('\u0000')
+    this.#values.set(k, (this.#values.get(k) ?? 0) + by)
+  }
+  render(): string {
+    let s = `# HELP ${this.name} ${this.help}\n# TYPE ${this.name} counter\n`
+    for (const [k, v] of this.#values) s += `${this.name}${labelText(this.labels, k.split('\u0000'))} ${v}\n`
+    return s
+  }
+}
+
+export class Histogram {
+  readonly #series = new Map<string, { buckets: Float64Array; sum: number; count: number }>()
+  constructor(readonly name: string, readonly help: string, readonly labels: readonly string[], readonly bounds: readonly number[] = LATENCY_BUCKETS_S) {}
+  observe(values: readonly string[], v: number): void {
+    const k = values.join('\u0000')
+    let s = this.#series.get(k)
+    if (!s) this.#series.set(k, (s = { buckets: new Float64Array(this.bounds.length), sum: 0, count: 0 }))
+    for (let i = 0; i < this.bounds.length; i++) if (v <= this.bounds[i]!) s.buckets[i]!++
+    s.sum += v
+    s.count++
+  }
+  render(): string {
+    let out = `# HELP ${this.name} ${this.help}\n# TYPE ${this.name} histogram\n`
+    for (const [k, s] of this.#series) {
+      const vals = k.split('\u0000')
+      this.bounds.forEach((b, i) => (out += `${this.name}_bucket${labelText([...this.labels, 'le'], [...vals, String(b)])} ${s.buckets[i]}\n`))
+      out += `${this.name}_bucket${labelText([...this.labels, 'le'], [...vals, '+Inf'])} ${s.count}\n`
+      out += `${this.name}_sum${labelText(this.labels, vals)} ${s.sum}\n${this.name}_count${labelText(this.labels, vals)} ${s.count}\n`
+    }
+    return out
+  }
+}
+
+export function gauge(name: string, help: string, samples: Array<[Record<string, string>, number]>): string {
+  let s = `# HELP ${name} ${help}\n# TYPE ${name} gauge\n`
+  for (const [labels, v] of samples) s += `${name}${labelText(Object.keys(labels), Object.values(labels))} ${v}\n`
+  return s
+}
+
+function labelText(names: readonly string[], values: readonly string[]): string {
+  if (names.length === 0) return ''
+  return '{' + names.map((n, i) => `${n}="${esc(values[i] ?? '')}"`).join(',') + '}'
+}

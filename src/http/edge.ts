@@ -1,0 +1,113 @@
+import type { AppDeps } from '../app-deps'
+import type { RouteTable } from '../../plugins/errors/route-table'
+import { keyOf } from '../../plugins/auth/key-of'
+import { corsHeaders, corsPolicy, isPreflight, preflightResponse } from '../../plugins/cors/cors-policy'
+import { accessLine, shouldLog, unknownKeyLabel } from '../../plugins/request-log/access-line'
+import { bodyBytesOf } from '../../plugins/request-log/body-bytes'
+import { requestIdOf } from '../../plugins/request-log/request-id'
+import { ServiceMetrics } from '../../plugins/metrics/service-metrics'
+import { urlFacts } from './url-facts'
+
+type Fetch = (request: Request) => Response | Promise<Response>
+
+/**
+ * The edge of the app, around Elysia's whole pipeline (so it sees every answer: 304s and 429s
+ * made in onRequest, errors, preflights): CORS preflight before anything else (no key, not
+ * counted: decisions.md), then on the way out the request id, the CORS headers, one access-log
+ * line and the metrics. Installed with Elysia's `wrap`, which both `app.handle` and the server's
+ * native routes go through. /metrics on the main port answers only with `Authorization: Bearer METRICS_TOKEN`.
+ */
+export function installEdge(app: { wrap(fn: (fn: any, request: Request) => any): unknown }, deps: AppDeps, routes: RouteTable): ServiceMetrics {
+  const cors = corsPolicy(deps.config.corsOrigins)
+  const metrics = new ServiceMetrics(deps)
+  const logOn = deps.config.accessLog !== false
+  const countOn = deps.config.metrics !== false
+  const sample = deps.config.accessLogSample ?? 1
+  const token = deps.config.metricsToken
+  const write = deps.accessLog ?? ((line: string) => void process.stdout.write(line))
+  const SLOT = Symbol('edge.route')
+
+  const routeOf = (request: Request): string => {
+    const f = urlFacts(request.url)
+    const gen = routes.generation()
+    const memo = f.slots.get(SLOT) as { gen: number; method: string; route: string } | undefined
+    if (memo && memo.gen === gen && memo.method === request.method) return memo.route
+    const m = routes.match(request.method === 'HEAD' ? 'GET' : request.method, f.path)
+    const route = m ? m.pattern : 'unmatched'
+    f.slots.set(SLOT, { gen, method: request.method, route })
+    return route
+  }
+
+  const finish = (request: Request, response: Response, id: string, started: number, route: string | undefined): Response => {
+    let out = response
+    const set = (k: string, v: string) => {
+      try {
+        out.headers.set(k, v)
+      } catch {
+        out = new Response(out.body, out) // immutable headers: copy once
+        out.headers.set(k, v)
+      }
+    }
+    set('x-request-id', id)
+    if (cors.enabled) {
+      const allowed = cors.allow(request.headers.get('origin'))
+      if (allowed) {
+        for (const [k, v] of Object.entries(corsHeaders(cors, allowed))) {
+          if (k === 'vary') {
+            const cur = out.headers.get('vary')
+            set('vary', cur ? cur + ', ' + v : v)
+          } else set(k, v)
+        }
+      }
+    }
+    if (!countOn && !logOn) return out
+    const ms = performance.now() - started
+    const r = route ?? routeOf(request)
+    const record = keyOf(request)
+    if (countOn) metrics.observe(r, request.method, out.status, ms / 1000, record !== undefined)
+    if (logOn && shouldLog(out.status, sample)) {
+      const body = bodyBytesOf(request)
+      const cl = out.headers.get('content-length')
+      const given = request.headers.get('x-api-key')
+      write(
+        accessLine({
+          time: Date.now(),
+          id,
+          method: request.method,
+          route: r,
+          status: out.status,
+          ms,
+          bytes: body ? body.bytes : cl !== null ? Number(cl) : out.body === null ? 0 : null,
+          key: record ? `key:${record.id}` : given ? unknownKeyLabel(given) : null,
+          encoding: body?.coding,
+        }),
+      )
+    }
+    return out
+  }
+
+  const edge = (request: Request, inner: Fetch): Response | Promise<Response> => {
+    const started = performance.now()
+    const id = requestIdOf(request)
+    if (isPreflight(request)) return finish(request, preflightResponse(cors, request), id, started, 'preflight')
+    if (token !== undefined && request.method === 'GET' && urlFacts(request.url).path === '/metrics') {
+      const ok = request.headers.get('authorization') === 'Bearer ' + token
+      const res = ok
+        ? new Response(metrics.render(), { headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' } })
+        : new Response(null, { status: 401, headers: { 'www-authenticate': 'Bearer realm="metrics"' } })
+      return finish(request, res, id, started, '/metrics')
+    }
+    const r = inner(request)
+    return r instanceof Promise ? r.then((res) => finish(request, res, id, started, undefined)) : finish(request, r, id, started, undefined)
+  }
+  // Elysia applies `wrap` functions around its general handler and around each route handler
+  // it gives Bun's native router, so every request passes here whichever way it was routed.
+  const wrapped = new WeakMap<Fetch, Fetch>()
+  app.wrap((fn: unknown) => {
+    const inner = fn as Fetch
+    let w = wrapped.get(inner)
+    if (w === undefined) wrapped.set(inner, (w = (request: Request) => edge(request, inner)))
+    return w
+  })
+  return metrics
+}
