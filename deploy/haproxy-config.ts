@@ -3,8 +3,9 @@
  * in round robin, each checked on GET /health. The cluster test runs exactly this text
  * (test/cluster.test.ts); docs/scale-out.md shows it for three machines.
  *
- * - `option httpchk GET /health` every 500 ms, down after 2 failures: a dead instance leaves the
- *   rotation within about a second. `/health` needs no key and is never counted.
+ * - `GET /health` (HTTP/1.1, with a Host: the service refuses a request without one) every
+ *   500 ms, down after 2 failures: a dead instance leaves the rotation within about a second.
+ *   `/health` needs no key and is never counted.
  * - `retry-on conn-failure empty-response response-timeout` with `option redispatch`: a request
  *   whose instance died before answering is sent again to another one. Only idempotent
  *   requests are retried by HAProxy; the API is read-only (GET, and POST batch, which reads).
@@ -46,7 +47,9 @@ export function haproxyConfig(o: HaproxyConfigOptions): string {
     '',
     'backend instances',
     '  balance roundrobin',
-    '  option httpchk GET /health',
+    // HTTP/1.1 with a Host: the service answers a request without a valid Host with 400.
+    '  option httpchk',
+    '  http-check send meth GET uri /health ver HTTP/1.1 hdr Host health.check',
     '  http-check expect status 200',
     `  default-server inter ${inter}ms fall 2 rise 2`,
     ...o.servers.map((s, i) => `  server i${i + 1} ${s} check`),

@@ -18,6 +18,8 @@ import { RedisClient } from 'bun'
 const FULL = process.env.CLUSTER_SCALE === 'full'
 const SCALE = FULL ? { clients: 200, attemptsPerKey: 600, limit: 120, loadMs: 9_000 } : { clients: 200, attemptsPerKey: 150, limit: 60, loadMs: 3_000 }
 const REPO = join(import.meta.dir, '..')
+/** A new version from fewer sources than the served one: the builder wants both said (it refuses a large drop otherwise). */
+const BUILD_SUBSET_FLAGS = ['--only-sources', '--force']
 const haproxyBin = Bun.which('haproxy') ?? Bun.which('haproxy', { PATH: '/usr/sbin:/usr/local/sbin' })
 const work = mkdtempSync(join(tmpdir(), 'mv-cluster-'))
 const redisDir = join(work, 'redis')
@@ -242,7 +244,7 @@ describe.skipIf(!ready)('cluster: HAProxy, three instances, one Redis, one key s
     const oldTag = before.headers.get('etag')!
     const oldCursor = ((await before.json()) as any).pagination.cursor.next as string
     // A new version: a rebuild from a subset of the real sources, published into the shared folder.
-    const build = Bun.spawn([process.execPath, 'index-builder/cli.ts', '--out', index.dir, '--keep', '3', join(REPO, '../shared/data/raw/GuiihDantas__mars-perseverance-data'), join(REPO, '../shared/data/raw/elbi3__Mars-Rover-Photo-Journal')], { cwd: REPO, stdout: 'ignore', stderr: 'pipe' })
+    const build = Bun.spawn([process.execPath, 'index-builder/cli.ts', '--out', index.dir, '--keep', '3', ...BUILD_SUBSET_FLAGS, join(REPO, '../shared/data/raw/GuiihDantas__mars-perseverance-data'), join(REPO, '../shared/data/raw/elbi3__Mars-Rover-Photo-Journal')], { cwd: REPO, stdout: 'ignore', stderr: 'pipe' })
     expect(await build.exited).toBe(0)
     const next = readlinkSync(join(index.dir, 'current'))
     expect(next).not.toBe(index.version)
