@@ -13,6 +13,8 @@ import { roversPlugin } from '../plugins/rovers'
 import { camerasPlugin } from '../plugins/cameras'
 import { locationsPlugin } from '../plugins/locations'
 import { panoramasPlugin } from '../plugins/panoramas'
+import { roverManifestPlugin } from '../plugins/rover-manifest'
+import { v1Plugin } from '../plugins/v1'
 
 /**
  * The request pipeline, top to bottom in the order a request meets it. The gates run at
@@ -36,6 +38,8 @@ export function createApp(deps: AppDeps) {
     .use(camerasPlugin(deps))
     .use(locationsPlugin(deps))
     .use(panoramasPlugin(deps))
+    .use(roverManifestPlugin(deps)) // /rovers/{slug}/manifest and /cameras
+    .use(v1Plugin(deps)) // the v1 compatibility layer (/api/v1, /mars-photos/api/v1)
   routes.bind(() => app.routes)
   return app
 }

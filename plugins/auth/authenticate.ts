@@ -1,5 +1,6 @@
 import { ProblemError } from '../../src/http/problems'
 import type { KeyRecord, KeyStore } from '../../src/keys/key-store'
+import { isV1Path } from '../../src/v1/v1-paths'
 
 /** interface.md, Errors: the missing-key detail asks for the key in the X-API-Key header. */
 export const MISSING_KEY_DETAIL = 'An API key is required: send your key in the X-API-Key header.'
@@ -16,6 +17,8 @@ const OPEN_PATHS = new Set(['/api/v2/openapi.json', '/api/v2/docs'])
  */
 export function needsKey(path: string): boolean {
   const p = path.length > 1 && path.endsWith('/') ? path.slice(0, -1).toLowerCase() : path.toLowerCase()
+  // The v1 compatibility layer's own base path is keyed like /api (src/v1/v1-paths.ts).
+  if (isV1Path(p)) return true
   if (!(p === '/api' || p.startsWith('/api/'))) return false
   return !OPEN_PATHS.has(p)
 }

@@ -5,6 +5,7 @@ import { authenticate, needsKey } from './authenticate'
 import { clientAddress, FailedAuthThrottle } from './failed-auth-throttle'
 import { setKeyOf } from './key-of'
 import { urlFacts } from '../../src/http/url-facts'
+import { v1QueryKey } from '../../src/v1/v1-key'
 
 export { keyOf } from './key-of'
 
@@ -43,7 +44,8 @@ export function authPlugin(deps: AppDeps) {
 
   return new Elysia({ name: 'auth' }).onRequest(({ request, server }) => {
     if (!keyed(request.url)) return
-    const header = request.headers.get('x-api-key')
+    // The header, else (v1 paths only) the api_key query parameter: the one place a key is read.
+    const header = request.headers.get('x-api-key') ?? v1QueryKey(request.url)
     try {
       setKeyOf(request, authenticate(header, deps.keys))
     } catch (e) {

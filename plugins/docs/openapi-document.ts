@@ -1,5 +1,5 @@
 import { PROBLEMS, type ProblemKind } from '../../src/http/problems'
-import type { RouteDoc } from '../../src/http/route-docs'
+import { tagDescription, type RouteDoc } from '../../src/http/route-docs'
 import { cleanSchema } from './clean-schema'
 
 /**
@@ -62,7 +62,10 @@ function components() {
     responses[name] = { description: `${p.title} (${p.type})`, headers, content: content({ $ref: `#/components/schemas/${name}` }) }
   }
   return {
-    securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: '`mv_live_` followed by 40 lower-case hex characters' } },
+    securitySchemes: {
+      apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: '`mv_live_` followed by 40 lower-case hex characters' },
+      apiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key', description: 'The same key as a query parameter: accepted on the v1 compatibility paths only' },
+    },
     headers: {
       'X-RateLimit-Limit': { description: 'Requests allowed in the current UTC hour', schema: { type: 'integer' } },
       'X-RateLimit-Remaining': { description: 'Requests left in the current UTC hour', schema: { type: 'integer' } },
@@ -122,6 +125,7 @@ function operation(r: RouteDoc) {
     responses,
   }
   if (!keyed) op.security = []
+  else if (r.keyInQuery) op.security = [{ apiKey: [] }, { apiKeyQuery: [] }]
   if (r.body) op.requestBody = { required: true, content: { 'application/json': { schema: cleanSchema(r.body) } } }
   return op
 }
@@ -165,7 +169,10 @@ export function openApiDocument(routes: RouteDoc[], serverUrl: string): Record<s
     },
     servers: [{ url: serverUrl }],
     security: [{ apiKey: [] }],
-    tags: [...tags].sort().map((name) => ({ name })),
+    tags: [...tags].sort().map((name) => {
+      const description = tagDescription(name)
+      return description ? { name, description } : { name }
+    }),
     paths,
     components: components(),
   }

@@ -7,6 +7,7 @@ import { RouteTable } from './route-table'
 import { methodNotAllowed, toProblem } from './to-problem'
 import { syncHook } from '../../src/http/sync-hook'
 import { urlFacts } from '../../src/http/url-facts'
+import { isV1Path } from '../../src/v1/v1-paths'
 
 /**
  * Renders every error once, as a problem document: ProblemErrors thrown anywhere, and Elysia's
@@ -40,7 +41,7 @@ export function errorsPlugin(deps: AppDeps, opts: { routes?: RouteTable } = {}) 
     delete h['etag']
     delete h['cache-control']
     delete h['content-type']
-    return renderProblem(problem, request.headers.get('accept'), answered(request)?.always)
+    return renderProblem(problem, request.headers.get('accept'), answered(request)?.always, isV1Path(urlFacts(request.url).path))
   })
   return new Elysia({ name: 'errors' }).onError({ as: 'global' }, render)
 }

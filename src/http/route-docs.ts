@@ -18,6 +18,8 @@ export interface RouteDoc {
   tags?: string[]
   /** false for routes that need no X-API-Key (health, docs). Default true. */
   keyed?: boolean
+  /** The key may also come as the `api_key` query parameter (the v1 compatibility routes only). */
+  keyInQuery?: boolean
 }
 
 const registry = new Map<string, RouteDoc>()
@@ -30,4 +32,15 @@ export function registerRoute(doc: RouteDoc): void {
 /** Every registered route, sorted by path then method. */
 export function routes(): RouteDoc[] {
   return [...registry.values()].sort((a, b) => (a.path === b.path ? a.method.localeCompare(b.method) : a.path.localeCompare(b.path)))
+}
+
+const tagNotes = new Map<string, string>()
+
+/** A description for an OpenAPI tag (shown with the tag's operations). */
+export function describeTag(name: string, description: string): void {
+  tagNotes.set(name, description)
+}
+
+export function tagDescription(name: string): string | undefined {
+  return tagNotes.get(name)
 }
