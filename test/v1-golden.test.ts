@@ -195,3 +195,25 @@ describe('the request forms v1 clients send, checked field by field and type by 
     expect(Array.isArray((await get('/api/v2/photos?sol=x')).body.errors)).toBe(true)
   })
 })
+
+describe('the OpenAPI document and docs page', () => {
+  test('cover v1 under its own "v1 (compatibility)" tag with the api_key scheme on v1 operations only, and the v2 manifest and cameras routes', async () => {
+    const r = await t.anonymous('/api/v2/openapi.json')
+    const doc = (await r.json()) as any
+    const tag = doc.tags.find((x: any) => x.name === 'v1 (compatibility)')
+    expect(tag.description).toContain('/mars-photos/api/v1')
+    const v1Ops = Object.entries(doc.paths).filter(([p]) => p.startsWith('/api/v1/'))
+    expect(v1Ops.map(([p]) => p).sort()).toEqual(
+      ['/api/v1/manifests/{name}', '/api/v1/photos/{id}', '/api/v1/rovers', '/api/v1/rovers/{name}', '/api/v1/rovers/{name}/latest', '/api/v1/rovers/{name}/latest_photos', '/api/v1/rovers/{name}/photos'].sort(),
+    )
+    for (const [, ops] of v1Ops) {
+      expect((ops as any).get.tags).toEqual(['v1 (compatibility)'])
+      expect((ops as any).get.security).toEqual([{ apiKey: [] }, { apiKeyQuery: [] }])
+    }
+    for (const [p, ops] of Object.entries(doc.paths)) if (p.startsWith('/api/v2/')) for (const op of Object.values(ops as object)) expect((op as any).security ?? []).not.toContainEqual({ apiKeyQuery: [] })
+    expect(doc.paths['/api/v2/rovers/{slug}/manifest'].get).toBeDefined()
+    expect(doc.paths['/api/v2/rovers/{slug}/cameras'].get).toBeDefined()
+    const page = await (await t.anonymous('/api/v2/docs')).text()
+    expect(page).toContain('openapi.json')
+  })
+})
