@@ -25,6 +25,8 @@ import { v1CameraIds, v1PhotoJson } from './v1-photo-json'
 export const V1_PER_PAGE = 25
 export const MAX_UNPAGED = 10_000
 const MAX_PAGE = 1_000_000
+const ID_SPAN = 2 ** 32
+const ID_OFFSET = 2 ** 31
 
 export function v1Photos(store: Store, name: string, params: URLSearchParams, latest: boolean): string {
   const code = v1Rover(name)
@@ -65,32 +67,45 @@ export function v1Photos(store: Store, name: string, params: URLSearchParams, la
   }
   if (errors.length) throw validationError(errors)
 
-  const rows = dayRows(store, filters, code)
-  if (page === undefined && rows.length > MAX_UNPAGED) {
-    throw validationError([{ parameter: 'page', message: `this day has ${rows.length} photos, more than ${MAX_UNPAGED} in one answer: ask for them ${V1_PER_PAGE} at a time with page=1, 2, …` }])
+  const keys = dayKeys(store, filters, code)
+  if (page === undefined && keys.length > MAX_UNPAGED) {
+    throw validationError([{ parameter: 'page', message: `this day has ${keys.length} photos, more than ${MAX_UNPAGED} in one answer: ask for them ${V1_PER_PAGE} at a time with page=1, 2, …` }])
   }
   const from = page === undefined ? 0 : (page - 1) * V1_PER_PAGE
-  const to = page === undefined ? rows.length : Math.min(rows.length, from + V1_PER_PAGE)
+  const to = page === undefined ? keys.length : Math.min(keys.length, from + V1_PER_PAGE)
   const parts: string[] = []
-  for (let i = from; i < to; i++) parts.push(v1PhotoJson(store, rows[i]!))
+  for (let i = from; i < to; i++) parts.push(v1PhotoJson(store, store.paths.rowOfId((keys[i]! % ID_SPAN) - ID_OFFSET)))
   return `{"${latest ? 'latest_photos' : 'photos'}":[${parts.join(',')}]}`
 }
 
-/** The matching rows in v1's order: camera id, then photo id. */
-function dayRows(store: Store, filters: PhotoFilters, code: number): Int32Array {
-  const rows: number[] = []
-  scanMatches(store, filters, {
-    rows(sel, len) {
-      for (let i = 0; i < len; i++) rows.push(sel[i]!)
-    },
-    range(from, to) {
-      for (let r = from; r < to; r++) rows.push(r)
-    },
-  })
+/**
+ * The matching rows in v1's order: camera id, then photo id. Each match becomes one exact double
+ * (camera id * 2^32 + photo id + 2^31: camera ids are below 2^8, ids are int32) in a Float64Array, sorted natively: several
+ * times cheaper than a comparator sort over row numbers. Rows come back from ids through the
+ * id access path, and only for the page asked (photo ids are unique).
+ */
+function dayKeys(store: Store, filters: PhotoFilters, code: number): Float64Array {
   const camIds = v1CameraIds(store)[code]!
   const { id, camera } = store.photos
-  rows.sort((a, b) => camIds[camera.codes[a]!]! - camIds[camera.codes[b]!]! || id[a]! - id[b]!)
-  return Int32Array.from(rows)
+  let keys = new Float64Array(256)
+  let n = 0
+  const push = (r: number) => {
+    if (n === keys.length) {
+      const grown = new Float64Array(n * 2)
+      grown.set(keys)
+      keys = grown
+    }
+    keys[n++] = camIds[camera.codes[r]!]! * ID_SPAN + id[r]! + ID_OFFSET
+  }
+  scanMatches(store, filters, {
+    rows(sel, len) {
+      for (let i = 0; i < len; i++) push(sel[i]!)
+    },
+    range(from, to) {
+      for (let r = from; r < to; r++) push(r)
+    },
+  })
+  return keys.subarray(0, n).sort()
 }
 
 /** YYYY-M-D (month and day may lack their zero) as days since 1970-01-01, or undefined. */
