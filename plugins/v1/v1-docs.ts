@@ -30,7 +30,9 @@ export function registerV1Docs(): void {
       description,
       ...(params ? { params } : {}),
       query,
-      responses: { 200: { description: summary }, 304: { description: 'Not modified' }, ...(params ? { 404: { description: 'Unknown rover or photo' } } : {}) },
+      responses: params
+        ? { 200: { description: summary }, 304: { description: 'Not modified' }, 404: { description: 'Unknown rover or photo' } }
+        : { 200: { description: summary }, 304: { description: 'Not modified' } },
       tags: [V1_TAG],
       keyInQuery: true,
     })
