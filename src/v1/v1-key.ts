@@ -11,7 +11,6 @@ import { isV1Path } from './v1-paths'
 export function v1QueryKey(url: string): string | null {
   const f = urlFacts(url)
   if (!isV1Path(f.path)) return null
-  // Cheap test first: most v1 clients of a keyed proxy send the header.
-  if (!url.includes('api_key=')) return null
+  // Read as URLSearchParams decodes it, as the request key and links see the name (api%5Fkey too).
   return f.params().get('api_key')
 }
