@@ -18,9 +18,7 @@ export function v1Rover(name: string): number {
   if (code >= 0) return code
   const p = new ProblemError('notFound', `No rover is named "${name.slice(0, 40)}". Rovers: Curiosity, Opportunity, Perseverance, Spirit.`)
   V1_TEXT.set(p, INVALID_ROVER)
-  return (() => {
-    throw p
-  })()
+  throw p
 }
 
 /** The body of `problem` as a v1 client gets it. */

@@ -46,6 +46,9 @@ const cameraBlocks = perSnapshot((store) => {
   )
 })
 
+/** image_dir values escaped for the inside of a JSON string, once per snapshot. */
+const imageDirs = perSnapshot((store) => store.photos.image_dir.dict.map((d) => JSON.stringify(d ?? '').slice(1, -1)))
+
 /** v1 camera id of a row (for v1's order: camera id, then photo id); 0 for a camera v1 lacked. */
 export const v1CameraIds = perSnapshot((store) => {
   const dict = store.photos.camera.dict
@@ -57,8 +60,7 @@ export function v1PhotoJson(store: Store, row: number): string {
   const p = store.photos
   const code = p.rover[row]!
   const cam = cameraBlocks(store)[code]![p.camera.codes[row]!]!
-  const dirCode = p.image_dir.codes[row]!
-  const dir = dirCode >= 0 ? JSON.stringify(p.image_dir.dict[dirCode] ?? '').slice(1, -1) : ''
+  const dir = imageDirs(store)[p.image_dir.codes[row]!] ?? ''
   const img = file(p.image_large, row) ?? file(p.image_full, row) ?? file(p.image_medium, row) ?? file(p.image_small, row)
   const src = img === undefined ? 'null' : `"${dir}${img}"`
   return (
