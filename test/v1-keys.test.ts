@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { connect } from 'node:net'
 import { makeTestApp, type TestApp } from './setup/test-app'
 
 /**
@@ -27,6 +28,25 @@ describe('api_key in the query string', () => {
     const none = await anon('/mars-photos/api/v1/rovers')
     expect(none.status).toBe(401)
     expect(typeof ((await none.json()) as any).errors).toBe('string')
+  })
+
+  test('over HTTP, a target that starts under a v1 prefix but resolves to v2 (dot segments, encoded or not) does not take api_key', async () => {
+    const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: (r) => t.app.handle(r) })
+    try {
+      const raw = (target: string) =>
+        new Promise<string>((resolve) => {
+          const c = connect(server.port!, '127.0.0.1', () => c.write(`GET ${target} HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n\r\n`))
+          let buf = ''
+          c.setTimeout(5000, () => c.destroy())
+          c.on('data', (d) => (buf += d))
+          c.on('close', () => resolve(buf.split('\r\n')[0] ?? ''))
+        })
+      for (const target of ['/api/v1/../v2/rovers', '/api/v1/%2e%2e/v2/rovers', '/mars-photos/api/v1/../../../api/v2/photos/102693'])
+        expect([target, await raw(`${target}?api_key=${t.key}`)]).toEqual([target, 'HTTP/1.1 401 Unauthorized'])
+      expect(await raw(`/mars-photos/api/v1/rovers?api_key=${t.key}`)).toBe('HTTP/1.1 200 OK')
+    } finally {
+      server.stop(true)
+    }
   })
 
   test('an unknown api_key is a 401 on v1; the header wins when both are sent', async () => {
