@@ -18,7 +18,7 @@ import { v1CameraIds, v1PhotoJson } from './v1-photo-json'
  *   required on photos (v1 answered nothing without one); when both come, `sol` wins, as in v1.
  *   latest_photos takes neither: the day is the rover's highest sol in the catalogue.
  * - `camera`: one of the rover's camera names, any case; another name is a 400 naming them.
- * - `page`: 25 photos a page, from 1; no `page`: every photo of the day, as v1 did (decisions.md,
+ * - `page`: 25 photos a page, from 1; no (or an empty) `page`: every photo of the day, as v1 did (decisions.md,
  *   v1 layer: the largest real day has 3,702), except above MAX_UNPAGED (400 asking for `page`).
  * A page past the end is an empty list, as in v1.
  */
@@ -60,7 +60,7 @@ export function v1Photos(store: Store, name: string, params: URLSearchParams, la
   }
   const rawPage = params.get('page')
   let page: number | undefined
-  if (rawPage !== null) {
+  if (rawPage !== null && rawPage.trim() !== '') {
     const t = rawPage.trim()
     page = /^\d{1,7}$/.test(t) ? Number(t) : NaN
     if (!(page >= 1 && page <= MAX_PAGE)) errors.push({ parameter: 'page', message: `must be an integer from 1 to ${MAX_PAGE}, got "${echo(rawPage)}"` })
@@ -80,10 +80,10 @@ export function v1Photos(store: Store, name: string, params: URLSearchParams, la
 }
 
 /**
- * The matching rows in v1's order: camera id, then photo id. Each match becomes one exact double
- * (camera id * 2^32 + photo id + 2^31: camera ids are below 2^8, ids are int32) in a Float64Array, sorted natively: several
- * times cheaper than a comparator sort over row numbers. Rows come back from ids through the
- * id access path, and only for the page asked (photo ids are unique).
+ * The sort keys of the matching rows, in row order: v1 orders a day by camera id, then photo id,
+ * so each match becomes one exact double, camera id * 2^32 + photo id + 2^31 (camera ids are
+ * below 2^8, ids are int32). Typed-array sorts and compares need no comparator calls, and rows
+ * come back from ids through the id access path, only for the page asked (ids are unique).
  */
 function dayKeys(store: Store, filters: PhotoFilters, code: number): Float64Array {
   const camIds = v1CameraIds(store)[code]!
