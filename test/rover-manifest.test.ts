@@ -6,6 +6,17 @@ import { makeTestApp, testStore, type TestApp } from './setup/test-app'
 import { ROVERS } from '../src/catalog/rovers'
 import { camerasOf } from '../src/catalog/cameras'
 import type { Store } from '../src/store/store'
+import { FormatRegistry, type TSchema } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
+import { ManifestSchema, RoverCameraSchema } from '../src/resources/manifest-schemas'
+import { listOf, singleOf } from '../src/resources/resource-schemas'
+
+for (const [name, check] of [['date', (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v)], ['uri', (v: string) => /^https?:\/\/\S+$/.test(v)], ['date-time', (v: string) => !Number.isNaN(Date.parse(v))]] as const)
+  if (!FormatRegistry.Has(name)) FormatRegistry.Set(name, check)
+/** Every answer is checked against the schema the OpenAPI document publishes for it. */
+function conforms(schema: TSchema, body: unknown): void {
+  expect([...Value.Errors(schema, body)].map((e) => `${e.path}: ${e.message}`)).toEqual([])
+}
 
 /**
  * The mission manifest computed once by the builder (sol-manifest.arrow) and the three routes
@@ -75,6 +86,7 @@ describe('GET /api/v2/rovers/{slug}/manifest', () => {
     for (const [code, r] of ROVERS.entries()) {
       const counted = countDays(code)
       const { body } = await get(`/api/v2/rovers/${r.slug.toUpperCase()}/manifest`)
+      conforms(singleOf(ManifestSchema), body)
       const a = body.data.attributes
       expect(body.data.id).toBe(r.slug)
       expect(a.photos.map((d: any) => `${d.sol} ${d.earth_date}`)).toEqual([...counted.keys()].sort((x, y) => Number(x.split(' ')[0]) - Number(y.split(' ')[0]) || x.localeCompare(y)))
@@ -129,6 +141,7 @@ describe('GET /api/v2/rovers/{slug}/cameras', () => {
     for (const [code, r] of ROVERS.entries()) {
       const { status, body } = await get(`/api/v2/rovers/${r.slug}/cameras`)
       expect(status).toBe(200)
+      conforms(listOf(RoverCameraSchema), body)
       const names = camerasOf(r.slug).map((c) => c.name).sort()
       expect(body.data.map((c: any) => c.id)).toEqual(names)
       expect(body.meta.total_count).toBe(names.length)

@@ -8,6 +8,8 @@ import { pathParam } from '../../src/http/path-param'
 import type { Store } from '../../src/store/store'
 import { ROVERS_PATH } from '../../src/resources/rovers-resource'
 import { getManifest, listRoverCameras } from '../../src/resources/manifest-resource'
+import { ManifestSchema, RoverCameraSchema } from '../../src/resources/manifest-schemas'
+import { listOf, singleOf } from '../../src/resources/resource-schemas'
 
 /**
  * GET /api/v2/rovers/{slug}/manifest and /rovers/{slug}/cameras: thin; the answers are rendered
@@ -44,7 +46,7 @@ function registerDocs(): void {
       '(max_sol, max_date, total_photos) are counted from the catalogue, computed once by the index builder, so they agree with ' +
       'the photo endpoints and with the v1 manifest.',
     params: SLUG,
-    responses: { 200: { description: 'Manifest' }, 304: { description: 'Not modified' }, 404: { description: 'Unknown rover slug' } },
+    responses: { 200: { description: 'Manifest', schema: singleOf(ManifestSchema) }, 304: { description: 'Not modified' }, 404: { description: 'Unknown rover slug' } },
     tags: ['rovers'],
   })
   registerRoute({
@@ -53,7 +55,7 @@ function registerDocs(): void {
     summary: "The rover's cameras with their photo counts",
     description: 'Every camera of the rover, by name, with photo_count (0 when none) and first_photo_sol / last_photo_sol (omitted when it has no photos). One page.',
     params: SLUG,
-    responses: { 200: { description: 'Camera list envelope' }, 304: { description: 'Not modified' }, 404: { description: 'Unknown rover slug' } },
+    responses: { 200: { description: 'Camera list envelope', schema: listOf(RoverCameraSchema) }, 304: { description: 'Not modified' }, 404: { description: 'Unknown rover slug' } },
     tags: ['rovers'],
   })
 }
