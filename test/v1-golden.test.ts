@@ -4,6 +4,11 @@ import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import { makeTestApp, testStore, type TestApp } from './setup/test-app'
 import type { Store } from '../src/store/store'
+import { Value } from '@sinclair/typebox/value'
+import type { TSchema } from '@sinclair/typebox'
+import { V1_RESPONSES, V1PhotoSchema } from '../src/v1/v1-schemas'
+
+const schemaErrors = (schema: TSchema, body: unknown) => [...Value.Errors(schema, body)].slice(0, 5).map((e) => `${e.path}: ${e.message}`)
 
 /**
  * The v1 compatibility layer against the saved answers of the real v1 API under
@@ -193,6 +198,29 @@ describe('the request forms v1 clients send, checked field by field and type by 
     }
     // v2 keeps its errors list.
     expect(Array.isArray((await get('/api/v2/photos?sol=x')).body.errors)).toBe(true)
+  })
+})
+
+describe('the published v1 schemas', () => {
+  test("validate the real v1 API's saved answers that carry the full rover block, and NASA's saved manifests", () => {
+    for (const rel of GOLDEN_PHOTO_FILES.filter((f) => f.startsWith('elbi3'))) expect([rel, schemaErrors(V1_RESPONSES.photos, readJson(rel))]).toEqual([rel, []])
+    for (const rover of ['curiosity', 'opportunity', 'spirit']) {
+      const rel = `LakhvirMadhar__mars_rover_data_analysis/${rover}_manifest.json.gz`
+      expect([rel, schemaErrors(V1_RESPONSES.manifest, readJson(rel))]).toEqual([rel, []])
+    }
+  })
+
+  test('validate every v1 answer of ours, and reject a photo with a field v1 did not have', async () => {
+    const cases: Array<[string, TSchema]> = [
+      ['/api/v1/rovers', V1_RESPONSES.rovers],
+      ['/api/v1/rovers/perseverance', V1_RESPONSES.rover],
+      ['/api/v1/rovers/perseverance/photos?sol=1290', V1_RESPONSES.photos],
+      ['/api/v1/rovers/curiosity/latest_photos', V1_RESPONSES.latest],
+      ['/api/v1/photos/810974', V1_RESPONSES.photo],
+      ['/api/v1/manifests/curiosity', V1_RESPONSES.manifest],
+    ]
+    for (const [path, schema] of cases) expect([path, schemaErrors(schema, (await get(path)).body)]).toEqual([path, []])
+    expect(schemaErrors(V1PhotoSchema, { ...goldenPhoto, nasa_id: 'x' })).not.toEqual([])
   })
 })
 

@@ -1,4 +1,5 @@
-import { Type, type TObject } from '@sinclair/typebox'
+import { Type, type TObject, type TSchema } from '@sinclair/typebox'
+import { V1_RESPONSES } from '../../src/v1/v1-schemas'
 import { describeTag, registerRoute } from '../../src/http/route-docs'
 import { MAX_UNPAGED, V1_PER_PAGE } from '../../src/v1/v1-photos'
 
@@ -22,7 +23,7 @@ export function registerV1Docs(): void {
       'Rover figures and manifests are counted from our catalogue, so they agree with the photo endpoints; they can be ' +
       'lower than NASA\'s published figures (the v2 manifest shows NASA\'s per-sol totals beside ours).',
   )
-  const route = (path: string, summary: string, description: string, params?: TObject, query: TObject = Type.Object(KEY)) =>
+  const route = (path: string, schema: TSchema, summary: string, description: string, params?: TObject, query: TObject = Type.Object(KEY)) =>
     registerRoute({
       method: 'GET',
       path: `/api/v1${path}`,
@@ -31,13 +32,13 @@ export function registerV1Docs(): void {
       ...(params ? { params } : {}),
       query,
       responses: params
-        ? { 200: { description: summary }, 304: { description: 'Not modified' }, 404: { description: 'Unknown rover or photo' } }
-        : { 200: { description: summary }, 304: { description: 'Not modified' } },
+        ? { 200: { description: summary, schema }, 304: { description: 'Not modified' }, 404: { description: 'Unknown rover or photo' } }
+        : { 200: { description: summary, schema }, 304: { description: 'Not modified' } },
       tags: [V1_TAG],
       keyInQuery: true,
     })
-  route('/rovers', 'v1: the rovers', '`{"rovers":[…]}`: id, name, dates, status, max_sol, max_date, total_photos, cameras[{id, name, rover_id, full_name}].')
-  route('/rovers/:name', 'v1: one rover', '`{"rover":{…}}`, as in the list.', NAME)
+  route('/rovers', V1_RESPONSES.rovers, 'v1: the rovers', '`{"rovers":[…]}`: id, name, dates, status, max_sol, max_date, total_photos, cameras[{id, name, rover_id, full_name}].')
+  route('/rovers/:name', V1_RESPONSES.rover, 'v1: one rover', '`{"rover":{…}}`, as in the list.', NAME)
   const photos = Type.Object({
     sol: Type.Optional(Type.Integer({ minimum: 0, description: 'Martian sol (required unless earth_date is given; wins when both are).' })),
     earth_date: Type.Optional(Type.String({ description: 'Earth date YYYY-MM-DD (zero padding optional).' })),
@@ -46,17 +47,19 @@ export function registerV1Docs(): void {
   })
   route(
     '/rovers/:name/photos',
+    V1_RESPONSES.photos,
     "v1: a day's photos",
     '`{"photos":[{id, sol, camera{id, name, rover_id, full_name}, img_src, earth_date, rover{…}}]}` ordered by camera id, then id. sol or earth_date is required.',
     NAME,
     photos,
   )
   const latest = Type.Object({ ...FILTERS, ...KEY })
-  route('/rovers/:name/latest_photos', 'v1: the latest day\'s photos', '`{"latest_photos":[…]}`: the photos of the rover\'s highest sol in the catalogue.', NAME, latest)
-  route('/rovers/:name/latest', 'v1: the latest day\'s photos (alias)', 'Same as latest_photos.', NAME, latest)
-  route('/photos/:id', 'v1: one photo', '`{"photo":{…}}`.', Type.Object({ id: Type.Integer({ format: 'int32', description: 'Photo id' }) }))
+  route('/rovers/:name/latest_photos', V1_RESPONSES.latest, 'v1: the latest day\'s photos', '`{"latest_photos":[…]}`: the photos of the rover\'s highest sol in the catalogue.', NAME, latest)
+  route('/rovers/:name/latest', V1_RESPONSES.latest, 'v1: the latest day\'s photos (alias)', 'Same as latest_photos.', NAME, latest)
+  route('/photos/:id', V1_RESPONSES.photo, 'v1: one photo', '`{"photo":{…}}`.', Type.Object({ id: Type.Integer({ format: 'int32', description: 'Photo id' }) }))
   route(
     '/manifests/:name',
+    V1_RESPONSES.manifest,
     'v1: mission manifest',
     '`{"photo_manifest":{name, landing_date, launch_date, status, max_sol, max_date, total_photos, photos:[{sol, earth_date, total_photos, cameras[]}]}}`, computed from our catalogue by the index builder (the same computation as the v2 manifest).',
     NAME,
