@@ -1,10 +1,12 @@
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { ROVER_SLUGS, type RoverSlug } from '../src/catalog/rovers'
-import { LOCATION_LAYOUT, PANORAMA_LAYOUT, PHOTO_LAYOUT } from '../src/store/column-layout'
+import { LOCATION_LAYOUT, PANORAMA_LAYOUT, PHOTO_LAYOUT, SOL_MANIFEST_LAYOUT } from '../src/store/column-layout'
 import { FILES, type Manifest, type ManifestSource, type PhotoColumns } from '../src/store/schema'
 import { deriveLocations } from './derive/locations'
 import { derivePanoramas } from './derive/panoramas'
+import { deriveSolManifest } from './derive/sol-manifest'
+import type { RoverManifest } from './sources/v1-manifest'
 import { writeAccessPaths } from './encode/access-paths'
 import { tableFromColumns } from './encode/arrow-table'
 import { BUILDER, contentVersion, digestFiles, manifestJson, readManifest } from './encode/manifest'
@@ -103,6 +105,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
   let derivationErrors: DerivationErrors = {}
   let kind: Manifest['kind'] = 'real'
   let seed: number | undefined
+  let nasaManifests: RoverManifest[] = []
   if (opts.synthetic) {
     kind = 'synthetic'
     const cat = generateSynthetic({ ...opts.synthetic, onProgress: (d, t, s) => progress.update(d, t, `synthetic ${s}`) })
@@ -116,6 +119,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
     skipped = read.skipped.map((s) => ({ file: s.file, record: String(s.record), reason: s.reason }))
     derived = read.derived
     derivationErrors = read.checks.derivationErrors
+    nasaManifests = read.manifests
     lap('read')
     photos = photoColumnsFromRecords(read.records)
     lap('encode')
@@ -132,6 +136,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
   progress.update(0, 1, 'derive')
   const locations = deriveLocations(photos)
   const panoramas = derivePanoramas(photos)
+  const solManifest = deriveSolManifest(photos, nasaManifests)
   lap('derive')
 
   const staging = stagingDir(opts.out)
@@ -141,6 +146,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
     progress.update(1, 4, 'write tables')
     writeArrowFile(join(staging, FILES.locations), tableFromColumns(LOCATION_LAYOUT, locations as never, locations.length))
     writeArrowFile(join(staging, FILES.panoramas), tableFromColumns(PANORAMA_LAYOUT, panoramas as never, panoramas.length))
+    writeArrowFile(join(staging, FILES.solManifest), tableFromColumns(SOL_MANIFEST_LAYOUT, solManifest as never, solManifest.length))
     lap('write')
     progress.update(2, 4, 'access paths')
     await writeAccessPaths(staging, photos)
@@ -155,7 +161,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
       built_at: new Date().toISOString(),
       builder: BUILDER,
       ...(seed !== undefined ? { seed } : {}),
-      rows: { photos: photos.length, locations: locations.length, panoramas: panoramas.length },
+      rows: { photos: photos.length, locations: locations.length, panoramas: panoramas.length, sol_manifest: solManifest.length },
       sources,
       files,
     }

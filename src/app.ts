@@ -16,6 +16,8 @@ import { locationsPlugin } from '../plugins/locations'
 import { panoramasPlugin } from '../plugins/panoramas'
 import { compressionFor } from '../plugins/compression'
 import { installEdge } from './http/edge'
+import { roverManifestPlugin } from '../plugins/rover-manifest'
+import { v1Plugin } from '../plugins/v1'
 
 /**
  * The request pipeline, top to bottom in the order a request meets it. The gates (auth, ETag,
@@ -46,6 +48,8 @@ export function createApp(appDeps: AppDeps) {
     .use(camerasPlugin(deps))
     .use(locationsPlugin(deps))
     .use(panoramasPlugin(deps))
+    .use(roverManifestPlugin(deps)) // /rovers/{slug}/manifest and /cameras
+    .use(v1Plugin(deps)) // the v1 compatibility layer (/api/v1, /mars-photos/api/v1)
     .use(catchAllPlugin(deps, { routes })) // every other path: keyed 404 / 405
   routes.bind(() => app.routes)
   // Request id, CORS, access log and metrics around the whole pipeline (src/http/edge.ts).

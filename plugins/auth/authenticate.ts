@@ -1,5 +1,6 @@
 import { ProblemError } from '../../src/http/problems'
 import type { KeyRecord, KeyStore } from '../../src/keys/key-store'
+import { isV1Path } from '../../src/v1/v1-paths'
 
 /** interface.md, Errors: the missing-key detail asks for the key in the X-API-Key header. */
 export const MISSING_KEY_DETAIL = 'An API key is required: send your key in the X-API-Key header.'

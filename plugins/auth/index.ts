@@ -5,6 +5,7 @@ import { authenticate } from './authenticate'
 import { clientAddress, FailedAuthThrottle } from './failed-auth-throttle'
 import { keyOf, setKeyOf } from './key-of'
 import { syncHook } from '../../src/http/sync-hook'
+import { queryApiKey } from '../../src/v1/v1-key'
 
 export { keyOf } from './key-of'
 
@@ -59,7 +60,9 @@ export function authPlugin(deps: PluginDeps) {
   type Ctx = { request: Request; route: string; server: { requestIP(r: Request): { address: string } | null } | null }
   const check = (request: Request, route: string | undefined, server: Ctx['server']): void | Promise<void> => {
     if (keyOf(request) !== undefined || !deps.routes.needsKey(request.method, route)) return
-    const header = request.headers.get('x-api-key')
+    // The header, else the api_key query parameter where the matched route is declared to take
+    // it (the v1 compatibility routes only): the one place a key is read.
+    const header = request.headers.get('x-api-key') ?? (route !== undefined && deps.routes.lookup(request.method, route)?.keyInQuery ? queryApiKey(request.url) : null)
     try {
       setKeyOf(request, authenticate(header, deps.keys))
     } catch (e) {

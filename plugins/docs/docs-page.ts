@@ -106,6 +106,8 @@ h2{margin-top:1.6rem}.tag{color:#8a2b0e}
     });
     Object.keys(byTag).sort().forEach(function (tag) {
       ops.appendChild(el('h2', { class: 'tag', text: tag }));
+      var note = (doc.tags || []).filter(function (t) { return t.name === tag })[0];
+      if (note && note.description) ops.appendChild(el('p', { text: note.description }));
       byTag[tag].forEach(function (e) { ops.appendChild(operation(doc, e.path, e.method, e.op)) });
     });
   }

@@ -17,7 +17,7 @@ import { openApiDocument } from './openapi-document'
  * client rotating Host headers cannot make the server rebuild it per request.
  */
 export function docsPlugin(deps: PluginDeps) {
-  const routes = () => deps.routes.all()
+  const routes = () => deps.routes.documented()
   deps.routes.register({
     method: 'GET',
     path: API_PREFIX,

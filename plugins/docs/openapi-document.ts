@@ -1,5 +1,5 @@
 import { PROBLEMS, type ProblemKind } from '../../src/http/problems'
-import type { RouteDoc } from '../../src/http/route-docs'
+import { tagDescription, type RouteDoc } from '../../src/http/route-docs'
 import { cleanSchema } from './clean-schema'
 import { RATELIMIT_DRAFT } from '../rate-limit/ratelimit-fields'
 
@@ -67,7 +67,10 @@ function components(kinds: Set<ProblemKind>) {
     responses[name] = { description: `${p.title} (${p.type})`, headers, content: content({ $ref: `#/components/schemas/${name}` }) }
   }
   return {
-    securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: '`mv_live_` followed by 40 lower-case hex characters' } },
+    securitySchemes: {
+      apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: '`mv_live_` followed by 40 lower-case hex characters' },
+      apiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key', description: 'The same key as a query parameter: accepted on the v1 compatibility paths only' },
+    },
     headers: {
       'X-RateLimit-Limit': { description: 'Requests allowed in the current UTC hour', schema: { type: 'integer' } },
       'X-RateLimit-Remaining': { description: 'Requests left in the current UTC hour', schema: { type: 'integer' } },
@@ -143,6 +146,7 @@ function operation(r: RouteDoc, kinds: Set<ProblemKind>) {
     responses,
   }
   if (!keyed) op.security = []
+  else if (r.keyInQuery) op.security = [{ apiKey: [] }, { apiKeyQuery: [] }]
   if (r.body) op.requestBody = { required: true, content: { 'application/json': { schema: cleanSchema(r.body) } } }
   return op
 }
@@ -206,7 +210,7 @@ export function openApiDocument(routes: RouteDoc[], serverUrl: string): Record<s
     },
     servers: [{ url: serverUrl }],
     security: [{ apiKey: [] }],
-    tags: [...tags].sort().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
+    tags: [...tags].sort().map((name) => ({ name, description: tagDescription(name) ?? TAG_DESCRIPTIONS[name] ?? name })),
     paths,
     components: components(kinds),
   }

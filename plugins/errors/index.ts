@@ -10,6 +10,7 @@ import { methodNotAllowed, notFoundOrMethod, toProblem } from './to-problem'
 import { syncHook } from '../../src/http/sync-hook'
 import { validAuthority } from '../../src/http/host-check'
 import { requestIdOf } from '../request-log/request-id'
+import { isV1Path } from '../../src/v1/v1-paths'
 
 /**
  * Renders every error once, as a problem document: ProblemErrors thrown anywhere, and Elysia's
@@ -26,7 +27,7 @@ export { catchAllPlugin } from './catch-all'
 export function errorsPlugin(deps: AppDeps, opts: { routes?: RouteTable; docs?: PluginDeps['routes'] } = {}) {
   const table = opts.routes ?? new RouteTable()
   // Synchronous: declared so (src/http/sync-hook.ts), or every route handler would be async.
-  const render = syncHook(({ code, error, request, set }: { code: unknown; error: unknown; request: Request; set: { headers: unknown } }) => {
+  const render = syncHook(({ code, error, request, set, route }: { code: unknown; error: unknown; request: Request; set: { headers: unknown }; route?: string }) => {
     try {
       let { problem, internal } = code === 'NOT_FOUND' && keyOf(request) === undefined
         ? { problem: new ProblemError('unauthorized', MISSING_KEY_DETAIL), internal: undefined } // no route matched: fail closed
@@ -51,7 +52,8 @@ export function errorsPlugin(deps: AppDeps, opts: { routes?: RouteTable; docs?: 
       delete h['etag']
       delete h['cache-control']
       delete h['content-type']
-      return renderProblem(problem, request.headers.get('accept'), answered(request)?.always)
+      // v1's error shape for the v1 routes, decided by the route that matched (not the URL).
+      return renderProblem(problem, request.headers.get('accept'), answered(request)?.always, typeof route === 'string' && isV1Path(route))
     } catch (e) {
       try {
         deps.log.log('error', 'request.render-failed', { error: e instanceof Error ? e.message : 'unknown' })

@@ -9,9 +9,13 @@
  * so they get the same answer for one index version and origin (added by the caller). An
  * earlier key lower-cased names and sorted values, so `ROVERS=` (ignored by the parser) and
  * `rovers=` shared one entry, and one client could choose what another was served.
+ *
+ * `api_key` (in any case) is left out: it is a credential (v1 clients send it in the URL), no
+ * parser reads it for an answer and links drop it, so it never decides an answer — and a key
+ * must never sit in a cache entry's name.
  */
 export function requestKey(method: string, path: string, params: URLSearchParams): string {
   let q = ''
-  for (const [k, v] of params) q += (q === '' ? '?' : '&') + encodeURIComponent(k) + '=' + encodeURIComponent(v)
+  for (const [k, v] of params) if (k.toLowerCase() !== 'api_key') q += (q === '' ? '?' : '&') + encodeURIComponent(k) + '=' + encodeURIComponent(v)
   return method.toUpperCase() + ' ' + path + q
 }

@@ -24,6 +24,10 @@ export interface RouteDoc {
   tags?: string[]
   /** false for routes that need no X-API-Key (health, the OpenAPI document and its page). Default true. */
   keyed?: boolean
+  /** The key may also come as the `api_key` query parameter (the v1 compatibility routes only). */
+  keyInQuery?: boolean
+  /** Declared for the gates but left out of the OpenAPI document: an alias of a documented route (the v1 layer's second prefix). */
+  alias?: boolean
 }
 
 export class RouteDocs {
@@ -48,6 +52,11 @@ export class RouteDocs {
     return this.lookup(method, pattern)?.keyed !== false
   }
 
+  /** Every declared route but the aliases: what the OpenAPI document and the docs page show. */
+  documented(): RouteDoc[] {
+    return this.all().filter((d) => !d.alias)
+  }
+
   /** Every declared route, sorted by path then method. */
   all(): RouteDoc[] {
     return [...this.#byRoute.values()].sort((a, b) => (a.path === b.path ? a.method.localeCompare(b.method) : a.path.localeCompare(b.path)))
@@ -57,4 +66,15 @@ export class RouteDocs {
   get size(): number {
     return this.#byRoute.size
   }
+}
+
+const tagNotes = new Map<string, string>()
+
+/** A description for an OpenAPI tag (shown with the tag's operations). */
+export function describeTag(name: string, description: string): void {
+  tagNotes.set(name, description)
+}
+
+export function tagDescription(name: string): string | undefined {
+  return tagNotes.get(name)
 }

@@ -113,7 +113,7 @@ const NEEDS_ESCAPE = /["\\\u0000-\u001f\u2028\u2029]/
  * (checked on the bytes: 0x20..0x7e except '"' and '\') is its own JSON text; anything else is
  * decoded as UTF-8 and escaped by JSON.stringify exactly as before.
  */
-function utf8Inner(col: Utf8Column, a: number, b: number): string {
+export function utf8Inner(col: Utf8Column, a: number, b: number): string {
   const data = col.data
   let plain = 1
   for (let i = a; i < b; i++) {

@@ -1,4 +1,5 @@
 import type { Store } from '../store/store'
+import { roverManifests } from './rover-manifest'
 import { roverStats } from './rover-stats'
 import { statsCube } from './stats-cube'
 
@@ -12,5 +13,6 @@ export function warmSnapshot(store: Store): number {
   const t = performance.now()
   roverStats(store) // builds the cube too
   statsCube(store)
+  roverManifests(store) // the manifests' days, grouped from the builder's sol-manifest rows
   return performance.now() - t
 }

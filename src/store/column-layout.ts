@@ -84,3 +84,12 @@ export const PANORAMA_LAYOUT: ColumnLayout = [
   ['quality', 'dict'],
   ['photo_ids', 'ids'],
 ]
+
+export const SOL_MANIFEST_LAYOUT: ColumnLayout = [
+  ['rover', 'rover'],
+  ['sol', 'int32'],
+  ['earth_date', 'date'],
+  ['camera', 'dict16'],
+  ['photo_count', 'int32'],
+  ['nasa_total_photos', 'int32'],
+]

@@ -23,6 +23,8 @@ export const FILES = {
   panoramas: 'panoramas.arrow',
   /** Precomputed access paths (sort permutations, per-rover/sol ranges): see src/store/access-paths.ts */
   accessPaths: 'access-paths.arrow',
+  /** Photos per (rover, sol, earth_date, camera): the mission manifests (index-builder/derive/sol-manifest.ts). */
+  solManifest: 'sol-manifest.arrow',
 } as const
 
 /** A Utf8 column kept as raw bytes: value i = data[offsets[i] .. offsets[i+1]). */
@@ -112,6 +114,20 @@ export interface PanoramaColumns {
   photo_ids_values: Int32Array
 }
 
+/**
+ * One row per (rover, sol, earth_date, camera) holding photos, ordered by rover code, sol,
+ * earth_date, camera name: the manifests of the v2 and v1 routes are read from these rows.
+ */
+export interface SolManifestColumns {
+  length: number
+  rover: Uint8Array
+  sol: Int32Array
+  earth_date: Int32Array         // DateDay
+  camera: DictColumn             // Arrow Dictionary<Utf8,Int16>
+  photo_count: Int32Array        // photos of that camera on that (sol, earth_date)
+  nasa_total_photos: Int32Array  // NASA's v1 manifest total for the sol, on every row of it; -1 unknown
+}
+
 export interface ManifestSource {
   path: string                   // as given to the builder (relative to the repo or absolute)
   format: string                 // reader name, e.g. "v1-json", "v1-csv", "m2020-raw-images", "msl-raw-image-items", "mru-record", "manifest", "waypoints"
@@ -127,7 +143,7 @@ export interface Manifest {
   built_at: string               // ISO 8601 UTC
   builder: string                // e.g. "index-builder 0.1.0"
   seed?: number                  // synthetic only
-  rows: { photos: number; locations: number; panoramas: number }
+  rows: { photos: number; locations: number; panoramas: number; sol_manifest: number }
   sources: ManifestSource[]
   /** Per file: size, SHA-256 (INDEX_VERIFY=sha256), and xxh3, the fast checksum verified at every load (16 hex digits; absent in older indexes). */
   files: Record<string, { bytes: number; sha256: string; xxh3?: string }>

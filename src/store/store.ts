@@ -1,4 +1,4 @@
-import type { LocationColumns, Manifest, PanoramaColumns, PhotoColumns } from './schema'
+import type { LocationColumns, Manifest, PanoramaColumns, PhotoColumns, SolManifestColumns } from './schema'
 import type { AccessPaths } from './access-paths'
 
 /**
@@ -14,6 +14,8 @@ export interface Store {
   photos: PhotoColumns
   locations: LocationColumns
   panoramas: PanoramaColumns
+  /** Photos per (rover, sol, earth_date, camera): the mission manifests. */
+  solManifest: SolManifestColumns
   /** Precomputed access paths of the query engine (sort permutations, rover/sol ranges, id lookup). */
   paths: AccessPaths
   /** Milliseconds the load took. */

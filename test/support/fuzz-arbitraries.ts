@@ -713,7 +713,9 @@ export function reachesApp(r: FuzzRequest): boolean {
 /**
  * What every answer must be: never a 5xx; a 4xx is a problem document (RFC 9457 §3.1) whose
  * `status` is the HTTP status, with `type`, `title` and `detail`, an `errors` list of
- * {parameter, message} on 400, and `retryAfter` plus Retry-After on 429; a 2xx JSON answer parses.
+ * {parameter, message} on 400 (on v1 paths `errors` is v1's string and the list is
+ * `invalid_params`, src/v1/v1-errors.ts), and `retryAfter` plus Retry-After on 429; a 2xx JSON
+ * answer parses.
  * Returns the violations (empty when the answer holds).
  */
 export function checkAnswer(method: string, status: number, headers: Headers, body: string): string[] {
@@ -736,9 +738,12 @@ export function checkAnswer(method: string, status: number, headers: Headers, bo
     if (typeof doc.title !== 'string' || doc.title === '') v.push(`title ${JSON.stringify(doc.title)}`)
     if (doc.status !== status) v.push(`body status ${JSON.stringify(doc.status)} differs from HTTP ${status}`)
     if (typeof doc.detail !== 'string' || doc.detail === '') v.push(`detail ${JSON.stringify(doc.detail)}`)
+    const v1 = typeof doc.errors === 'string'
+    if (v1 && doc.errors === '') v.push('v1 problem with an empty errors string')
     if (status === 400) {
-      if (!Array.isArray(doc.errors) || doc.errors.length === 0) v.push('400 without an errors list')
-      else for (const e of doc.errors) if (typeof e?.parameter !== 'string' || typeof e?.message !== 'string' || e.message === '') v.push(`errors item ${JSON.stringify(e).slice(0, 120)}`)
+      const list = v1 ? doc.invalid_params : doc.errors
+      if (!Array.isArray(list) || list.length === 0) v.push('400 without an errors list')
+      else for (const e of list) if (typeof e?.parameter !== 'string' || typeof e?.message !== 'string' || e.message === '') v.push(`errors item ${JSON.stringify(e).slice(0, 120)}`)
     }
     if (status === 429) {
       if (!Number.isInteger(doc.retryAfter) || doc.retryAfter < 0) v.push(`429 retryAfter ${JSON.stringify(doc.retryAfter)}`)
