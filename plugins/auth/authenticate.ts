@@ -1,5 +1,5 @@
 import { ProblemError } from '../../src/http/problems'
-import type { KeyRecord, KeyStore } from '../../src/keys/key-store'
+import type { KeyDirectory, KeyRecord } from '../../src/keys/key-directory'
 
 /** interface.md, Errors: the missing-key detail asks for the key in the X-API-Key header. */
 export const MISSING_KEY_DETAIL = 'An API key is required: send your key in the X-API-Key header.'
@@ -20,10 +20,23 @@ export function needsKey(path: string): boolean {
   return !OPEN_PATHS.has(p)
 }
 
-/** The key record for an X-API-Key value, or the 401 to send (interface.md, Authentication 4). */
-export function authenticate(headerValue: string | null, keys: Pick<KeyStore, 'lookup'>): KeyRecord {
+/**
+ * The key record for an X-API-Key value, or the 401 to send (interface.md, Authentication 4).
+ * A store that must ask its database (PostgreSQL, on a cache miss) answers with a promise.
+ */
+export function authenticate(headerValue: string | null, keys: Pick<KeyDirectory, 'lookup'>): KeyRecord | Promise<KeyRecord> {
   if (headerValue === null || headerValue === '') throw new ProblemError('unauthorized', MISSING_KEY_DETAIL)
   const record = keys.lookup(headerValue)
+  if (record instanceof Promise) return record.then(found, unreachable)
+  return found(record)
+}
+
+function found(record: KeyRecord | undefined): KeyRecord {
   if (!record) throw new ProblemError('unauthorized', INVALID_KEY_DETAIL)
   return record
+}
+
+/** The key database did not answer: 503, never a guess either way. */
+function unreachable(): never {
+  throw new ProblemError('unavailable', 'The API key store is not reachable. Retry in a few seconds.', { retryAfter: 1, headers: { 'retry-after': '1' } })
 }

@@ -4,6 +4,7 @@ import { ProblemError } from '../../src/http/problems'
 import { authenticate, needsKey } from './authenticate'
 import { clientAddress, FailedAuthThrottle } from './failed-auth-throttle'
 import { setKeyOf } from './key-of'
+import type { KeyRecord } from '../../src/keys/key-directory'
 import { urlFacts } from '../../src/http/url-facts'
 
 export { keyOf } from './key-of'
@@ -41,15 +42,33 @@ export function authPlugin(deps: AppDeps) {
     return k
   }
 
-  return new Elysia({ name: 'auth' }).onRequest(({ request, server }) => {
+  const failed = (e: unknown, header: string | null, request: Request, server: { requestIP(r: Request): { address: string } | null } | null) => {
+    // Elysia's Bun adapter hands the server to hooks: requestIP is the peer of this connection.
+    if (throttle.enabled && header && e instanceof ProblemError && e.kind === 'unauthorized') throttleFailure(request, server?.requestIP(request)?.address)
+    return e
+  }
+
+  const plugin = new Elysia({ name: 'auth' })
+  // SQLite answers every lookup directly: keep the hook synchronous so Elysia does not await it.
+  if (deps.keys.kind === 'sqlite') {
+    return plugin.onRequest(({ request, server }) => {
+      if (!keyed(request.url)) return
+      const header = request.headers.get('x-api-key')
+      try {
+        setKeyOf(request, authenticate(header, deps.keys) as KeyRecord)
+      } catch (e) {
+        throw failed(e, header, request, server)
+      }
+    })
+  }
+  // PostgreSQL answers a cache miss with a promise; Elysia awaits async hooks in order, so the record is set before rate limiting.
+  return plugin.onRequest(async ({ request, server }) => {
     if (!keyed(request.url)) return
     const header = request.headers.get('x-api-key')
     try {
-      setKeyOf(request, authenticate(header, deps.keys))
+      setKeyOf(request, await authenticate(header, deps.keys))
     } catch (e) {
-      // Elysia's Bun adapter hands the server to hooks: requestIP is the peer of this connection.
-      if (throttle.enabled && header) throttleFailure(request, server?.requestIP(request)?.address)
-      throw e
+      throw failed(e, header, request, server)
     }
   })
 }
