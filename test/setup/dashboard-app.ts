@@ -22,14 +22,15 @@ export interface DashboardApp {
   close(): Promise<void>
 }
 
-export async function makeDashboardApp(kind: KeyStoreKind, overrides: Partial<Config> = {}): Promise<DashboardApp> {
+export async function makeDashboardApp(kind: KeyStoreKind, options: Partial<Config> & { clock?: () => number } = {}): Promise<DashboardApp> {
+  const { clock, ...overrides } = options
   const smtp = await startTestSmtp()
   const keys = await kind.open(await kind.fresh())
   const config = loadConfig({ redisUrl: undefined, smtpUrl: smtp.url, mailFrom: 'Mars photos <dashboard@example.org>', ...overrides })
   const logs: LogLine[] = []
   const log: Logger = { log: (level, event, fields = {}) => void logs.push({ level, event, fields }) }
   const mailer = openMailer({ smtpUrl: smtp.url, mailFrom: config.mailFrom })
-  const deps: AppDeps = { config, stores: new StoreHolder(await testStore(config.indexDir)), keys, limits: new MemoryCounterStore(), log, mailer }
+  const deps: AppDeps = { config, stores: new StoreHolder(await testStore(config.indexDir)), keys, limits: new MemoryCounterStore(), log, mailer, clock }
   const app = createApp(deps)
   let listening = false
   return {
