@@ -131,6 +131,7 @@ for (const kind of keyStoreKinds()) {
         }),
       )
       expect(noOrigin.status).toBe(403)
+      for (const site of ['cross-site', 'same-site', 'none']) expect((await c.post('/dashboard/key', fields, { origin: '', 'sec-fetch-site': site })).status).toBe(403)
       expect((await c.post('/dashboard/key', { ...fields, csrf: 'x'.repeat(43) })).status).toBe(403)
       // A token from another visitor's page does not fit this session either.
       const stranger = new FormClient((r) => t.app.handle(r))
@@ -252,7 +253,7 @@ for (const kind of keyStoreKinds()) {
       expect(r.headers.get('content-type')).toBe('text/html; charset=utf-8')
       expect(r.headers.get('cache-control')).toBe('no-store')
       expect(r.headers.get('content-security-policy')).toStartWith("default-src 'none'; style-src 'sha256-")
-      expect(r.headers.get('referrer-policy')).toBe('no-referrer')
+      expect(r.headers.get('referrer-policy')).toBe('same-origin')
       expect(html).toContain('<label for="email">E-mail address</label>')
       expect(html).toContain('<meta name="viewport"')
       expect(html).not.toMatch(/(src|href)="(https?:)?\/\//)

@@ -34,12 +34,16 @@ for (const b of document.querySelectorAll('button[data-copy]')) {
 
 const hash = (s: string) => `'sha256-${Bun.CryptoHasher.hash('sha256', s, 'base64')}'`
 
-/** The page headers: no caching anywhere (a page may hold a new key), no framing, no referrer (a link page's URL holds a token). */
+/**
+ * The page headers: no caching anywhere (a page may hold a new key), no framing, and the referrer
+ * only to this origin (a link page's URL holds a token; `no-referrer` would also make Chromium
+ * drop the Origin header of the page's own form posts, which the CSRF check needs).
+ */
 export const PAGE_HEADERS: Record<string, string> = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
   'content-security-policy': `default-src 'none'; style-src ${hash(STYLE)}; script-src ${hash(COPY_SCRIPT)}; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
-  'referrer-policy': 'no-referrer',
+  'referrer-policy': 'same-origin',
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
 }
