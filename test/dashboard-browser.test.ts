@@ -1,10 +1,13 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from 'bun:test'
 import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import puppeteer, { type Browser, type Page } from 'puppeteer-core'
 import { makeDashboardApp } from './setup/dashboard-app'
 import { keyStoreKinds } from './setup/key-stores'
 import { linkIn } from './setup/smtp'
+
+// A test may be the first to start this process's PostgreSQL cluster (initdb, a few seconds on a loaded machine).
+setDefaultTimeout(30_000)
 
 /**
  * The whole dashboard flow in a real browser: Debian's Chromium (installed by .ci/run), headless,

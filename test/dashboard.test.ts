@@ -1,7 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from 'bun:test'
 import { linkIn } from './setup/smtp'
 import { FormClient, formFields, makeDashboardApp, type DashboardApp } from './setup/dashboard-app'
 import { keyStoreKinds } from './setup/key-stores'
+
+// A test may be the first to start this process's PostgreSQL cluster (initdb, a few seconds on a loaded machine).
+setDefaultTimeout(30_000)
 
 const KEY = /mv_live_[0-9a-f]{40}/
 

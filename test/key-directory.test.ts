@@ -1,8 +1,11 @@
-import { afterAll, describe, expect, test } from 'bun:test'
+import { afterAll, describe, expect, test, setDefaultTimeout } from 'bun:test'
 import { join } from 'node:path'
 import { hashKey } from '../src/keys/api-key'
 import { KeyStoreError, type KeyDirectory } from '../src/keys/key-directory'
 import { keyStoreKinds } from './setup/key-stores'
+
+// A test may be the first to start this process's PostgreSQL cluster (initdb, a few seconds on a loaded machine).
+setDefaultTimeout(30_000)
 
 const ROOT = join(import.meta.dir, '..')
 const KEY = /^mv_live_[0-9a-f]{40}$/
