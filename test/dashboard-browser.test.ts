@@ -73,7 +73,7 @@ for (const kind of keyStoreKinds()) {
         await clickAndWait(page, 'form[action="/dashboard/key"] button')
         const first = (await page.$eval('#api-key', (e) => e.textContent))!
         expect(first).toMatch(KEY)
-        expect(await page.$eval('button[data-copy]', (e) => (e as HTMLButtonElement).hidden)).toBe(false) // the script ran under the CSP
+        expect(await page.$eval('button[data-copy]', (e) => (e as unknown as { hidden: boolean }).hidden)).toBe(false) // the script ran under the CSP
         await shot(page, 'key-created')
         expect(await api(origin, first)).toBe(200)
 
