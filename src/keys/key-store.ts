@@ -29,7 +29,8 @@ type Cached = KeyRecord | typeof MISS
  * transaction and bumps `key_meta.generation`; each process watches `PRAGMA data_version`
  * (a counter SQLite moves whenever *another* connection commits, read from the WAL index in
  * shared memory) and clears its cache when it moves, so a regenerated or revoked key stops working
- * at once in every process that shares the file.
+ * at once in every process that shares the file. The dashboard's sign-in links and sessions live
+ * in the same file (./sqlite-sign-ins.ts). The PostgreSQL twin is ./pg-key-store.ts.
  */
 export class KeyStore implements KeyDirectory {
   readonly kind = 'sqlite' as const
