@@ -11,6 +11,13 @@ import * as pages from './pages'
 import { readForm } from './read-form'
 import { SESSION_TTL_MS, SIGN_IN_TTL_MS, SIGN_IN_WINDOW_MS, hashSecret, isWellFormedSecret, newSecret } from './tokens'
 
+const REFUSED_FORM = {
+  400: 'The form was cut off before it was complete.',
+  408: 'The form did not arrive in time.',
+  413: 'The form is too large.',
+  415: 'The form must be sent as application/x-www-form-urlencoded.',
+} as const
+
 /** What one request to the dashboard knows about its visitor, worked out once. */
 interface Visit {
   request: Request
@@ -207,8 +214,8 @@ export class Dashboard {
       this.#deps.log.log('warn', 'dashboard.cross-origin-refused', {})
       return this.#page(v, 403, pages.messagePage('Refused', 'This form was not sent from this site, so it was refused.'))
     }
-    const form = await readForm(v.request)
-    if ('refused' in form) return this.#page(v, form.refused, pages.messagePage('Refused', form.refused === 413 ? 'The form is too large.' : 'The form must be sent as application/x-www-form-urlencoded.'))
+    const form = await readForm(v.request, (this.#deps.config.bodyTimeoutS ?? 10) * 1000)
+    if ('refused' in form) return this.#page(v, form.refused, pages.messagePage('Refused', REFUSED_FORM[form.refused]), form.refused === 408 ? { connection: 'close' } : {})
     if (!csrfMatches(form.fields.get('csrf'), secret)) return this.#page(v, 403, pages.messagePage('This form has expired', 'Reload the page and try again.'))
     return form.fields
   }
