@@ -5,7 +5,7 @@ import { esc } from '../plugins/dashboard/pages'
 import { MAX_FORM_BYTES, readForm } from '../plugins/dashboard/read-form'
 import { hashSecret, isWellFormedSecret, newSecret } from '../plugins/dashboard/tokens'
 
-const form = (body: BodyInit, headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' }) =>
+const form = (body: string | ReadableStream, headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' }) =>
   new Request('http://localhost/dashboard/key', { method: 'POST', headers, body })
 
 describe('dashboard secrets, cookies and CSRF (pure modules)', () => {

@@ -250,6 +250,24 @@ for (const kind of keyStoreKinds()) {
       expect(await (await other.c.get('/dashboard')).text()).toContain('Send me a sign-in link')
     })
 
+    test('a key regenerated in the dashboard of one instance gets 401 from another running instance within 1 s', async () => {
+      const other = await makeDashboardApp(kind, { location: t.location })
+      try {
+        const { c, page } = await signIn(t, 'two-instances@example.org')
+        const key = KEY.exec(await (await c.post('/dashboard/key', formFields(page, '/dashboard/key'))).text())![0]
+        const onOther = (k: string) => other.app.handle(new Request('http://localhost/api/v2/rovers', { headers: { 'x-api-key': k } }))
+        expect((await onOther(key)).status).toBe(200) // the other instance has it cached now
+        const confirm = await (await c.get('/dashboard/confirm?action=regenerate')).text()
+        const fresh = KEY.exec(await (await c.post('/dashboard/key', formFields(confirm, '/dashboard/key'))).text())![0]
+        const t0 = performance.now()
+        while ((await onOther(key)).status !== 401 && performance.now() - t0 < 2000) await Bun.sleep(10)
+        expect(performance.now() - t0).toBeLessThan(1000)
+        expect((await onOther(fresh)).status).toBe(200)
+      } finally {
+        await other.close()
+      }
+    })
+
     test('pages are complete HTML with labelled inputs, no caching, a strict CSP and nothing from another origin', async () => {
       const r = await new FormClient((x) => t.app.handle(x)).get('/dashboard')
       const html = await r.text()
@@ -262,6 +280,30 @@ for (const kind of keyStoreKinds()) {
       expect(html).not.toMatch(/(src|href)="(https?:)?\/\//)
       // Dashboard routes need no API key and are not counted: no rate-limit headers.
       expect(r.headers.get('x-ratelimit-limit')).toBeNull()
+    })
+
+    test('when the key database is unreachable the dashboard answers a 503 page and the API a 503 problem, never a stack', async () => {
+      const down = await makeDashboardApp(kind)
+      const { c } = await signIn(down, 'down@example.org')
+      const key = await down.keys.create('down-key@example.org')
+      await down.keys.close()
+      try {
+        const r = await c.get('/dashboard')
+        if (kind.name === 'postgres') {
+          expect(r.status).toBe(503)
+          expect(r.headers.get('content-type')).toBe('text/html; charset=utf-8')
+          expect(await r.text()).toContain('cannot reach its database')
+          const api = await down.app.handle(new Request('http://localhost/api/v2/rovers', { headers: { 'x-api-key': 'mv_live_' + '0'.repeat(40) } }))
+          expect(api.status).toBe(503)
+          expect(((await api.json()) as { type: string }).type).toBe('/errors/service-unavailable')
+        } else {
+          // A closed SQLite handle throws too: the same page.
+          expect(r.status).toBe(503)
+        }
+        expect(JSON.stringify(down.logs)).not.toContain(key)
+      } finally {
+        await down.smtp.close()
+      }
     })
   })
 }

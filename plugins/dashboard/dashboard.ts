@@ -19,7 +19,7 @@ const REFUSED_FORM = {
 } as const
 
 /** What one request to the dashboard knows about its visitor, worked out once. */
-interface Visit {
+export interface Visit {
   request: Request
   origin: string
   secure: boolean
@@ -29,6 +29,14 @@ interface Visit {
   formSecret: string
   cookies: string[]
   peer?: string
+}
+
+/** The answer when the key database cannot be reached: a page, with Retry-After (RFC 9110 §10.2.3). */
+export function unavailablePage(): Response {
+  return new Response(pages.messagePage('Try again in a moment', 'The dashboard cannot reach its database just now. Nothing was changed.'), {
+    status: 503,
+    headers: { ...pages.PAGE_HEADERS, 'retry-after': '5' },
+  })
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../src/app-deps'
 import { openMailer } from '../../src/mail/mailer'
-import { Dashboard } from './dashboard'
+import { Dashboard, unavailablePage, type Visit } from './dashboard'
 
 type Server = { requestIP(r: Request): { address: string } | null } | null | undefined
 
@@ -14,15 +14,24 @@ type Server = { requestIP(r: Request): { address: string } | null } | null | und
 export function dashboardPlugin(deps: AppDeps) {
   const mailer = deps.mailer ?? openMailer({ smtpUrl: deps.config.smtpUrl, mailFrom: deps.config.mailFrom })
   const d = new Dashboard(deps, mailer)
-  const visit = (request: Request, server: Server) => d.visit(request, server?.requestIP(request)?.address)
   const raw = { parse: 'none' as const }
+  type Ctx = { request: Request; server: Server; query: Record<string, string | undefined> }
+  /** Each handler gets its visit worked out once; a failure (the key database unreachable) is a 503 page, never a stack. */
+  const page = (fn: (v: Visit, query: Ctx['query']) => Response | Promise<Response>) => async ({ request, server, query }: Ctx) => {
+    try {
+      return await fn(await d.visit(request, server?.requestIP(request)?.address), query)
+    } catch (e) {
+      deps.log.log('error', 'dashboard.failed', { path: new URL(request.url).pathname, error: e instanceof Error ? e.message : String(e) })
+      return unavailablePage()
+    }
+  }
   return new Elysia({ name: 'dashboard' })
-    .get('/dashboard', async ({ request, server }) => d.home(await visit(request, server)))
-    .post('/dashboard/sign-in', async ({ request, server }) => d.signIn(await visit(request, server)), raw)
-    .get('/dashboard/link', async ({ request, server, query }) => d.linkPage(await visit(request, server), query.token))
-    .post('/dashboard/link', async ({ request, server }) => d.redeem(await visit(request, server)), raw)
-    .get('/dashboard/confirm', async ({ request, server, query }) => d.confirm(await visit(request, server), query.action))
-    .post('/dashboard/key', async ({ request, server }) => d.keyAction(await visit(request, server)), raw)
-    .post('/dashboard/sign-out', async ({ request, server }) => d.signOut(await visit(request, server)), raw)
-    .post('/dashboard/account/delete', async ({ request, server }) => d.deleteAccount(await visit(request, server)), raw)
+    .get('/dashboard', page((v) => d.home(v)))
+    .post('/dashboard/sign-in', page((v) => d.signIn(v)), raw)
+    .get('/dashboard/link', page((v, q) => d.linkPage(v, q.token)))
+    .post('/dashboard/link', page((v) => d.redeem(v)), raw)
+    .get('/dashboard/confirm', page((v, q) => d.confirm(v, q.action)))
+    .post('/dashboard/key', page((v) => d.keyAction(v)), raw)
+    .post('/dashboard/sign-out', page((v) => d.signOut(v)), raw)
+    .post('/dashboard/account/delete', page((v) => d.deleteAccount(v)), raw)
 }

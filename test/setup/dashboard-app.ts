@@ -15,6 +15,8 @@ export interface DashboardApp {
   app: App
   deps: AppDeps
   keys: KeyDirectory
+  /** Where its keys live (pass as `location` to start a second instance on the same store). */
+  location: string
   smtp: TestSmtp
   logs: LogLine[]
   /** Listens on a free loopback port; returns its origin. */
@@ -22,10 +24,11 @@ export interface DashboardApp {
   close(): Promise<void>
 }
 
-export async function makeDashboardApp(kind: KeyStoreKind, options: Partial<Config> & { clock?: () => number } = {}): Promise<DashboardApp> {
-  const { clock, ...overrides } = options
+export async function makeDashboardApp(kind: KeyStoreKind, options: Partial<Config> & { clock?: () => number; location?: string } = {}): Promise<DashboardApp> {
+  const { clock, location, ...overrides } = options
   const smtp = await startTestSmtp()
-  const keys = await kind.open(await kind.fresh())
+  const where = location ?? (await kind.fresh())
+  const keys = await kind.open(where)
   const config = loadConfig({ redisUrl: undefined, smtpUrl: smtp.url, mailFrom: 'Mars photos <dashboard@example.org>', ...overrides })
   const logs: LogLine[] = []
   const log: Logger = { log: (level, event, fields = {}) => void logs.push({ level, event, fields }) }
@@ -37,6 +40,7 @@ export async function makeDashboardApp(kind: KeyStoreKind, options: Partial<Conf
     app,
     deps,
     keys,
+    location: where,
     smtp,
     logs,
     listen() {
