@@ -147,7 +147,7 @@ export class PgKeyStore implements KeyDirectory {
   }
 
   async list(): Promise<KeyListing[]> {
-    const rows = (await this.#sql.unsafe(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY email`)) as KeyRow[]
+    const rows = (await this.#sql.unsafe(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY email COLLATE "C"`)) as KeyRow[]
     return rows.map((r) => toListing(r) as KeyListing)
   }
 
