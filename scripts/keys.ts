@@ -7,14 +7,17 @@
  *   npm run keys -- limits --email E [--hourly N|default] [--daily N|default] [--concurrent N|default]
  *   npm run keys -- list [--json]
  *
- * Options: --db PATH (default KEYS_DB or data/keys.sqlite).
+ * Options: --db PATH|postgres://URL (default KEYS_DB or data/keys.sqlite).
+ * Addresses go through the service's one normaliser (src/keys/email-address.ts), as in the dashboard.
  * create and regenerate print the new key once, as the last line of stdout; it is never stored
  * (only its SHA-256) and cannot be shown again. list shows owners, dates, status and limits,
  * never key values. A running server sees every change at once (src/keys/key-store.ts).
  */
 import { parseArgs } from 'node:util'
 import { loadConfig } from '../src/config'
-import { KeyStore, KeyStoreError, type KeyLimits } from '../src/keys/key-store'
+import { InvalidEmailError, normaliseEmail } from '../src/keys/email-address'
+import { KeyStoreError, type KeyLimits } from '../src/keys/key-directory'
+import { openKeyStore } from '../src/keys/open-key-store'
 
 const USAGE = `usage: npm run keys -- <command> [options]
   create --email E [--hourly N] [--daily N] [--concurrent N]   new key for E (one per e-mail)
@@ -22,7 +25,7 @@ const USAGE = `usage: npm run keys -- <command> [options]
   revoke --email E                                               E's key stops working
   limits --email E [--hourly N|default] [--daily N|default] [--concurrent N|default]
   list [--json]                                                  owners, dates, status (never keys)
-options: --db PATH   key file (default KEYS_DB or data/keys.sqlite)`
+options: --db PATH|URL   key file or postgres:// URL (default KEYS_DB or data/keys.sqlite)`
 
 function die(message: string, code = 1): never {
   process.stderr.write(message + '\n')
@@ -36,7 +39,7 @@ function limit(name: string, raw: string | undefined, allowDefault: boolean): nu
   return Number(raw)
 }
 
-function main(): void {
+async function main(): Promise<void> {
   let parsed
   try {
     parsed = parseArgs({
@@ -59,9 +62,17 @@ function main(): void {
   const command = positionals[0]
   if (values.help || !command) die(USAGE, values.help ? 0 : 2)
   const db = values.db ?? loadConfig().keysDb
-  const needEmail = (): string => values.email ?? die(`${command} needs --email\n${USAGE}`, 2)
+  const needEmail = (): string => {
+    const raw = values.email ?? die(`${command} needs --email\n${USAGE}`, 2)
+    try {
+      return normaliseEmail(raw)
+    } catch (e) {
+      if (e instanceof InvalidEmailError) die(`error: --email is ${e.message}`, 2)
+      throw e
+    }
+  }
 
-  const store = KeyStore.open(db)
+  const store = await openKeyStore(db)
   try {
     switch (command) {
       case 'create': {
@@ -73,39 +84,39 @@ function main(): void {
         if (h) limits.hourly = h
         if (d) limits.daily = d
         if (c) limits.concurrent = c
-        const key = store.create(email, limits)
-        console.log(`Created the API key of ${email.trim().toLowerCase()}${Object.keys(limits).length ? ` with limits ${JSON.stringify(limits)}` : ''}.`)
+        const key = await store.create(email, limits)
+        console.log(`Created the API key of ${email}${Object.keys(limits).length ? ` with limits ${JSON.stringify(limits)}` : ''}.`)
         console.log('It is shown once only: store it now. Send it in the X-API-Key header.')
         console.log(key)
         break
       }
       case 'regenerate': {
         const email = needEmail()
-        const key = store.regenerate(email)
-        console.log(`Regenerated the API key of ${email.trim().toLowerCase()}; the old key no longer works.`)
+        const key = await store.regenerate(email)
+        console.log(`Regenerated the API key of ${email}; the old key no longer works.`)
         console.log('It is shown once only: store it now.')
         console.log(key)
         break
       }
       case 'revoke': {
         const email = needEmail()
-        store.revoke(email)
-        console.log(`Revoked the API key of ${email.trim().toLowerCase()}.`)
+        await store.revoke(email)
+        console.log(`Revoked the API key of ${email}.`)
         break
       }
       case 'limits': {
         const email = needEmail()
-        store.setLimits(email, {
+        await store.setLimits(email, {
           hourly: limit('hourly', values.hourly, true),
           daily: limit('daily', values.daily, true),
           concurrent: limit('concurrent', values.concurrent, true),
         })
-        const row = store.list().find((r) => r.email === email.trim().toLowerCase())
-        console.log(`Limits of ${email.trim().toLowerCase()}: ${JSON.stringify(row?.limits ?? {})} (missing = configured default).`)
+        const row = await store.keyOf(email)
+        console.log(`Limits of ${email}: ${JSON.stringify(row?.limits ?? {})} (missing = configured default).`)
         break
       }
       case 'list': {
-        const rows = store.list()
+        const rows = await store.list()
         if (values.json) {
           console.log(JSON.stringify(rows, null, 2))
           break
@@ -127,8 +138,8 @@ function main(): void {
     if (e instanceof KeyStoreError) die(`error: ${e.message}`)
     throw e
   } finally {
-    store.close()
+    await store.close()
   }
 }
 
-main()
+await main()

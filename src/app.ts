@@ -18,6 +18,7 @@ import { compressionFor } from '../plugins/compression'
 import { installEdge } from './http/edge'
 import { roverManifestPlugin } from '../plugins/rover-manifest'
 import { v1Plugin } from '../plugins/v1'
+import { dashboardPlugin } from '../plugins/dashboard'
 
 /**
  * The request pipeline, top to bottom in the order a request meets it. The gates (auth, ETag,
@@ -50,6 +51,7 @@ export function createApp(appDeps: AppDeps) {
     .use(panoramasPlugin(deps))
     .use(roverManifestPlugin(deps)) // /rovers/{slug}/manifest and /cameras
     .use(v1Plugin(deps)) // the v1 compatibility layer (/api/v1, /mars-photos/api/v1)
+    .use(dashboardPlugin(deps)) // /dashboard: HTML pages on their own session cookie; no API key, not counted
     .use(catchAllPlugin(deps, { routes })) // every other path: keyed 404 / 405
   routes.bind(() => app.routes)
   // Request id, CORS, access log and metrics around the whole pipeline (src/http/edge.ts).

@@ -3,8 +3,16 @@ export interface Config {
   port: number
   /** Folder holding `current` -> <version>/ (see src/store/schema.ts). */
   indexDir: string
-  /** SQLite file with the API keys (bun:sqlite). */
+  /** The API key store: a SQLite file path (bun:sqlite), or a postgres:// URL shared by several instances. */
   keysDb: string
+  /** SMTP server of the dashboard's sign-in mail (nodemailer URL); unset: the link is written to stdout. */
+  smtpUrl?: string
+  /** From address of that mail. */
+  mailFrom?: string
+  /** Sign-in links one address may ask for per hour. Optional: default 5. */
+  signInPerAddress?: number
+  /** Sign-in links one client address may ask for per hour. Optional: default 20. */
+  signInPerClient?: number
   /** When set, rate-limit counters live in Redis so several instances share one budget. */
   redisUrl?: string
   rateLimitHourly: number
@@ -72,6 +80,10 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     indexDir: process.env.INDEX_DIR || 'data/index',
     keysDb: process.env.KEYS_DB || 'data/keys.sqlite',
     redisUrl: process.env.REDIS_URL || undefined,
+    smtpUrl: process.env.SMTP_URL || undefined,
+    mailFrom: process.env.MAIL_FROM || undefined,
+    signInPerAddress: int('SIGN_IN_LIMIT_ADDRESS', 5),
+    signInPerClient: int('SIGN_IN_LIMIT_CLIENT', 20),
     rateLimitHourly: int('RATE_LIMIT_HOURLY', 10_000),
     rateLimitDaily: int('RATE_LIMIT_DAILY', 100_000),
     rateLimitConcurrent: int('RATE_LIMIT_CONCURRENT', 50),

@@ -17,7 +17,9 @@ import { join } from 'node:path'
 import { createApp } from './app'
 import { lastResortResponse } from '../plugins/errors'
 import { loadConfig, type Config } from './config'
-import { KeyStore } from './keys/key-store'
+import type { KeyDirectory } from './keys/key-directory'
+import { openKeyStore } from './keys/open-key-store'
+import { openMailer } from './mail/mailer'
 import { openCounterStore } from './limits/open-counter-store'
 import { logger } from './log'
 import { loadStore } from './store/load-store'
@@ -74,15 +76,16 @@ async function main(): Promise<void> {
   }
   const warmMs = warmSnapshot(store)
 
-  let keys: KeyStore
+  let keys: KeyDirectory
   try {
-    keys = KeyStore.open(config.keysDb)
+    keys = await openKeyStore(config.keysDb)
   } catch (e) {
-    fail(`cannot open the key file ${config.keysDb}: ${errorText(e)}`)
+    fail(`cannot open the key store ${config.keysDb.includes('://') ? '(KEYS_DB URL)' : config.keysDb}: ${errorText(e).split(config.keysDb).join('(KEYS_DB)')}`)
   }
+  const mailer = openMailer({ smtpUrl: config.smtpUrl, mailFrom: config.mailFrom })
   const limits = await openCounterStore(config, logger)
   const stores = new StoreHolder(store)
-  const app = createApp({ config, stores, keys, limits, log: logger })
+  const app = createApp({ config, stores, keys, limits, log: logger, mailer })
 
   // Bodies without Content-Length are cut off here; announced ones get a 413 problem from the app.
   // development off: Bun's development error page shows file paths, source lines and stack
@@ -167,7 +170,11 @@ async function main(): Promise<void> {
     pid: process.pid,
     ...(worker ? { worker: Number(worker) } : {}),
     ...(metricsServer ? { metrics_port: metricsServer.port } : {}),
+    key_store: keys.kind,
+    mail: mailer.kind,
   })
+  // decisions.md, Sign-in links in the log: the one place a token is written is announced at start.
+  if (mailer.kind === 'log') logger.log('warn', 'mail.to-stdout', { detail: 'SMTP_URL is not set: dashboard sign-in links are written to stdout as JSON lines (event mail.sign-in-link). Set SMTP_URL and MAIL_FROM to send them by mail.' })
 
 
   const shutdownMs = (config.shutdownTimeoutS ?? SHUTDOWN_MS / 1000) * 1000
@@ -180,7 +187,8 @@ async function main(): Promise<void> {
     logger.log('info', 'server.stopping', { signal }) // so whoever reads this line is refused a new connection
     const outcome = await stopped
     const redis = await Promise.race([limits.close().then(() => 'closed' as const), Bun.sleep(CLOSE_LIMITS_MS).then(() => 'timed-out' as const)])
-    keys.close()
+    await keys.close()
+    mailer.close()
     logger.log('info', 'server.stopped', { signal, outcome, limits: limits.kind, limits_closed: redis, keys_closed: true })
     process.exit(0)
   }

@@ -1,16 +1,28 @@
 import { ProblemError } from '../../src/http/problems'
-import type { KeyRecord, KeyStore } from '../../src/keys/key-store'
-import { isV1Path } from '../../src/v1/v1-paths'
+import type { KeyDirectory, KeyRecord } from '../../src/keys/key-directory'
 
 /** interface.md, Errors: the missing-key detail asks for the key in the X-API-Key header. */
 export const MISSING_KEY_DETAIL = 'An API key is required: send your key in the X-API-Key header.'
 /** interface.md, Errors: the invalid-key detail says the key is invalid (bad format, unknown and revoked alike: behaviour.md §2.3). */
 export const INVALID_KEY_DETAIL = 'The API key is invalid. Check the value sent in X-API-Key, or generate a new key.'
 
-/** The key record for an X-API-Key value, or the 401 to send (interface.md, Authentication 4). */
-export function authenticate(headerValue: string | null, keys: Pick<KeyStore, 'lookup'>): KeyRecord {
+/**
+ * The key record for an X-API-Key value, or the 401 to send (interface.md, Authentication 4).
+ * A store that must ask its database (PostgreSQL, on a cache miss) answers with a promise.
+ */
+export function authenticate(headerValue: string | null, keys: Pick<KeyDirectory, 'lookup'>): KeyRecord | Promise<KeyRecord> {
   if (headerValue === null || headerValue === '') throw new ProblemError('unauthorized', MISSING_KEY_DETAIL)
   const record = keys.lookup(headerValue)
+  if (record instanceof Promise) return record.then(found, unreachable)
+  return found(record)
+}
+
+function found(record: KeyRecord | undefined): KeyRecord {
   if (!record) throw new ProblemError('unauthorized', INVALID_KEY_DETAIL)
   return record
+}
+
+/** The key database did not answer: 503, never a guess either way. */
+function unreachable(): never {
+  throw new ProblemError('unavailable', 'The API key store is not reachable. Retry in a few seconds.', { retryAfter: 1, headers: { 'retry-after': '1' } })
 }

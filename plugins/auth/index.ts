@@ -6,6 +6,7 @@ import { clientAddress, FailedAuthThrottle } from './failed-auth-throttle'
 import { keyOf, setKeyOf } from './key-of'
 import { syncHook } from '../../src/http/sync-hook'
 import { queryApiKey } from '../../src/v1/v1-key'
+import type { KeyRecord } from '../../src/keys/key-directory'
 
 export { keyOf } from './key-of'
 
@@ -63,24 +64,32 @@ export function authPlugin(deps: PluginDeps) {
     // The header, else the api_key query parameter where the matched route is declared to take
     // it (the v1 compatibility routes only): the one place a key is read.
     const header = request.headers.get('x-api-key') ?? (route !== undefined && deps.routes.lookup(request.method, route)?.keyInQuery ? queryApiKey(request.url) : null)
-    try {
-      setKeyOf(request, authenticate(header, deps.keys))
-    } catch (e) {
+    // Only a refused key counts towards the throttle (not an unreachable key store: 503).
+    const failed = (e: unknown): void | Promise<void> => {
+      if (!throttle.enabled || !header || !(e instanceof ProblemError && e.kind === 'unauthorized')) throw e
       // Elysia's Bun adapter hands the server to hooks: requestIP is the peer of this connection.
-      if (!throttle.enabled || !header) throw e
       const counted = throttleFailure(request, server?.requestIP(request)?.address)
       if (counted === undefined) throw e
       return counted.then(() => {
         throw e
       })
     }
+    let found: KeyRecord | Promise<KeyRecord>
+    try {
+      found = authenticate(header, deps.keys)
+    } catch (e) {
+      return failed(e)
+    }
+    // A key store that must ask its database (PostgreSQL on a cache miss) answers with a promise.
+    if (found instanceof Promise) return found.then((record) => void setKeyOf(request, record), failed)
+    setKeyOf(request, found)
   }
 
   const plugin = new Elysia({ name: 'auth' })
-  if (shared) {
+  if (shared || deps.keys.kind !== 'sqlite') {
     return plugin.onTransform({ as: 'global' }, async ({ request, route, server }: Ctx) => await check(request, route, server))
   }
-  // Synchronous with local counters: declared so (src/http/sync-hook.ts).
+  // Synchronous with SQLite keys and local counters: declared so (src/http/sync-hook.ts).
   // Destructured, so Elysia sees which context fields the hook reads (a whole `ctx` makes it parse cookies for every route).
   return plugin.onTransform({ as: 'global' }, syncHook(({ request, route, server }: Ctx) => void check(request, route, server)))
 }

@@ -30,7 +30,7 @@ h2{margin-top:1.6rem}.tag{color:#8a2b0e}
 </style></head>
 <body><header><h1>Mars rover photo query API</h1><div id="ver"></div></header>
 <main>
-<div class="key"><label for="apikey">X-API-Key</label><input id="apikey" placeholder="mv_live_..." autocomplete="off"></div>
+<div class="key"><label for="apikey">X-API-Key</label><input id="apikey" placeholder="mv_live_..." autocomplete="off"> <a href="/dashboard">Get a key</a></div>
 <div id="info" class="desc">Loading the OpenAPI document...</div>
 <div id="ops"></div>
 </main>

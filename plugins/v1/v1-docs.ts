@@ -29,7 +29,7 @@ export function registerV1Docs(routes: RouteDocs): void {
   )
   const route = (path: string, schema: TSchema, summary: string, description: string, params?: TObject, query: TObject = Type.Object(KEY)) =>
     V1_PREFIXES.forEach((prefix, i) => routes.register({
-      alias: i > 0,
+      hidden: i > 0,
       method: 'GET',
       path: `${prefix}${path}`,
       summary,

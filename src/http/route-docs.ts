@@ -26,8 +26,8 @@ export interface RouteDoc {
   keyed?: boolean
   /** The key may also come as the `api_key` query parameter (the v1 compatibility routes only). */
   keyInQuery?: boolean
-  /** Declared for the gates but left out of the OpenAPI document: an alias of a documented route (the v1 layer's second prefix). */
-  alias?: boolean
+  /** Declared for the gates but left out of the OpenAPI document: an alias of a documented route (the v1 layer's second prefix) or a page of the site (the dashboard). */
+  hidden?: boolean
 }
 
 export class RouteDocs {
@@ -52,9 +52,9 @@ export class RouteDocs {
     return this.lookup(method, pattern)?.keyed !== false
   }
 
-  /** Every declared route but the aliases: what the OpenAPI document and the docs page show. */
+  /** Every declared route but the hidden ones: what the OpenAPI document and the docs page show. */
   documented(): RouteDoc[] {
-    return this.all().filter((d) => !d.alias)
+    return this.all().filter((d) => !d.hidden)
   }
 
   /** Every declared route, sorted by path then method. */

@@ -3,31 +3,12 @@ import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { LRUCache } from 'lru-cache'
 import { generateKey, hashKey, isWellFormedKey } from './api-key'
+import { KeyStoreError, ownerEmail as normaliseEmail, type KeyDirectory, type KeyLimits, type KeyListing, type KeyRecord, type SessionRecord, type SignInIssue, type SignInLimits } from './key-directory'
+import { KEY_COLUMNS, SQLITE_SCHEMA, toListing, toRecord, type KeyRow as Row } from './key-schema'
+import { SqliteSignIns } from './sqlite-sign-ins'
 
-/** Operator-set limits of one key; a missing figure means "the configured default". */
-export interface KeyLimits {
-  hourly?: number
-  daily?: number
-  concurrent?: number
-}
-
-/** What auth hands on to the rest of the pipeline. Never holds the key value. */
-export interface KeyRecord {
-  /** Record id: rate-limit counters are keyed by it, never by the key or its hash. */
-  id: number
-  email: string
-  limits: KeyLimits
-}
-
-/** One row of `list`: owners, dates and status, never key values or hashes. */
-export interface KeyListing {
-  id: number
-  email: string
-  status: 'active' | 'revoked'
-  created_at: string
-  updated_at: string
-  limits: KeyLimits
-}
+export type { KeyLimits, KeyRecord, KeyListing } from './key-directory'
+export { KeyStoreError } from './key-directory'
 
 export interface KeyStoreOptions {
   /** Lifetime of cached lookups (hits and misses), ms. */
@@ -37,40 +18,9 @@ export interface KeyStoreOptions {
   changeCheckMs?: number
 }
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS api_keys (
-  id               INTEGER PRIMARY KEY,
-  email            TEXT NOT NULL UNIQUE,
-  key_hash         TEXT NOT NULL UNIQUE,
-  status           TEXT NOT NULL CHECK (status IN ('active', 'revoked')),
-  created_at       TEXT NOT NULL,
-  updated_at       TEXT NOT NULL,
-  hourly_limit     INTEGER,
-  daily_limit      INTEGER,
-  concurrent_limit INTEGER
-);
-CREATE TABLE IF NOT EXISTS key_meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
-INSERT OR IGNORE INTO key_meta (name, value) VALUES ('generation', 0);
-`
-
-interface Row {
-  id: number
-  email: string
-  status: 'active' | 'revoked'
-  created_at: string
-  updated_at: string
-  hourly_limit: number | null
-  daily_limit: number | null
-  concurrent_limit: number | null
-}
-
 /** Cached "no such active key" (lru-cache stores no null). */
 const MISS = Object.freeze({ miss: true as const })
 type Cached = KeyRecord | typeof MISS
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
-
-export class KeyStoreError extends Error {}
 
 /**
  * API keys in an embedded SQLite file (bun:sqlite, WAL mode), one key per e-mail, stored only as
@@ -79,10 +29,13 @@ export class KeyStoreError extends Error {}
  * transaction and bumps `key_meta.generation`; each process watches `PRAGMA data_version`
  * (a counter SQLite moves whenever *another* connection commits, read from the WAL index in
  * shared memory) and clears its cache when it moves, so a regenerated or revoked key stops working
- * at once in every process that shares the file.
+ * at once in every process that shares the file. The dashboard's sign-in links and sessions live
+ * in the same file (./sqlite-sign-ins.ts). The PostgreSQL twin is ./pg-key-store.ts.
  */
-export class KeyStore {
+export class KeyStore implements KeyDirectory {
+  readonly kind = 'sqlite' as const
   readonly path: string
+  readonly #signIns: SqliteSignIns
   readonly #db: Database
   readonly #cache: LRUCache<string, Cached>
   readonly #changeCheckMs: number
@@ -97,10 +50,15 @@ export class KeyStore {
     this.#cache = new LRUCache<string, Cached>({ max: opts.cacheEntries ?? 10_000, ttl: opts.cacheTtlMs ?? 2_000, ttlAutopurge: false })
     this.#changeCheckMs = opts.changeCheckMs ?? 2
     this.#byHash = db.query<Row, [string]>(
-      `SELECT id, email, status, created_at, updated_at, hourly_limit, daily_limit, concurrent_limit FROM api_keys WHERE key_hash = ?`,
+      `SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_hash = ?`,
     )
     this.#dataVersionQuery = db.query<{ data_version: number }, []>('PRAGMA data_version')
     this.#dataVersion = this.#dataVersionQuery.get()!.data_version
+    this.#signIns = new SqliteSignIns(db)
+  }
+
+  get location(): string {
+    return this.path
   }
 
   /** Opens (creating if needed) the key file at `path`. */
@@ -110,7 +68,7 @@ export class KeyStore {
     db.exec('PRAGMA busy_timeout = 5000') // first: other processes (the CLI, other instances) may hold the lock
     db.exec('PRAGMA journal_mode = WAL')
     db.exec('PRAGMA synchronous = NORMAL')
-    db.exec(SCHEMA)
+    db.exec(SQLITE_SCHEMA)
     return new KeyStore(path, db, opts)
   }
 
@@ -125,7 +83,7 @@ export class KeyStore {
     let hit = this.#cache.get(hash)
     if (hit === undefined) {
       const row = this.#byHash.get(hash)
-      hit = row && row.status === 'active' ? toRecord(row) : MISS
+      hit = row && row.status === 'active' ? (toRecord(row) as KeyRecord) : MISS
       this.#cache.set(hash, hit)
     }
     return hit === MISS ? undefined : (hit as KeyRecord)
@@ -192,9 +150,42 @@ export class KeyStore {
 
   list(): KeyListing[] {
     return this.#db
-      .query<Row, []>(`SELECT id, email, status, created_at, updated_at, hourly_limit, daily_limit, concurrent_limit FROM api_keys ORDER BY email`)
+      .query<Row, []>(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY email`)
       .all()
-      .map((r) => ({ id: r.id, email: r.email, status: r.status, created_at: r.created_at, updated_at: r.updated_at, limits: limitsOf(r) }))
+      .map(toListing)
+  }
+
+  keyOf(email: string): KeyListing | undefined {
+    const row = this.#db.query<Row, [string]>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE email = ?`).get(normaliseEmail(email))
+    return row ? toListing(row) : undefined
+  }
+
+  deleteAccount(email: string): void {
+    const owner = normaliseEmail(email)
+    this.#change(() => {
+      this.#db.query(`DELETE FROM api_keys WHERE email = ?`).run(owner)
+      this.#signIns.forget(owner)
+    })
+  }
+
+  issueSignIn(tokenHash: string, email: string, client: string, nowMs: number, ttlMs: number, limits: SignInLimits): SignInIssue {
+    return this.#signIns.issue(tokenHash, normaliseEmail(email), client, nowMs, ttlMs, limits)
+  }
+
+  redeemSignIn(tokenHash: string, nowMs: number): string | undefined {
+    return this.#signIns.redeem(tokenHash, nowMs)
+  }
+
+  startSession(sessionHash: string, email: string, nowMs: number, ttlMs: number): void {
+    this.#signIns.startSession(sessionHash, normaliseEmail(email), nowMs, ttlMs)
+  }
+
+  session(sessionHash: string, nowMs: number): SessionRecord | undefined {
+    return this.#signIns.session(sessionHash, nowMs)
+  }
+
+  endSession(sessionHash: string): void {
+    this.#signIns.endSession(sessionHash)
   }
 
   /** The generation counter: moves on every key change (any process). */
@@ -227,22 +218,4 @@ export class KeyStore {
     // Our own commits do not move data_version for this connection: clear here.
     this.#cache.clear()
   }
-}
-
-function normaliseEmail(email: string): string {
-  const e = email.trim().toLowerCase()
-  if (!EMAIL.test(e)) throw new KeyStoreError(`not an e-mail address: "${email}"`)
-  return e
-}
-
-function limitsOf(r: Row): KeyLimits {
-  const l: KeyLimits = {}
-  if (r.hourly_limit !== null) l.hourly = r.hourly_limit
-  if (r.daily_limit !== null) l.daily = r.daily_limit
-  if (r.concurrent_limit !== null) l.concurrent = r.concurrent_limit
-  return l
-}
-
-function toRecord(r: Row): KeyRecord {
-  return { id: r.id, email: r.email, limits: limitsOf(r) }
 }

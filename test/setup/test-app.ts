@@ -32,7 +32,8 @@ export interface LogLine {
 
 export interface TestApp {
   app: App
-  deps: AppDeps
+  /** The app's dependencies; its key store is the SQLite one (synchronous answers). */
+  deps: Omit<AppDeps, 'keys'> & { keys: KeyStore }
   /** A fresh active key (its owner is test@example.com unless keysDb was given with that owner). */
   key: string
   /** Everything the app logged. */
@@ -72,7 +73,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
   const log: Logger = { log: (level, event, fields = {}) => void logs.push({ level, event, fields }) }
   const keys = KeyStore.open(config.keysDb)
   const key = keys.create(`test-${crypto.randomUUID().slice(0, 8)}@example.com`, keyLimits)
-  const deps: AppDeps = {
+  const deps: Omit<AppDeps, 'keys'> & { keys: KeyStore } = {
     config,
     stores: new StoreHolder(store ?? (await testStore(config.indexDir))),
     keys,
