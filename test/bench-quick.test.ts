@@ -81,7 +81,7 @@ describe('bench --quick', () => {
   test('HTTP, start-size and goals are well formed, and the Markdown quotes the goals table', () => {
     const h = result.scenarios.http!
     if (h.status === 'ok') {
-      expect(h.targets.map((t) => t.name)).toEqual(['list', 'not-modified', 'health'])
+      expect(h.targets.map((t) => t.name)).toEqual(['list', 'not-modified', 'health', 'list-gzip'])
       for (const t of h.targets) {
         expect(t.status).toBe('ok')
         expect(t.rps!).toBeGreaterThan(0)

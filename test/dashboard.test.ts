@@ -206,7 +206,8 @@ for (const kind of keyStoreKinds()) {
 
       const https = await makeDashboardApp(kind, { trustProxy: true })
       try {
-        const h = new FormClient((r) => https.app.handle(r), 'https://dash.example.org')
+        // The proxy terminates TLS: the service itself sees http:// URLs and learns https from X-Forwarded-Proto.
+        const h = new FormClient((r) => https.app.handle(new Request(r.url.replace(/^https:/, 'http:'), r)), 'https://dash.example.org')
         const proxied = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'dash.example.org' }
         const first = await h.get('/dashboard', proxied)
         const formCookie = first.headers.getSetCookie()[0]!
