@@ -27,6 +27,7 @@ import {
   carriesKey,
   describe,
   keyViolations,
+  siblingTarget,
   discoverContext,
   fuzzRequest,
   judgeHttpAnswer,
@@ -116,7 +117,7 @@ async function runOne(job: Job): Promise<void> {
     answer = await rawExchange(server.port, job.w.bytes)
     judged = judgeHttpAnswer(job.w, answer)
     label = `wire(${job.w.label}) ${new TextDecoder().decode(job.w.bytes.slice(0, 300))}`
-    if (answer && judged.layer === 'app') judged.violations.push(...keyViolations(job.w.target, job.w.validKey, answer.status, answer.body))
+    if (answer && judged.layer === 'app') judged.violations.push(...keyViolations(job.w.target, job.w.validKey, answer.status, answer.body, job.w.badHost))
   } else {
     const r = job.r
     try {
@@ -129,7 +130,10 @@ async function runOne(job: Job): Promise<void> {
     label = describe(r)
     if (answer && judged.layer === 'app') {
       judged.violations.push(...keyViolations(r.target, carriesKey(r.headers, [ctx.keys.valid, ctx.keys.limited]), answer.status, answer.body))
-      if (r.method === 'GET' && answer.status === 200) judged.violations.push(...(await differential(r, answer)))
+      if (r.method === 'GET' && answer.status === 200) {
+        judged.violations.push(...(await differential(r, answer)))
+        judged.violations.push(...(await sibling(r)))
+      }
     }
   }
   const ms = performance.now() - t0
@@ -176,6 +180,27 @@ async function differential(r: FuzzRequest, a: RawAnswer): Promise<string[]> {
     v.push(`uncached server failed: ${e instanceof Error ? e.message : String(e)}`)
   }
   return v
+}
+
+/**
+ * Asks, right after a 200 GET, for a sibling URL a careless cache key would share an entry with
+ * (siblingTarget: a name re-cased, parameters reordered, a parameter repeated), and checks it
+ * like any 200: its own answer, one body per ETag, equal to the uncached server's.
+ */
+let siblings = 0
+async function sibling(r: FuzzRequest): Promise<string[]> {
+  const target = siblingTarget(r.target, siblings + done)
+  if (target === undefined) return []
+  siblings++
+  try {
+    const headers = r.headers.filter(([k]) => k.toLowerCase() !== 'if-none-match')
+    const res = await fetch(server.url + target, { headers })
+    const a = { status: res.status, headers: res.headers, body: await res.text() }
+    tally(String(a.status))
+    return a.status === 200 ? (await differential({ ...r, target, headers }, a)).map((v) => `sibling ${target.slice(0, 200)}: ${v}`) : []
+  } catch {
+    return []
+  }
 }
 
 const started = performance.now()
@@ -229,6 +254,7 @@ console.log(`  statuses: ${rows.map(([k, c]) => `${k}: ${c}`).join(', ')}`)
 console.log(`  5xx from the app: ${app5xx}; property violations: ${violationCount}; request.failed logged: ${failedLogs.length}`)
 times.sort((a, b) => a - b)
 const pct = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]?.toFixed(1)
+console.log(`  sibling requests (re-cased, reordered, repeated parameters): ${siblings}`)
 console.log(`  cache checks: ${tagChecks} ETag/body pairs checked for one body per tag; ${diffChecks} cached answers compared with the uncached server`)
 console.log(`  time per request (client side, concurrency ${CONCURRENCY}, shared machine): p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms, max ${pct(1)} ms; over the ${BUDGET_MS} ms budget: ${times.filter((t) => t > BUDGET_MS).length}`)
 for (const s of slowest.slice(0, 3)) console.log(`    slow: ${s.ms.toFixed(0)} ms ${s.label}`)

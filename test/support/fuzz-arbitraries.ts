@@ -501,6 +501,8 @@ export interface WireRequest {
   /** The request target as sent, and whether the request carries a key the service accepts. */
   target: string
   validKey: boolean
+  /** The one Host header is not a valid host (the answer may be a 400 before any key check). */
+  badHost: boolean
 }
 
 /** Methods Bun's HTTP parser passes to the app; it closes the connection on any other request line. */
@@ -614,8 +616,10 @@ export function wireRequest(ctx: FuzzContext): fc.Arbitrary<WireRequest> {
         const h = fcPick(HOSTILE_HOSTS, target.length + mutation)
         host = [`host: ${h}`]
         if (mutation !== 16) target = fcPick(['/xy', '/qq/zz', '/a', '/api'], target.length) + target
+        // Without a key: the request the gate must refuse, whichever path the router reads.
+        if (mutation === 18) lines = lines.filter((l) => !/^x-api-key:/i.test(l))
         framed = VALID_HOST.test(h)
-        label = `host ${JSON.stringify(h)}${mutation !== 16 ? ' + prefix' : ''}`
+        label = `host ${JSON.stringify(h)}${mutation !== 16 ? ' + prefix' : ''}${mutation === 18 ? ', no key' : ''}`
         break
       }
       default:
@@ -629,8 +633,9 @@ export function wireRequest(ctx: FuzzContext): fc.Arbitrary<WireRequest> {
     const out = new Uint8Array(headBytes.length + bodyBytes.length)
     out.set(headBytes)
     out.set(bodyBytes, headBytes.length)
-    const validKey = carriesKey(r.headers, [ctx.keys.valid, ctx.keys.limited])
-    return { bytes: out, framed, label, method, target, validKey }
+    const validKey = carriesKey(r.headers, [ctx.keys.valid, ctx.keys.limited]) && lines.some((l) => /^x-api-key:/i.test(l))
+    const badHost = host.length === 1 && !VALID_HOST.test(host[0]!.slice('host: '.length))
+    return { bytes: out, framed, label, method, target, validKey, badHost }
   })
 }
 
@@ -831,9 +836,9 @@ const OPEN_PATHS = new Set(['/health', '/api/v2/openapi.json', '/api/v2/docs'])
  * path but the open ones must answer 401 (or 429 from the failed-key throttle, or 400 for a
  * malformed Host). `validKey`: the request carried a key the service knows and accepts.
  */
-export function keyViolations(target: string, validKey: boolean, status: number, body: string): string[] {
+export function keyViolations(target: string, validKey: boolean, status: number, body: string, badHost = false): string[] {
   if (validKey || status === 401 || status === 429) return []
-  if (status === 400 && body.includes('"parameter":"Host"')) return []
+  if (status === 400 && (badHost || body.includes('"parameter":"Host"'))) return []
   let path = target.replace(/^[a-z]+:\/\/[^/]*/i, '')
   const cut = path.search(/[?#]/)
   if (cut >= 0) path = path.slice(0, cut)
@@ -846,6 +851,35 @@ export function keyViolations(target: string, validKey: boolean, status: number,
 export function carriesKey(headers: Array<[string, string]>, keys: Array<string | undefined>): boolean {
   const sent = headers.filter(([k]) => k.toLowerCase() === 'x-api-key').map(([, v]) => v.trim())
   return sent.length === 1 && keys.includes(sent[0])
+}
+
+/**
+ * A sibling of `target` that a careless cache key would confuse with it: one parameter name
+ * re-cased, two parameters swapped, or a parameter repeated with another value in front.
+ * `n` picks which. Undefined when the target has no query to vary.
+ */
+export function siblingTarget(target: string, n: number): string | undefined {
+  const q = target.indexOf('?')
+  if (q < 0 || q === target.length - 1) return undefined
+  const parts = target.slice(q + 1).replace(/#.*$/, '').split('&').filter((x) => x !== '')
+  if (parts.length === 0) return undefined
+  const i = n % parts.length
+  const [name = '', value = ''] = parts[i]!.split('=')
+  switch (n % 3) {
+    case 0: {
+      const other = name === name.toUpperCase() ? name.toLowerCase() : name.toUpperCase()
+      if (other === name) return undefined
+      parts[i] = `${other}=${value}`
+      break
+    }
+    case 1:
+      if (parts.length < 2) return undefined
+      parts.push(parts.splice(i, 1)[0]!)
+      break
+    default:
+      parts.splice(i, 0, `${name}=${value === '1' ? '2' : '1'}`)
+  }
+  return `${target.slice(0, q)}?${parts.join('&')}`
 }
 
 /** A short description of a request for reports (long values cut). */
