@@ -512,7 +512,7 @@ export const LARGE_HEAD_BYTES = 8 * 1024
 
 export function wireRequest(ctx: FuzzContext): fc.Arbitrary<WireRequest> {
   const enc = new TextEncoder()
-  return fc.tuple(fuzzRequest(ctx), fc.nat(22), fc.constantFrom(...MALFORMED_PERCENT, '\u0001', '\u007f', ' ', '"', '<>', '{|}', '\\', '^`', '\u00e9', '\u00ff')).map(([r, mutation, junk]) => {
+  return fc.tuple(fuzzRequest(ctx), fc.nat(24), fc.constantFrom(...MALFORMED_PERCENT, '\u0001', '\u007f', ' ', '"', '<>', '{|}', '\\', '^`', '\u00e9', '\u00ff')).map(([r, mutation, junk]) => {
     const upper = r.method.toUpperCase()
     let method = /^[A-Za-z-]+$/.test(r.method) ? r.method : 'GET'
     let target = r.target.replace(/#.*$/, '')
@@ -610,16 +610,19 @@ export function wireRequest(ctx: FuzzContext): fc.Arbitrary<WireRequest> {
         break
       case 16:
       case 17:
-      case 18: {
+      case 18:
+      case 19:
+      case 20: {
         // Host fuzzing: short hosts (a router reading at a fixed offset), hostile ones, and a
         // prefix before the real path, so that a second parse of the URL would see another path.
         const h = fcPick(HOSTILE_HOSTS, target.length + mutation)
         host = [`host: ${h}`]
-        if (mutation !== 16) target = fcPick(['/xy', '/qq/zz', '/a', '/api'], target.length) + target
+        // Prefixes that put a `/` where a reader skipping a fixed 11 characters would start the path.
+        if (mutation !== 16) target = fcPick(['/xy', '/x', '/', '/qq/zz', '/a', '/api'], target.length + h.length) + target
         // Without a key: the request the gate must refuse, whichever path the router reads.
-        if (mutation === 18) lines = lines.filter((l) => !/^x-api-key:/i.test(l))
+        if (mutation >= 18) lines = lines.filter((l) => !/^x-api-key:/i.test(l))
         framed = VALID_HOST.test(h)
-        label = `host ${JSON.stringify(h)}${mutation !== 16 ? ' + prefix' : ''}${mutation === 18 ? ', no key' : ''}`
+        label = `host ${JSON.stringify(h)}${mutation !== 16 ? ' + prefix' : ''}${mutation >= 18 ? ', no key' : ''}`
         break
       }
       default:
