@@ -5,9 +5,16 @@
  * against `bun src/server.ts` spawned on a free loopback port, from the arbitraries of
  * test/support/fuzz-arbitraries.ts: most sent with fetch (keep-alive), a share (default 12%) as raw
  * bytes over fresh connections (malformed framing, raw bytes in the target, odd versions).
- * Property: no 5xx from the app, every app answer holds checkAnswer, the server stays up and logs
- * no `request.failed`. Prints the figures (requests, statuses, layer, duration) and exits 1 on any
- * violation; the first violations are written to <tmpdir>/mv-fuzz-violations-<seed>.json.
+ * Properties: no 5xx from the app; every app answer holds checkAnswer (problem documents, and
+ * never HTML outside the docs page, a stack frame or a server path); a request without a valid
+ * key never reaches a keyed handler (keyViolations); one ETag never stands for two different
+ * bodies; a sample of cached answers (--diff-every) equals the answer of a second server that
+ * runs without the response cache; the server stays up and logs no `request.failed`.
+ * Requests include Host fuzzing with path prefixes, parameter names in other cases, repeated
+ * parameters in any order and 15,000-character values for every parameter. Each request's time
+ * is measured and reported against --budget-ms (reported, not asserted: the machine may be shared).
+ * Prints the figures and exits 1 on any violation; the first violations are written to
+ * <tmpdir>/mv-fuzz-violations-<seed>.json. Builds the index first when none exists.
  */
 import fc from 'fast-check'
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -17,7 +24,10 @@ import { parseArgs } from 'node:util'
 import { KeyStore } from '../src/keys/key-store'
 import { spawnServer } from '../test/setup/test-app'
 import {
+  carriesKey,
   describe,
+  keyViolations,
+  siblingTarget,
   discoverContext,
   fuzzRequest,
   judgeHttpAnswer,
@@ -45,8 +55,12 @@ const { values: opts } = parseArgs({
     seed: { type: 'string', default: String(Date.now() % 1_000_000) },
     'wire-share': { type: 'string', default: '0.12' },
     index: { type: 'string' },
+    'diff-every': { type: 'string', default: '10' },
+    'budget-ms': { type: 'string', default: '250' },
   },
 })
+const DIFF_EVERY = Math.max(1, Number(opts['diff-every']))
+const BUDGET_MS = Number(opts['budget-ms'])
 const TOTAL = Number(opts.requests)
 const CONCURRENCY = Number(opts.concurrency)
 const SEED = Number(opts.seed)
@@ -74,6 +88,8 @@ keys.revoke('fuzz-revoked@example.com')
 keys.close()
 
 const server = await spawnServer({ KEYS_DB: keysDb, INDEX_DIR: INDEX, LOG_LEVEL: 'info' }, ROOT)
+// The reference for the differential check: the same index and keys, no response cache.
+const fresh = await spawnServer({ KEYS_DB: keysDb, INDEX_DIR: INDEX, LOG_LEVEL: 'info', RESPONSE_CACHE_ENTRIES: '0' }, ROOT)
 const ctx = await discoverContext((p) => fetch(server.url + p, { headers: { 'x-api-key': valid } }), { valid, limited, revoked })
 process.stderr.write(`fuzz: ${TOTAL} requests, concurrency ${CONCURRENCY}, seed ${SEED}, index ${INDEX}, ${ctx.routes.length} routes, server pid ${server.proc.pid}\n`)
 
@@ -83,6 +99,18 @@ const layers = { app: 0, http: 0 }
 const violations: Array<{ request: string; violations: string[] }> = []
 let violationCount = 0
 let done = 0
+/** ETag -> hash of the body it was sent with (timestamp blanked, origin removed). */
+const bodiesByTag = new Map<string, number>()
+let tagChecks = 0
+let diffChecks = 0
+let goodGets = 0
+const times: number[] = []
+const slowest: Array<{ ms: number; label: string }> = []
+
+/** The body as it would be from any server and at any time: meta.timestamp blanked, the origin cut. */
+function comparable(body: string, origin: string): string {
+  return body.replace(/"timestamp":"[^"]*"/, '"timestamp":""').replaceAll(origin, '')
+}
 
 function tally(key: string) {
   statuses.set(key, (statuses.get(key) ?? 0) + 1)
@@ -92,10 +120,12 @@ async function runOne(job: Job): Promise<void> {
   let answer: RawAnswer | undefined
   let judged: ReturnType<typeof judgeHttpAnswer>
   let label: string
+  const t0 = performance.now()
   if (job.kind === 'wire') {
     answer = await rawExchange(server.port, job.w.bytes)
     judged = judgeHttpAnswer(job.w, answer)
     label = `wire(${job.w.label}) ${new TextDecoder().decode(job.w.bytes.slice(0, 300))}`
+    if (answer && judged.layer === 'app') judged.violations.push(...keyViolations(job.w.target, job.w.validKey, answer.status, answer.body, job.w.badHost))
   } else {
     const r = job.r
     try {
@@ -106,12 +136,78 @@ async function runOne(job: Job): Promise<void> {
     }
     judged = judgeHttpAnswer({ method: r.method, framed: reachesApp(r) }, answer)
     label = describe(r)
+    if (answer && judged.layer === 'app') {
+      judged.violations.push(...keyViolations(r.target, carriesKey(r.headers, [ctx.keys.valid, ctx.keys.limited]), answer.status, answer.body))
+      if (r.method === 'GET' && answer.status === 200) {
+        judged.violations.push(...(await differential(r, answer)))
+        judged.violations.push(...(await sibling(r)))
+      }
+    }
+  }
+  const ms = performance.now() - t0
+  times.push(ms)
+  if (slowest.length < 10 || ms > slowest[slowest.length - 1]!.ms) {
+    slowest.push({ ms, label: label.slice(0, 200) })
+    slowest.sort((a, b) => b.ms - a.ms)
+    if (slowest.length > 10) slowest.pop()
   }
   layers[judged.layer]++
   tally(answer ? `${answer.status}${judged.layer === 'http' ? ' (http layer)' : ''}` : 'closed (http layer)')
   if (judged.violations.length) {
     violationCount++
     if (violations.length < 50) violations.push({ request: label, violations: judged.violations })
+  }
+}
+
+/**
+ * The cache checks on a 200 GET: one ETag never stands for two bodies; and every DIFF_EVERY-th
+ * answer equals the uncached server's answer to the same request.
+ */
+async function differential(r: FuzzRequest, a: RawAnswer): Promise<string[]> {
+  const v: string[] = []
+  const body = comparable(a.body, server.url)
+  const tag = a.headers.get('etag')
+  if (tag) {
+    tagChecks++
+    const h = Number(Bun.hash.wyhash(body) & 0xffffffffn)
+    const seen = bodiesByTag.get(tag)
+    if (seen === undefined) {
+      if (bodiesByTag.size < 200_000) bodiesByTag.set(tag, h)
+    } else if (seen !== h) v.push(`ETag ${tag} stood for two different bodies`)
+  }
+  // Only cacheable answers (they carry an ETag): /health, for one, moves by itself.
+  if (!tag || !carriesKey(r.headers, [ctx.keys.valid]) || ++goodGets % DIFF_EVERY !== 0) return v
+  try {
+    const headers = r.headers.filter(([k]) => k.toLowerCase() !== 'if-none-match')
+    const res = await fetch(fresh.url + r.target, { headers })
+    const text = await res.text()
+    diffChecks++
+    if (res.status !== 200) v.push(`uncached server answered ${res.status} where the cached one answered 200`)
+    else if (comparable(text, fresh.url) !== body) v.push('cached answer differs from the uncached answer')
+  } catch (e) {
+    v.push(`uncached server failed: ${e instanceof Error ? e.message : String(e)}`)
+  }
+  return v
+}
+
+/**
+ * Asks, right after a 200 GET, for a sibling URL a careless cache key would share an entry with
+ * (siblingTarget: a name re-cased, parameters reordered, a parameter repeated), and checks it
+ * like any 200: its own answer, one body per ETag, equal to the uncached server's.
+ */
+let siblings = 0
+async function sibling(r: FuzzRequest): Promise<string[]> {
+  const target = siblingTarget(r.target, siblings + done)
+  if (target === undefined) return []
+  siblings++
+  try {
+    const headers = r.headers.filter(([k]) => k.toLowerCase() !== 'if-none-match')
+    const res = await fetch(server.url + target, { headers })
+    const a = { status: res.status, headers: res.headers, body: await res.text() }
+    tally(String(a.status))
+    return a.status === 200 ? (await differential({ ...r, target, headers }, a)).map((v) => `sibling ${target.slice(0, 200)}: ${v}`) : []
+  } catch {
+    return []
   }
 }
 
@@ -154,6 +250,7 @@ try {
 const alive = server.proc.exitCode === null
 const failedLogs = server.lines.filter((l) => l.includes('"request.failed"'))
 const code = alive ? await server.stop('SIGTERM') : server.proc.exitCode
+await fresh.stop('SIGTERM')
 rmSync(work, { recursive: true, force: true })
 
 const app5xx = [...statuses].filter(([k]) => /^5\d\d$/.test(k)).reduce((n, [, c]) => n + c, 0)
@@ -163,6 +260,12 @@ console.log(`fuzz run: ${done} requests in ${seconds.toFixed(1)} s (${Math.round
 console.log(`  reached the app: ${layers.app}; refused by the HTTP layer (Bun's parser: closed, bare 400/431/505): ${layers.http}`)
 console.log(`  statuses: ${rows.map(([k, c]) => `${k}: ${c}`).join(', ')}`)
 console.log(`  5xx from the app: ${app5xx}; property violations: ${violationCount}; request.failed logged: ${failedLogs.length}`)
+times.sort((a, b) => a - b)
+const pct = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]?.toFixed(1)
+console.log(`  sibling requests (re-cased, reordered, repeated parameters): ${siblings}`)
+console.log(`  cache checks: ${tagChecks} ETag/body pairs checked for one body per tag; ${diffChecks} cached answers compared with the uncached server`)
+console.log(`  time per request (client side, concurrency ${CONCURRENCY}, shared machine): p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms, max ${pct(1)} ms; over the ${BUDGET_MS} ms budget: ${times.filter((t) => t > BUDGET_MS).length}`)
+for (const s of slowest.slice(0, 3)) console.log(`    slow: ${s.ms.toFixed(0)} ms ${s.label}`)
 console.log(`  server alive after the run: ${alive}, /health: ${healthy ? 200 : 'failed'}, exit on SIGTERM: ${code}, peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MB`)
 if (violations.length || failedLogs.length) {
   const out = join(tmpdir(), `mv-fuzz-violations-${SEED}.json`)

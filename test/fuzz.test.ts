@@ -6,7 +6,9 @@ import { join } from 'node:path'
 import { KeyStore } from '../src/keys/key-store'
 import { makeTestApp, spawnServer, type ServerProcess, type TestApp } from './setup/test-app'
 import {
+  carriesKey,
   checkAnswer,
+  keyViolations,
   describe as describeRequest,
   discoverContext,
   fuzzRequest,
@@ -50,14 +52,14 @@ describe('in-process (app.handle)', () => {
     expect(ctx.locationIds.length).toBeGreaterThan(0)
   })
 
-  test('4,000 generated requests: never a 5xx, every 4xx a problem document with its status, 400s name each parameter', async () => {
+  test('4,000 generated requests: never a 5xx, every 4xx a problem document with its status, 400s name each parameter, nothing HTML or a stack, nothing keyed without a key', async () => {
     const statuses = new Map<number, number>()
     await fc.assert(
       fc.asyncProperty(fuzzRequest(ctx), async (r) => {
         const res = await t.app.handle(toRequest(r, 'http://localhost'))
         const body = await res.text()
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1)
-        const v = checkAnswer(r.method, res.status, res.headers, body)
+        const v = [...checkAnswer(r.method, res.status, res.headers, body), ...keyViolations(r.target, carriesKey(r.headers, [ctx.keys.valid, ctx.keys.limited]), res.status, body)]
         if (v.length) throw new Error(`${describeRequest(r)}\n  -> ${v.join('; ')}`)
       }),
       { numRuns: 4000, seed: SEED },

@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, utimesSync } from 'node:fs'
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, utimesSync } from 'node:fs'
 import { join } from 'node:path'
 import { fsyncDir } from './write-arrow-file'
 
@@ -34,6 +34,7 @@ export function publish(out: string, staging: string, version: string, keep: num
   const dir = join(out, version)
   let reused = false
   if (existsSync(dir)) {
+    upgradeManifest(dir, staging)
     rmSync(staging, { recursive: true, force: true })
     reused = true
   } else {
@@ -100,5 +101,24 @@ function removeAbandonedStaging(out: string): void {
       }
     }
     if (!alive) rmSync(join(out, name), { recursive: true, force: true })
+  }
+}
+
+/**
+ * Same version = same data files (the version hashes their SHA-256). An index published by an
+ * older builder may lack what the manifest now records about those files (the per-file XXH3 the
+ * server verifies at load): give the existing folder the new manifest, by rename, so a reader
+ * sees the old or the new file, never a partial one. Nothing else in the folder changes.
+ */
+function upgradeManifest(dir: string, staging: string): void {
+  const have = join(dir, 'manifest.json')
+  const want = join(staging, 'manifest.json')
+  try {
+    const a = JSON.parse(readFileSync(have, 'utf8')) as { files?: Record<string, { xxh3?: string }> }
+    const b = JSON.parse(readFileSync(want, 'utf8')) as { files?: Record<string, { xxh3?: string }> }
+    const lacks = Object.entries(b.files ?? {}).some(([name, f]) => f.xxh3 !== undefined && a.files?.[name]?.xxh3 !== f.xxh3)
+    if (lacks) renameSync(want, have)
+  } catch {
+    /* unreadable manifests: leave the published folder as it is (the server refuses it if it is damaged) */
   }
 }

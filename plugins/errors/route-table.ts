@@ -1,8 +1,9 @@
 /**
  * The app's routes as a lookup table: which route (if any) answers a method and path, and which
- * methods a path has. The errors plugin uses it to tell 405 from 404 (RFC 9110 §15.5.6, with
- * `Allow`), the ETag plugin to know a GET resource exists before it answers 304, and both to find
- * a route's registered schemas. Built lazily from Elysia's `app.routes` (Elysia paths: `:param`,
+ * methods a path has. The catch-all route and the method check use it to tell 405 from 404
+ * (RFC 9110 §15.5.6, with `Allow`), and the errors plugin to find a route's declared schemas when
+ * it explains a validation error. Which route runs, and whether it needs a key, is Elysia's
+ * router's decision (`route` in the hooks), never this table's. Built lazily from Elysia's `app.routes` (Elysia paths: `:param`,
  * `:param?`, `*`), rebuilt when routes are added.
  */
 export interface RouteEntry {

@@ -4,7 +4,7 @@ import { JsonBody } from '../../src/http/json-body'
 import { healthReport, HealthReportSchema } from './health-report'
 
 /**
- * GET /health: no key, not counted (decisions.md; auth leaves paths outside /api alone).
+ * GET /health: no key, not counted (decisions.md; declared `keyed: false` below, so auth lets it through).
  * 200 while the service answers, with `status: degraded` when Redis is configured but down.
  */
 export function healthPlugin(deps: PluginDeps) {

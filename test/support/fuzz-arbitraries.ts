@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { CAMERA_NAMES } from '../../src/catalog/cameras'
 import { ROVER_SLUGS } from '../../src/catalog/rovers'
+import { validAuthority } from '../../src/http/host-check'
 
 /**
  * Shared fast-check arbitraries for the hostile-input fuzzer (test/fuzz.test.ts, scripts/fuzz.ts)
@@ -220,8 +221,20 @@ function paramValueOf(p: ParamSpec, ctx: FuzzContext): fc.Arbitrary<QueryPart> {
     { weight: 10, arbitrary: validValue(p, ctx).map((value) => ({ name: p.name, value })) },
     { weight: 6, arbitrary: hostile.map((value) => ({ name: p.name, value })) },
     { weight: 2, arbitrary: fc.constantFrom(...MALFORMED_PERCENT).map((value) => ({ name: p.name, value, raw: true })) },
+    { weight: 1, arbitrary: longValue.map((value) => ({ name: p.name, value, raw: true })) },
   )
 }
+
+/**
+ * Long values shaped like what each parser reads (digits, a decimal, a date, a list), where a
+ * backtracking pattern would take time growing faster than length; sent raw (URL-safe already).
+ */
+export const LONG_VALUES = [
+  '1'.repeat(15_000) + 'x', '9'.repeat(15_000), '1'.repeat(7_000) + '.' + '1'.repeat(7_000) + 'e', '.'.repeat(15_000), '1.'.repeat(7_000),
+  '2024-' + '0'.repeat(15_000), 'M' + '1'.repeat(15_000) + ':', '1'.repeat(15_000) + ':', ' '.replace(' ', '%20').repeat(5_000) + '1',
+  'curiosity,'.repeat(1_500), '-'.repeat(15_000) + '1', '1e' + '1'.repeat(15_000),
+]
+const longValue = fc.constantFrom(...LONG_VALUES)
 
 /** One parameter once (mostly) or repeated 2 to 4 times. */
 function paramGroup(p: ParamSpec, ctx: FuzzContext): fc.Arbitrary<QueryPart[]> {
@@ -250,13 +263,28 @@ function queryStringOf(route: RouteSpec, ctx: FuzzContext): fc.Arbitrary<string>
         ps.length ? fc.tuple(...ps.map((p) => paramGroup(p, ctx))) : fc.constant([] as QueryPart[][]),
       )
     : fc.constant([] as QueryPart[][])
-  return fc.tuple(own, fc.array(strangeParam, { maxLength: 2 }), fc.nat(9)).map(([groups, extra, style]) => {
-    const parts = [...groups.flat(), ...extra]
+  return fc.tuple(own, fc.array(strangeParam, { maxLength: 2 }), fc.nat(9), fc.nat(7), fc.nat()).map(([groups, extra, style, casing, order]) => {
+    // Names in other cases (a parser reads exact names; a cache key must not fold them), and the
+    // parts in another order (repeated parameters included): what a cache key must keep apart.
+    const recase = (q: QueryPart): QueryPart => (casing === 0 ? { ...q, name: q.name.toUpperCase() } : casing === 1 ? { ...q, name: q.name.charAt(0).toUpperCase() + q.name.slice(1) } : q)
+    const parts = permute([...groups.flat().map(recase), ...extra], casing >= 5 ? order : 0)
     if (parts.length === 0) return style === 0 ? '?' : ''
     const enc = (s: string) => encodeURIComponent(s.toWellFormed())
     const text = parts.map((q) => (q.raw ? (q.value === '' ? q.name : `${enc(q.name)}=${q.value}`) : `${enc(q.name)}=${style === 1 ? enc(q.value).replace(/%20/g, '+') : enc(q.value)}`))
     return '?' + text.join(style === 2 ? '&&' : '&') + (style === 3 ? '#frag' : '')
   })
+}
+
+/** `items` in the order number `n` picks (0: as they are). */
+function permute<T>(items: T[], n: number): T[] {
+  if (n === 0 || items.length < 2) return items
+  const out = items.slice()
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = n % (i + 1)
+    n = Math.floor(n / (i + 1)) + 7 * i
+    ;[out[i], out[j]] = [out[j]!, out[i]!]
+  }
+  return out
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -471,6 +499,11 @@ export interface WireRequest {
   framed: boolean
   label: string
   method: string
+  /** The request target as sent, and whether the request carries a key the service accepts. */
+  target: string
+  validKey: boolean
+  /** The one Host header is not a valid host (the answer may be a 400 before any key check). */
+  badHost: boolean
 }
 
 /** Methods Bun's HTTP parser passes to the app; it closes the connection on any other request line. */
@@ -480,7 +513,7 @@ export const LARGE_HEAD_BYTES = 8 * 1024
 
 export function wireRequest(ctx: FuzzContext): fc.Arbitrary<WireRequest> {
   const enc = new TextEncoder()
-  return fc.tuple(fuzzRequest(ctx), fc.nat(20), fc.constantFrom(...MALFORMED_PERCENT, '\u0001', '\u007f', ' ', '"', '<>', '{|}', '\\', '^`', '\u00e9', '\u00ff')).map(([r, mutation, junk]) => {
+  return fc.tuple(fuzzRequest(ctx), fc.nat(24), fc.constantFrom(...MALFORMED_PERCENT, '\u0001', '\u007f', ' ', '"', '<>', '{|}', '\\', '^`', '\u00e9', '\u00ff')).map(([r, mutation, junk]) => {
     const upper = r.method.toUpperCase()
     let method = /^[A-Za-z-]+$/.test(r.method) ? r.method : 'GET'
     let target = r.target.replace(/#.*$/, '')
@@ -576,6 +609,23 @@ export function wireRequest(ctx: FuzzContext): fc.Arbitrary<WireRequest> {
         framed = false
         label = 'huge-header'
         break
+      case 16:
+      case 17:
+      case 18:
+      case 19:
+      case 20: {
+        // Host fuzzing: short hosts (a router reading at a fixed offset), hostile ones, and a
+        // prefix before the real path, so that a second parse of the URL would see another path.
+        const h = fcPick(HOSTILE_HOSTS, target.length + mutation)
+        host = [`host: ${h}`]
+        // Prefixes that put a `/` where a reader skipping a fixed 11 characters would start the path.
+        if (mutation !== 16) target = fcPick(['/xy', '/x', '/', '/qq/zz', '/a', '/api'], target.length + h.length) + target
+        // Without a key: the request the gate must refuse, whichever path the router reads.
+        if (mutation >= 18) lines = lines.filter((l) => !/^x-api-key:/i.test(l))
+        framed = VALID_HOST.test(h)
+        label = `host ${JSON.stringify(h)}${mutation !== 16 ? ' + prefix' : ''}${mutation >= 18 ? ', no key' : ''}`
+        break
+      }
       default:
         break
     }
@@ -587,9 +637,19 @@ export function wireRequest(ctx: FuzzContext): fc.Arbitrary<WireRequest> {
     const out = new Uint8Array(headBytes.length + bodyBytes.length)
     out.set(headBytes)
     out.set(bodyBytes, headBytes.length)
-    return { bytes: out, framed, label, method }
+    const validKey = carriesKey(r.headers, [ctx.keys.valid, ctx.keys.limited]) && lines.some((l) => /^x-api-key:/i.test(l))
+    const badHost = host.length === 1 && !VALID_HOST.test(host[0]!.slice('host: '.length))
+    return { bytes: out, framed, label, method, target, validKey, badHost }
   })
 }
+
+/** Host values: short, long, with ports, IP literals, and malformed ones Bun may pass to the app. */
+export const HOSTILE_HOSTS = [
+  'a', 'ab', 'abc', 'a:1', 'a:80', 'ab:1', 'abcd', 'localhost', '127.0.0.1', '[::1]', '[::1]:1', 'example.org:65535', 'x'.repeat(250),
+  'x"y', '', ' ', 'a b', 'user@evil.com', 'h:99999', 'a/b', 'a\\b', '[::1', 'a:b', 'a;b', "a'b", '<a>', 'a%2fb', 'é.example', 'a..b', '.',
+]
+/** What the server accepts as a Host (src/http/host-check.ts): anything else may be refused before the app. */
+const VALID_HOST = { test: (h: string) => validAuthority(`http://${h}/`) }
 
 function insertAt(target: string, junk: string): string {
   const q = target.indexOf('?')
@@ -724,6 +784,7 @@ export function checkAnswer(method: string, status: number, headers: Headers, bo
   if (status >= 500) return [`status ${status}: ${body.slice(0, 300)}`]
   const head = method.toUpperCase() === 'HEAD'
   const type = headers.get('content-type') ?? ''
+  v.push(...leakViolations(status, type, body))
   if (status >= 400) {
     if (head) return v // no body on HEAD (RFC 9110 §9.3.2)
     if (!/json|text\/plain/.test(type)) v.push(`${status} with content-type "${type}"`)
@@ -760,6 +821,74 @@ export function checkAnswer(method: string, status: number, headers: Headers, bo
     }
   }
   return v
+}
+
+/**
+ * What no answer may carry: a stack frame, a file path of the server, or HTML other than the
+ * documentation page (a 2xx text/html; every other answer is JSON): Bun's development error
+ * page had all three.
+ */
+export function leakViolations(status: number, type: string, body: string): string[] {
+  const v: string[] = []
+  const html = /html/i.test(type) || /<html|<!doctype/i.test(body.slice(0, 2000))
+  if (html && !(status >= 200 && status < 300 && /^text\/html/i.test(type))) v.push(`${status} answer is HTML`)
+  if (/\bat\s+(?:\S+\s+)?\(?(?:\/|file:\/\/)[^\s)]+:\d+:\d+\)?/.test(body)) v.push(`${status} answer carries a stack frame`)
+  if (/\/work\/|\/home\/|\/root\/|node_modules\/|\/src\/[\w/-]+\.ts\b/.test(body)) v.push(`${status} answer carries a server file path`)
+  return v
+}
+
+/** Paths that need no key (the service's declared open routes; trailing slash ignored). */
+const OPEN_PATHS = new Set(['/health', '/api/v2/openapi.json', '/api/v2/docs'])
+
+/**
+ * A request that reaches a keyed handler without a valid key is a violation: without one, every
+ * path but the open ones must answer 401 (or 429 from the failed-key throttle, or 400 for a
+ * malformed Host). `validKey`: the request carried a key the service knows and accepts.
+ */
+export function keyViolations(target: string, validKey: boolean, status: number, body: string, badHost = false): string[] {
+  if (validKey || status === 401 || status === 429) return []
+  if (status === 400 && (badHost || body.includes('"parameter":"Host"'))) return []
+  let path = target.replace(/^[a-z]+:\/\/[^/]*/i, '')
+  const cut = path.search(/[?#]/)
+  if (cut >= 0) path = path.slice(0, cut)
+  if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1)
+  if (OPEN_PATHS.has(path)) return []
+  return [`${status} without a valid key for a path that is not open (${path.slice(0, 80)})`]
+}
+
+/** Whether `headers` carry one of `keys` as X-API-Key (any case of the name, surrounding spaces trimmed as HTTP does). */
+export function carriesKey(headers: Array<[string, string]>, keys: Array<string | undefined>): boolean {
+  const sent = headers.filter(([k]) => k.toLowerCase() === 'x-api-key').map(([, v]) => v.trim())
+  return sent.length === 1 && keys.includes(sent[0])
+}
+
+/**
+ * A sibling of `target` that a careless cache key would confuse with it: one parameter name
+ * re-cased, two parameters swapped, or a parameter repeated with another value in front.
+ * `n` picks which. Undefined when the target has no query to vary.
+ */
+export function siblingTarget(target: string, n: number): string | undefined {
+  const q = target.indexOf('?')
+  if (q < 0 || q === target.length - 1) return undefined
+  const parts = target.slice(q + 1).replace(/#.*$/, '').split('&').filter((x) => x !== '')
+  if (parts.length === 0) return undefined
+  const i = n % parts.length
+  const [name = '', value = ''] = parts[i]!.split('=')
+  switch (n % 3) {
+    case 0: {
+      const other = name === name.toUpperCase() ? name.toLowerCase() : name.toUpperCase()
+      if (other === name) return undefined
+      parts[i] = `${other}=${value}`
+      break
+    }
+    case 1:
+      if (parts.length < 2) return undefined
+      parts.push(parts.splice(i, 1)[0]!)
+      break
+    default:
+      parts.splice(i, 0, `${name}=${value === '1' ? '2' : '1'}`)
+  }
+  return `${target.slice(0, q)}?${parts.join('&')}`
 }
 
 /** A short description of a request for reports (long values cut). */
