@@ -1,10 +1,12 @@
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { ROVER_SLUGS, type RoverSlug } from '../src/catalog/rovers'
-import { LOCATION_LAYOUT, PANORAMA_LAYOUT, PHOTO_LAYOUT } from '../src/store/column-layout'
+import { JOURNEY_STOP_LAYOUT, LOCATION_LAYOUT, PANORAMA_LAYOUT, PHOTO_LAYOUT, TRAVERSE_LAYOUT } from '../src/store/column-layout'
 import { FILES, type Manifest, type ManifestSource, type PhotoColumns } from '../src/store/schema'
 import { deriveLocations } from './derive/locations'
 import { derivePanoramas } from './derive/panoramas'
+import { deriveJourneyStops } from './derive/journey-stops'
+import { deriveTraverses, type TraverseBuild } from './derive/traverses'
 import { writeAccessPaths } from './encode/access-paths'
 import { tableFromColumns } from './encode/arrow-table'
 import { BUILDER, contentVersion, digestFiles, manifestJson } from './encode/manifest'
@@ -12,7 +14,7 @@ import { photoColumnsFromRecords } from './encode/photo-columns'
 import { publish, stagingDir } from './encode/publish'
 import { writeArrowFile, writeDurably } from './encode/write-arrow-file'
 import { createProgress, type Progress } from './progress'
-import { readSources } from './sources/read-sources'
+import { readSources, type Waypoint } from './sources/read-sources'
 import { generateSynthetic } from './sources/synthetic'
 import { photoCoverage } from './summary'
 
@@ -56,6 +58,8 @@ export interface BuildSummary {
   seed?: number
   /** Milliseconds per stage. */
   timings: Record<string, number>
+  /** Which location table each rover's traverse was built from (real builds). */
+  traverses: TraverseBuild['report']
 }
 
 export interface BuildResult {
@@ -83,6 +87,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
   let derived: Record<string, number> = {}
   let kind: Manifest['kind'] = 'real'
   let seed: number | undefined
+  let waypoints: Waypoint[] = []
   if (opts.synthetic) {
     kind = 'synthetic'
     const cat = generateSynthetic({ ...opts.synthetic, onProgress: (d, t, s) => progress.update(d, t, `synthetic ${s}`) })
@@ -95,6 +100,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
     sources = read.sources
     skipped = read.skipped.map((s) => ({ file: s.file, record: String(s.record), reason: s.reason }))
     derived = read.derived
+    waypoints = read.waypoints
     lap('read')
     photos = photoColumnsFromRecords(read.records)
     lap('encode')
@@ -103,6 +109,8 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
   progress.update(0, 1, 'derive')
   const locations = deriveLocations(photos)
   const panoramas = derivePanoramas(photos)
+  const traverses = deriveTraverses(waypoints)
+  const journeyStops = deriveJourneyStops(photos, traverses.columns)
   lap('derive')
 
   const staging = stagingDir(opts.out)
@@ -112,6 +120,8 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
     progress.update(1, 4, 'write tables')
     writeArrowFile(join(staging, FILES.locations), tableFromColumns(LOCATION_LAYOUT, locations as never, locations.length))
     writeArrowFile(join(staging, FILES.panoramas), tableFromColumns(PANORAMA_LAYOUT, panoramas as never, panoramas.length))
+    writeArrowFile(join(staging, FILES.traverses), tableFromColumns(TRAVERSE_LAYOUT, traverses.columns as never, traverses.columns.length))
+    writeArrowFile(join(staging, FILES.journeyStops), tableFromColumns(JOURNEY_STOP_LAYOUT, journeyStops as never, journeyStops.length))
     lap('write')
     progress.update(2, 4, 'access paths')
     await writeAccessPaths(staging, photos)
@@ -126,7 +136,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
       built_at: new Date().toISOString(),
       builder: BUILDER,
       ...(seed !== undefined ? { seed } : {}),
-      rows: { photos: photos.length, locations: locations.length, panoramas: panoramas.length },
+      rows: { photos: photos.length, locations: locations.length, panoramas: panoramas.length, traverse_points: traverses.columns.length, journey_stops: journeyStops.length },
       sources,
       files,
     }
@@ -158,6 +168,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
         files,
         seed,
         timings,
+        traverses: traverses.report,
       },
     }
   } catch (e) {

@@ -13,6 +13,7 @@ import { roversPlugin } from '../plugins/rovers'
 import { camerasPlugin } from '../plugins/cameras'
 import { locationsPlugin } from '../plugins/locations'
 import { panoramasPlugin } from '../plugins/panoramas'
+import { journeysPlugin } from '../plugins/journeys'
 
 /**
  * The request pipeline, top to bottom in the order a request meets it. The gates run at
@@ -36,6 +37,7 @@ export function createApp(deps: AppDeps) {
     .use(camerasPlugin(deps))
     .use(locationsPlugin(deps))
     .use(panoramasPlugin(deps))
+    .use(journeysPlugin(deps)) // journey, traverse (keyed) and the public rover pages
   routes.bind(() => app.routes)
   return app
 }

@@ -3,9 +3,9 @@ import { join } from 'node:path'
 import { tableFromIPC, type Table } from 'apache-arrow'
 import { loadAccessPaths, type AccessPaths } from './access-paths'
 import { columnsFromTable } from './arrow-columns'
-import { LOCATION_LAYOUT, PANORAMA_LAYOUT, PHOTO_LAYOUT, type ColumnLayout } from './column-layout'
+import { JOURNEY_STOP_LAYOUT, LOCATION_LAYOUT, PANORAMA_LAYOUT, PHOTO_LAYOUT, TRAVERSE_LAYOUT, type ColumnLayout } from './column-layout'
 import { IndexLoadError } from './index-load-error'
-import { FILES, type LocationColumns, type Manifest, type PanoramaColumns, type PhotoColumns } from './schema'
+import { FILES, type JourneyStopColumns, type LocationColumns, type Manifest, type PanoramaColumns, type PhotoColumns, type TraverseColumns } from './schema'
 import type { Store } from './store'
 
 /**
@@ -26,7 +26,7 @@ export interface LoadOptions {
   verify?: 'size' | 'sha256'
 }
 
-const TABLE_FILES = [FILES.photos, FILES.locations, FILES.panoramas, FILES.accessPaths] as const
+const TABLE_FILES = [FILES.photos, FILES.locations, FILES.panoramas, FILES.accessPaths, FILES.traverses, FILES.journeyStops] as const
 
 export async function loadStore(indexDir: string, opts: LoadOptions = {}): Promise<Store> {
   const started = performance.now()
@@ -42,6 +42,9 @@ export async function loadStore(indexDir: string, opts: LoadOptions = {}): Promi
   const locations = mapTable(dir, FILES.locations, locationBytes!, LOCATION_LAYOUT, manifest.rows.locations) as unknown as LocationColumns
   const panoramas = mapTable(dir, FILES.panoramas, panoramaBytes!, PANORAMA_LAYOUT, manifest.rows.panoramas) as unknown as PanoramaColumns
   if (verify === 'sha256') await readChecked(dir, FILES.accessPaths, manifest, verify)
+  const [traverseBytes, stopBytes] = await Promise.all([FILES.traverses, FILES.journeyStops].map((name) => readChecked(dir, name, manifest, verify)))
+  const traverses = mapTable(dir, FILES.traverses, traverseBytes!, TRAVERSE_LAYOUT, manifest.rows.traverse_points) as unknown as TraverseColumns
+  const journeyStops = mapTable(dir, FILES.journeyStops, stopBytes!, JOURNEY_STOP_LAYOUT, manifest.rows.journey_stops) as unknown as JourneyStopColumns
 
   let paths: AccessPaths
   try {
@@ -51,7 +54,7 @@ export async function loadStore(indexDir: string, opts: LoadOptions = {}): Promi
     throw new IndexLoadError(join(dir, FILES.accessPaths), e instanceof Error ? e.message : String(e))
   }
 
-  for (const t of [photos, locations, panoramas] as object[]) Object.freeze(t)
+  for (const t of [photos, locations, panoramas, traverses, journeyStops] as object[]) Object.freeze(t)
   return Object.freeze({
     dir,
     manifest: deepFreeze(manifest),
@@ -59,6 +62,8 @@ export async function loadStore(indexDir: string, opts: LoadOptions = {}): Promi
     photos,
     locations,
     panoramas,
+    traverses,
+    journeyStops,
     paths,
     loadMs: performance.now() - started,
   })
@@ -104,7 +109,7 @@ function readManifestFile(dir: string): Manifest {
   if (typeof m.version !== 'string' || m.version === '') bad('has no version')
   if (m.kind !== 'real' && m.kind !== 'synthetic') bad(`has kind ${JSON.stringify(m.kind)} (expected "real" or "synthetic")`)
   if (typeof m.built_at !== 'string') bad('has no built_at')
-  for (const t of ['photos', 'locations', 'panoramas']) {
+  for (const t of ['photos', 'locations', 'panoramas', 'traverse_points', 'journey_stops']) {
     const n = m.rows?.[t]
     if (!Number.isInteger(n) || n < 0) bad(`rows.${t} is ${JSON.stringify(n)}, not a row count`)
   }

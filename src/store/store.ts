@@ -1,4 +1,4 @@
-import type { LocationColumns, Manifest, PanoramaColumns, PhotoColumns } from './schema'
+import type { JourneyStopColumns, LocationColumns, Manifest, PanoramaColumns, PhotoColumns, TraverseColumns } from './schema'
 import type { AccessPaths } from './access-paths'
 
 /**
@@ -14,6 +14,10 @@ export interface Store {
   photos: PhotoColumns
   locations: LocationColumns
   panoramas: PanoramaColumns
+  /** Rover traverses from the waypoint tables (index-builder/derive/traverses.ts). */
+  traverses: TraverseColumns
+  /** Photos grouped by (rover, sol, site, drive) (index-builder/derive/journey-stops.ts). */
+  journeyStops: JourneyStopColumns
   /** Precomputed access paths of the query engine (sort permutations, rover/sol ranges, id lookup). */
   paths: AccessPaths
   /** Milliseconds the load took. */
