@@ -52,6 +52,7 @@ export function journeysPlugin(deps: AppDeps) {
     summary: 'Rover page (HTML): the traverse drawn as SVG, coloured by sol, with the places most photographed',
     description: 'Public: needs no key. Self-contained (no external script, style or map tile).',
     params: SLUG,
+    operationId: 'getRoverPage',
     keyed: false,
     responses: { 200: { description: 'An HTML page' }, 404: { description: 'Unknown rover slug' } },
     tags: ['site'],

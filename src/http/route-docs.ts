@@ -16,6 +16,8 @@ export interface RouteDoc {
   body?: TSchema
   responses: Record<number, { description: string; schema?: TSchema }>
   tags?: string[]
+  /** The OpenAPI operationId when the one made from method and path would repeat another's. */
+  operationId?: string
   /** false for routes that need no X-API-Key (health, docs). Default true. */
   keyed?: boolean
 }
