@@ -83,8 +83,10 @@ function bbox(t: TraverseColumns, start: number, end: number): { west: number; s
 
 /** East longitude in (-180, 180] (RFC 7946 §3.1.1 positions; Mars maps often use 0..360). */
 export function lon180(lon: number): number {
-  const l = ((((lon + 180) % 360) + 360) % 360) - 180
-  return l === -180 ? 180 : l
+  // values already in range are returned as they are (no rounding from modular arithmetic)
+  if (lon > 180) return lon - 360 * Math.ceil((lon - 180) / 360)
+  if (lon <= -180) return lon + 360 * Math.ceil((-180 - lon) / 360 + Number.EPSILON)
+  return lon
 }
 
 function json(t: TraverseColumns, rover: string, w: Window, rows: number[], p: TraverseParams, base: string, path: string, params: URLSearchParams): string {
