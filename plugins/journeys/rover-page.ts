@@ -88,7 +88,7 @@ main{max-width:960px;margin:0 auto;padding:1rem 2rem}
 svg{width:100%;height:auto;border:1px solid #ccc;border-radius:6px;background:#f4ede6}
 .ground{fill:#f4ede6}.path polyline{fill:none;stroke-width:2.5;stroke-linejoin:round;stroke-linecap:round}
 .start{fill:#2f8f46;stroke:#fff}.end{fill:#c0392b;stroke:#fff}
-.site{fill:rgba(255,255,255,.85);stroke:#8a2b0e;stroke-width:2}.rank{font:700 11px system-ui;fill:#8a2b0e;text-anchor:middle;dominant-baseline:central;pointer-events:none}
+.site{fill:rgba(255,255,255,.85);stroke:#8a2b0e;stroke-width:2}.rank{font:700 11px system-ui;fill:#8a2b0e;text-anchor:middle;dominant-baseline:central}.tag{font-size:13px;text-decoration:underline}
 .legend text{font:12px system-ui;fill:#333}.bar{stroke:#333;stroke-width:2}
 section{background:#fff;border:1px solid #ddd;border-radius:6px;padding:.2rem 1rem;margin:.8rem 0}
 h3 small{font-weight:400;color:#666}ol.photos{columns:2;font-size:.9rem}ol.photos span{color:#666}.none{padding:2rem;background:#fff;border:1px solid #ddd}

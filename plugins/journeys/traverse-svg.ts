@@ -86,10 +86,26 @@ export function traverseSvg(t: TraverseColumns, first: number, end: number, mark
 
   const last = end - 1 - first
   const maxPhotos = Math.max(1, ...marks.map((m) => m.photos))
-  const circles = marks.map((m) => {
-    const i = m.point - first
-    const r = (6 + 10 * Math.sqrt(m.photos / maxPhotos)).toFixed(1)
-    return `<a href="#${m.anchor}"><circle cx="${px(i)}" cy="${py(i)}" r="${r}" class="site"><title>${escapeXml(m.label)}</title></circle><text x="${px(i)}" y="${py(i)}" class="rank">${m.rank}</text></a>`
+  // marks closer than a circle's width share one circle (labelled with every rank), so none hides another
+  const clusters: Array<{ x: number; y: number; marks: SiteMark[] }> = []
+  for (const m of marks) {
+    const x = Number(px(m.point - first))
+    const y = Number(py(m.point - first))
+    const near = clusters.find((c) => Math.hypot(c.x - x, c.y - y) < 16)
+    if (near) near.marks.push(m)
+    else clusters.push({ x, y, marks: [m] })
+  }
+  const circles = clusters.map((c) => {
+    const photos = c.marks.reduce((s, m) => s + m.photos, 0)
+    const r = 6 + 10 * Math.sqrt(Math.min(1, photos / maxPhotos))
+    const title = `<title>${escapeXml(c.marks.map((m) => m.label).join('\n'))}</title>`
+    if (c.marks.length === 1) {
+      const m = c.marks[0]!
+      return `<a href="#${m.anchor}"><circle cx="${c.x}" cy="${c.y}" r="${r.toFixed(1)}" class="site">${title}</circle><text x="${c.x}" y="${c.y}" class="rank">${m.rank}</text></a>`
+    }
+    // several places at one spot: one circle, and each rank as its own link beside it
+    const links = c.marks.map((m, k) => `<a href="#${m.anchor}"><text x="${(c.x + r + 9 + k * 16).toFixed(1)}" y="${c.y}" class="rank tag">${m.rank}<title>${escapeXml(m.label)}</title></text></a>`)
+    return `<circle cx="${c.x}" cy="${c.y}" r="${r.toFixed(1)}" class="site">${title}</circle>${links.join('')}`
   })
   const barM = niceLength(spanX / 4)
   const barPx = barM * scale
