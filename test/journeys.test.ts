@@ -7,6 +7,8 @@ import { Value } from '@sinclair/typebox/value'
 import { makeTestApp, type TestApp } from './setup/test-app'
 import { JourneySchema, TraverseSchema } from '../plugins/journeys/journey-schemas'
 import { greatCircleM, MARS_RADIUS_M } from '../src/geo/great-circle'
+import { largeAnswerCache } from '../plugins/journeys/large-answer-cache'
+import { RESPONSE_CACHE_MAX_ENTRY_BYTES } from '../src/query/response-cache'
 
 /**
  * GET /api/v2/rovers/{slug}/journey and /traverse over the real test index, against NASA's own
@@ -218,5 +220,29 @@ describe('errors, keys and caching', () => {
     expect(again.status).toBe(304)
     const other = await t.request('/api/v2/rovers/spirit/traverse?format=json&simplify=2')
     expect(other.headers.get('etag')).not.toBe(tag)
+  })
+})
+
+describe('answers too large for the shared response cache', () => {
+  test('a text over the shared cache entry limit is rendered once per URL and index version; small texts and other URLs are rendered again', () => {
+    const large = largeAnswerCache(t.deps)
+    let renders = 0
+    const big = 'x'.repeat(RESPONSE_CACHE_MAX_ENTRY_BYTES + 1)
+    const call = (url: string, text: string) => large(new Request(url), () => (renders++, text))
+    expect(call('http://localhost/api/v2/rovers/spirit/traverse?format=geojson', big)).toBe(big)
+    expect(call('http://localhost/api/v2/rovers/spirit/traverse?format=geojson', 'other')).toBe(big)
+    expect(renders).toBe(1)
+    call('http://localhost/api/v2/rovers/spirit/traverse?format=json', big)
+    expect(renders).toBe(2)
+    call('http://localhost/api/v2/rovers/curiosity/traverse', 'small')
+    call('http://localhost/api/v2/rovers/curiosity/traverse', 'small')
+    expect(renders).toBe(4)
+  })
+
+  test("Spirit's whole traverse as GeoJSON is over that limit and repeats byte for byte", async () => {
+    const a = await (await t.request('/api/v2/rovers/spirit/traverse?format=geojson')).text()
+    expect(a.length).toBeGreaterThan(RESPONSE_CACHE_MAX_ENTRY_BYTES)
+    const b = await (await t.request('/api/v2/rovers/spirit/traverse?format=geojson')).text()
+    expect(b).toBe(a)
   })
 })

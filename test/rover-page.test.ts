@@ -80,13 +80,14 @@ describe('the rover page in a real browser', () => {
         const res = await page.goto(`${origin}/rovers/curiosity`, { waitUntil: 'load', timeout: 20_000 })
         expect(res?.status()).toBe(200)
         expect(asked.every((u) => u.startsWith(origin))).toBe(true)
-        const drawn = await page.evaluate(() => {
-          const svg = document.querySelector('svg')!
+        // evaluated in the page (a string: the test itself has no DOM types)
+        const drawn = (await page.evaluate(`(() => {
+          const svg = document.querySelector('svg')
           const box = svg.getBoundingClientRect()
           const lines = [...document.querySelectorAll('svg polyline')]
-          const length = lines.reduce((s, l) => s + (l as SVGPolylineElement).getTotalLength(), 0)
+          const length = lines.reduce((s, l) => s + l.getTotalLength(), 0)
           return { width: box.width, height: box.height, lines: lines.length, length, marks: document.querySelectorAll('svg a[href^="#site-"]').length }
-        })
+        })()`)) as { width: number; height: number; lines: number; length: number; marks: number }
         expect(drawn.width).toBeGreaterThan(800)
         expect(drawn.height).toBeGreaterThan(300)
         expect(drawn.lines).toBeGreaterThan(10)

@@ -104,7 +104,7 @@ describe('format=geojson (RFC 7946)', () => {
     const { line, points } = checkRfc7946(doc)
     expect(line).toBeUndefined()
     expect(points).toHaveLength(1)
-    const none = await (await t.request('/api/v2/rovers/opportunity/traverse?format=geojson')).json()
+    const none = (await (await t.request('/api/v2/rovers/opportunity/traverse?format=geojson')).json()) as any
     checkRfc7946(none)
     expect(none.features).toEqual([])
     expect(none.bbox).toBeUndefined()
@@ -121,8 +121,8 @@ function metres(lon0: number, lat0: number) {
 describe('simplify=<m> (Douglas–Peucker)', () => {
   for (const [query, tolerance] of [['spirit/traverse?sol_min=1&sol_max=2200', 2], ['curiosity/traverse?sol_min=0&sol_max=5000', 25], ['perseverance/traverse?sol_min=0&sol_max=2000', 10]] as const) {
     test(`${query} at ${tolerance} m: fewer points, both ends kept, every dropped point within ${tolerance} m of the simplified line, distances unchanged`, async () => {
-      const full = await (await t.request(`/api/v2/rovers/${query}`)).json()
-      const simple = await (await t.request(`/api/v2/rovers/${query}&simplify=${tolerance}`)).json()
+      const full = (await (await t.request(`/api/v2/rovers/${query}`)).json()) as any
+      const simple = (await (await t.request(`/api/v2/rovers/${query}&simplify=${tolerance}`)).json()) as any
       const all = full.data.path as Array<{ lon: number; lat: number; site: number; drive: number }>
       const kept = simple.data.path as typeof all
       expect(kept.length).toBeLessThan(all.length)

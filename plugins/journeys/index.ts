@@ -11,6 +11,7 @@ import { JOURNEY_QUERY, TRAVERSE_QUERY, traverseFormat } from './journey-params'
 import { FeatureCollectionSchema, JourneySchema, TraverseSchema } from './journey-schemas'
 import { ROVER_PAGE_PATH, roverPageResponse } from './rover-page-response'
 import { GEOJSON_TYPE, traverseAnswer, TRAVERSE_PATH } from './traverse-answer'
+import { largeAnswerCache } from './large-answer-cache'
 
 /**
  * Where the rovers went: GET /api/v2/rovers/{slug}/journey and /traverse (keyed, counted, cached
@@ -59,18 +60,20 @@ export function journeysPlugin(deps: AppDeps) {
   })
 
   const answer = cachedAnswer(deps)
+  const large = largeAnswerCache(deps)
   const geo = { 'content-type': `${GEOJSON_TYPE}; charset=utf-8` }
   return new Elysia({ name: 'journeys' })
     // `=> new JsonBody(...)`: Elysia reads these as synchronous (src/http/sync-hook.ts).
     .get(JOURNEY_PATH, ({ request, params }) => {
       const slug = pathParam(params.slug)
-      return new JsonBody(answer(request, (store, query, base) => journeyAnswer(store, slug, query, base)))
+      return new JsonBody(large(request, () => answer(request, (store, query, base) => journeyAnswer(store, slug, query, base))))
     })
     .get(TRAVERSE_PATH, ({ request, params }) => {
       const slug = pathParam(params.slug)
-      const text = answer(request, (store, query, base) => traverseAnswer(store, slug, query, base).text)
+      const text = large(request, () => answer(request, (store, query, base) => traverseAnswer(store, slug, query, base).text))
       // the same parser that chose the body: a bad format never gets here (400 above)
       return new JsonBody(text, 200, traverseFormat(urlFacts(request.url).params()) === 'geojson' ? geo : undefined)
     })
     .get(ROVER_PAGE_PATH, ({ request, params }) => roverPageResponse(deps, request, pathParam(params.slug)))
 }
+
