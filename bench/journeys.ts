@@ -54,6 +54,7 @@ const served: Array<[string, string]> = [
   ['GET journey perseverance sols 1282–1311', '/api/v2/rovers/perseverance/journey?sol_min=1282&sol_max=1311'],
   ['GET traverse curiosity sols 1000–1100 geojson', '/api/v2/rovers/curiosity/traverse?sol_min=1000&sol_max=1100&format=geojson'],
   ['GET traverse curiosity simplify=10, whole', '/api/v2/rovers/curiosity/traverse?simplify=10'],
+  ['GET traverse spirit geojson, whole (1.5 MB)', '/api/v2/rovers/spirit/traverse?format=geojson'],
 ]
 rows.push('', '| served in process, cached (app.handle) | p50 µs | p99 µs | p50 / baseline |', '|---|---|---|---|')
 baseline = NaN

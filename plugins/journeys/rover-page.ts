@@ -73,7 +73,10 @@ export function roverPage(store: Store, code: number): string {
   const listed = photosAt(store, code, top)
   const sections = top.map((x, k) => {
     const ps = listed.get(`${x.site}-${x.drive}`) ?? []
-    const items = ps.map((p) => `<li><a href="${escapeXml(p.url)}">${escapeXml(p.nasaId)}</a> <span>${escapeXml(p.camera)}, sol ${p.sol}, ${p.date}</span></li>`).join('')
+    // only web addresses become links: a catalogue value is never trusted to be one
+    const items = ps
+      .map((p) => `<li>${/^https?:\/\//i.test(p.url) ? `<a href="${escapeXml(p.url)}">${escapeXml(p.nasaId)}</a>` : escapeXml(p.nasaId)} <span>${escapeXml(p.camera)}, sol ${p.sol}, ${p.date}</span></li>`)
+      .join('')
     const more = x.photos > ps.length ? `<p>${x.photos - ps.length} more: with an API key, <code>GET /api/v2/photos?rovers=${rover.slug}&amp;site=${x.site}&amp;drive=${x.drive}</code></p>` : ''
     return `<section id="site-${x.site}-${x.drive}"><h3>#${k + 1} Site ${x.site}, drive ${x.drive} <small>${x.photos} photos, sol ${x.firstSol}${x.lastSol > x.firstSol ? `–${x.lastSol}` : ''}</small></h3><ol class="photos">${items}</ol>${more}</section>`
   })
