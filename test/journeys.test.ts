@@ -161,6 +161,25 @@ describe('journey', () => {
     expect(linked.body.meta.total_count).toBe(placed.photos_taken)
   })
 
+  test('windows add up: the distance, elevation change and photos of sols a..b plus b+1..c are those of a..c, for every rover with waypoints', async () => {
+    for (const [rover, cuts] of [['curiosity', [0, 999, 1000, 3027, 5000]], ['perseverance', [0, 394, 1282, 1300, 1311, 2000]], ['spirit', [1, 100, 500, 1500, 2300]]] as const) {
+      const whole = (await get(`/api/v2/rovers/${rover}/journey?sol_min=${cuts[0]}&sol_max=${cuts.at(-1)}`)).body.data.attributes
+      let distance = 0
+      let elevation = 0
+      let photos = 0
+      for (let k = 1; k < cuts.length; k++) {
+        const lo = k === 1 ? cuts[0]! : cuts[k - 1]! + 1
+        const a = (await get(`/api/v2/rovers/${rover}/journey?sol_min=${lo}&sol_max=${cuts[k]}`)).body.data.attributes
+        distance += a.distance_traveled_m ?? 0
+        elevation += a.elevation_change_m ?? 0
+        photos += a.total_photos
+      }
+      expect(distance).toBeCloseTo(whole.distance_traveled_m, 1)
+      if (whole.elevation_change_m !== undefined) expect(elevation).toBeCloseTo(whole.elevation_change_m, 2)
+      expect(photos).toBe(whole.total_photos)
+    }
+  })
+
   test('a rover without waypoints (Opportunity) keeps its photos but has no distance or elevation fields, and says why', async () => {
     const { body } = await get('/api/v2/rovers/opportunity/journey')
     conforms(JourneySchema, body)
