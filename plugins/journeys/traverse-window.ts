@@ -1,5 +1,8 @@
 import type { TraverseColumns } from '../../src/store/schema'
 import { ROVERS } from '../../src/catalog/rovers'
+import { lowerBound, roverRanges } from '../../src/resources/table-ranges'
+
+export { lowerBound }
 
 /**
  * The stretch of a rover's traverse that a sol window covers (decisions.md, Journeys).
@@ -17,33 +20,10 @@ export type TraverseWindow =
   | { ok: true; start: number; end: number; first: number; last: number }
   | { ok: false; reason: string; first?: number; last?: number }
 
-/** Rows [lo, hi) of one rover in a table ordered by rover code. */
+/** Rows [lo, hi) of one rover in a table ordered by rover code (memoised per snapshot). */
 export function roverRows(rover: Uint8Array, length: number, code: number): [number, number] {
-  let lo = 0
-  let hi = length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (rover[mid]! < code) lo = mid + 1
-    else hi = mid
-  }
-  let end = lo
-  let top = length
-  while (end < top) {
-    const mid = (end + top) >>> 1
-    if (rover[mid]! <= code) end = mid + 1
-    else top = mid
-  }
-  return [lo, end]
-}
-
-/** First row in [lo, hi) whose value is >= v (values ascending). */
-export function lowerBound(values: Int32Array, lo: number, hi: number, v: number): number {
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (values[mid]! < v) lo = mid + 1
-    else hi = mid
-  }
-  return lo
+  const starts = roverRanges(rover, length)
+  return [starts[code]!, starts[code + 1]!]
 }
 
 export function traverseWindow(t: TraverseColumns, code: number, solMin: number | undefined, solMax: number | undefined): TraverseWindow {
