@@ -1,5 +1,5 @@
 import { afterAll, expect, test } from 'bun:test'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { copyIndex } from './setup/index-copy'
@@ -13,13 +13,19 @@ const work = mkdtempSync(join(tmpdir(), 'mv-upgrade-'))
 afterAll(() => rmSync(work, { recursive: true, force: true }))
 
 test('--if-missing rebuilds an index whose manifest lacks traverses.arrow and journey-stops.arrow, and the rebuilt one has them', () => {
-  const { dir, version } = copyIndex(work, 'old')
+  // an older builder's index: another content version, without the two files
+  const { dir, version: copied } = copyIndex(work, 'old')
+  const version = '00000000older000'
+  renameSync(join(dir, copied), join(dir, version))
+  rmSync(join(dir, 'current'))
+  symlinkSync(version, join(dir, 'current'))
   const manifestPath = join(dir, version, FILES.manifest)
   const m = JSON.parse(readFileSync(manifestPath, 'utf8'))
   for (const f of [FILES.traverses, FILES.journeyStops]) {
     delete m.files[f]
     rmSync(join(dir, version, f))
   }
+  m.version = version
   writeFileSync(manifestPath, JSON.stringify(m))
   const r = Bun.spawnSync([process.execPath, join(import.meta.dir, '../index-builder/cli.ts'), '--out', dir, '--if-missing'], { stdout: 'pipe', stderr: 'pipe' })
   expect(r.exitCode).toBe(0)
