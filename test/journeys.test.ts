@@ -135,7 +135,6 @@ describe('journey', () => {
     const a = body.data.attributes
     const photos = await get('/api/v2/photos?rovers=perseverance&sol_min=1282&sol_max=1311&per_page=1')
     expect(a.total_photos).toBe(photos.body.meta.total_count)
-    expect(a.total_photos).toBe(5911)
     const path = body.data.path as Array<{ sol: number; site?: number; drive?: number; photos_taken: number; position?: unknown }>
     expect(path.reduce((s, p) => s + p.photos_taken, 0)).toBe(a.total_photos)
     for (let i = 1; i < path.length; i++) {
@@ -154,7 +153,7 @@ describe('journey', () => {
 
   test('a single sol: the photos of that sol only; its photo links are the photo query of that sol, site and drive', async () => {
     const { body } = await get('/api/v2/rovers/curiosity/journey?sol_min=1000&sol_max=1000')
-    expect(body.data.attributes.total_photos).toBe(856)
+    expect(body.data.attributes.total_photos).toBe((await get('/api/v2/photos?rovers=curiosity&sol=1000&per_page=1')).body.meta.total_count)
     const placed = body.data.path.find((p: { site?: number }) => p.site === 48)
     expect(placed.links.photos).toBe('http://localhost/api/v2/photos?rovers=curiosity&sol=1000&site=48&drive=1570')
     const linked = await get(placed.links.photos.replace('http://localhost', ''))
@@ -184,7 +183,7 @@ describe('journey', () => {
     const { body } = await get('/api/v2/rovers/opportunity/journey')
     conforms(JourneySchema, body)
     const a = body.data.attributes
-    expect(a.total_photos).toBe(95)
+    expect(a.total_photos).toBe((await get('/api/v2/photos?rovers=opportunity&per_page=1')).body.meta.total_count)
     for (const k of ['distance_traveled_m', 'distance_traveled_km', 'distance_method', 'elevation_change_m']) expect(a[k]).toBeUndefined()
     expect(a.distance_note).toContain('no waypoint table for Opportunity')
     const tr = await get('/api/v2/rovers/opportunity/traverse')
@@ -195,7 +194,7 @@ describe('journey', () => {
 
   test('a window before the first waypoint (Curiosity sols 0–2) or after the last has no distance, and says where the waypoints start or end', async () => {
     const early = (await get('/api/v2/rovers/curiosity/journey?sol_max=2')).body.data.attributes
-    expect(early.total_photos).toBe(3702)
+    expect(early.total_photos).toBe((await get('/api/v2/photos?rovers=curiosity&sol_max=2&per_page=1')).body.meta.total_count)
     expect(early.distance_traveled_m).toBeUndefined()
     expect(early.distance_note).toContain('start at sol 3')
     const late = (await get('/api/v2/rovers/curiosity/journey?sol_min=5000')).body.data.attributes
