@@ -1,12 +1,14 @@
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { ROVER_SLUGS, type RoverSlug } from '../src/catalog/rovers'
-import { LOCATION_LAYOUT, PANORAMA_LAYOUT, PHOTO_LAYOUT, SOL_MANIFEST_LAYOUT } from '../src/store/column-layout'
+import { JOURNEY_STOP_LAYOUT, LOCATION_LAYOUT, PANORAMA_LAYOUT, PHOTO_LAYOUT, SOL_MANIFEST_LAYOUT, TRAVERSE_LAYOUT } from '../src/store/column-layout'
 import { FILES, type Manifest, type ManifestSource, type PhotoColumns } from '../src/store/schema'
 import { deriveLocations } from './derive/locations'
 import { derivePanoramas } from './derive/panoramas'
 import { deriveSolManifest } from './derive/sol-manifest'
 import type { RoverManifest } from './sources/v1-manifest'
+import { deriveJourneyStops } from './derive/journey-stops'
+import { deriveTraverses, type TraverseBuild } from './derive/traverses'
 import { writeAccessPaths } from './encode/access-paths'
 import { tableFromColumns } from './encode/arrow-table'
 import { BUILDER, contentVersion, digestFiles, manifestJson, readManifest } from './encode/manifest'
@@ -14,7 +16,7 @@ import { photoColumnsFromRecords } from './encode/photo-columns'
 import { CURRENT, publish, stagingDir } from './encode/publish'
 import { writeArrowFile, writeDurably } from './encode/write-arrow-file'
 import { createProgress, type Progress } from './progress'
-import { readSources } from './sources/read-sources'
+import { readSources, type Waypoint } from './sources/read-sources'
 import type { DerivationErrors } from './normalize/measure-derivations'
 import { generateSynthetic } from './sources/synthetic'
 import { photoCoverage } from './summary'
@@ -77,6 +79,8 @@ export interface BuildSummary {
   seed?: number
   /** Milliseconds per stage. */
   timings: Record<string, number>
+  /** Which location table each rover's traverse was built from (real builds). */
+  traverses: TraverseBuild['report']
 }
 
 export interface BuildResult {
@@ -106,6 +110,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
   let kind: Manifest['kind'] = 'real'
   let seed: number | undefined
   let nasaManifests: RoverManifest[] = []
+  let waypoints: Waypoint[] = []
   if (opts.synthetic) {
     kind = 'synthetic'
     const cat = generateSynthetic({ ...opts.synthetic, onProgress: (d, t, s) => progress.update(d, t, `synthetic ${s}`) })
@@ -120,6 +125,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
     derived = read.derived
     derivationErrors = read.checks.derivationErrors
     nasaManifests = read.manifests
+    waypoints = read.waypoints
     lap('read')
     photos = photoColumnsFromRecords(read.records)
     lap('encode')
@@ -137,6 +143,8 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
   const locations = deriveLocations(photos)
   const panoramas = derivePanoramas(photos)
   const solManifest = deriveSolManifest(photos, nasaManifests)
+  const traverses = deriveTraverses(waypoints)
+  const journeyStops = deriveJourneyStops(photos, traverses.columns)
   lap('derive')
 
   const staging = stagingDir(opts.out)
@@ -147,6 +155,8 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
     writeArrowFile(join(staging, FILES.locations), tableFromColumns(LOCATION_LAYOUT, locations as never, locations.length))
     writeArrowFile(join(staging, FILES.panoramas), tableFromColumns(PANORAMA_LAYOUT, panoramas as never, panoramas.length))
     writeArrowFile(join(staging, FILES.solManifest), tableFromColumns(SOL_MANIFEST_LAYOUT, solManifest as never, solManifest.length))
+    writeArrowFile(join(staging, FILES.traverses), tableFromColumns(TRAVERSE_LAYOUT, traverses.columns as never, traverses.columns.length))
+    writeArrowFile(join(staging, FILES.journeyStops), tableFromColumns(JOURNEY_STOP_LAYOUT, journeyStops as never, journeyStops.length))
     lap('write')
     progress.update(2, 4, 'access paths')
     await writeAccessPaths(staging, photos)
@@ -161,7 +171,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
       built_at: new Date().toISOString(),
       builder: BUILDER,
       ...(seed !== undefined ? { seed } : {}),
-      rows: { photos: photos.length, locations: locations.length, panoramas: panoramas.length, sol_manifest: solManifest.length },
+      rows: { photos: photos.length, locations: locations.length, panoramas: panoramas.length, sol_manifest: solManifest.length, traverse_points: traverses.columns.length, journey_stops: journeyStops.length },
       sources,
       files,
     }
@@ -194,6 +204,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
         files,
         seed,
         timings,
+        traverses: traverses.report,
       },
     }
   } catch (e) {

@@ -60,7 +60,8 @@ function completeIndexAt(out: string): string | undefined {
       return undefined
     }
   }
-  return m.files[FILES.photos] ? m.version : undefined
+  // An index from an older builder lacks files this server loads: not complete, so it is rebuilt.
+  return Object.values(FILES).every((name) => name === FILES.manifest || m.files[name]) ? m.version : undefined
 }
 
 async function main(): Promise<void> {

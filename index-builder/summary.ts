@@ -57,6 +57,7 @@ export function formatSummary(s: BuildSummary, ms: number): string {
   lines.push(`  at ${s.dir}  (${mib.toFixed(1)} MiB)`)
   lines.push(`rows     photos ${fmt(n)}   locations ${fmt(s.rows.locations)}   panoramas ${fmt(s.rows.panoramas)}`)
   lines.push(`rovers   ${Object.entries(s.perRover).map(([r, k]) => `${r} ${fmt(k)}`).join('   ')}`)
+  if (s.traverses?.length) lines.push(`traverse ${s.traverses.map((t) => `${t.rover} ${fmt(t.points)} points (${t.format})`).join('   ')}`)
   const fields = Object.entries(s.coverage)
   lines.push('coverage')
   for (let i = 0; i < fields.length; i += 4) {

@@ -19,6 +19,7 @@ import { installEdge } from './http/edge'
 import { roverManifestPlugin } from '../plugins/rover-manifest'
 import { v1Plugin } from '../plugins/v1'
 import { dashboardPlugin } from '../plugins/dashboard'
+import { journeysPlugin } from '../plugins/journeys'
 
 /**
  * The request pipeline, top to bottom in the order a request meets it. The gates (auth, ETag,
@@ -52,6 +53,7 @@ export function createApp(appDeps: AppDeps) {
     .use(roverManifestPlugin(deps)) // /rovers/{slug}/manifest and /cameras
     .use(v1Plugin(deps)) // the v1 compatibility layer (/api/v1, /mars-photos/api/v1)
     .use(dashboardPlugin(deps)) // /dashboard: HTML pages on their own session cookie; no API key, not counted
+    .use(journeysPlugin(deps)) // journey, traverse (keyed) and the public rover pages
     .use(catchAllPlugin(deps, { routes })) // every other path: keyed 404 / 405
   routes.bind(() => app.routes)
   // Request id, CORS, access log and metrics around the whole pipeline (src/http/edge.ts).

@@ -45,7 +45,7 @@ describe('publishing', () => {
     expect(m.kind).toBe('real')
     expect(m.schema_version).toBe(1)
     expect(m.rows.photos).toBe(77)
-    expect(Object.keys(m.files).sort()).toEqual([FILES.accessPaths, FILES.locations, FILES.panoramas, FILES.photos, FILES.solManifest].sort())
+    expect(Object.keys(m.files).sort()).toEqual([FILES.accessPaths, FILES.locations, FILES.panoramas, FILES.photos, FILES.solManifest, FILES.traverses, FILES.journeyStops].sort())
     for (const [name, f] of Object.entries(m.files)) {
       const bytes = readFileSync(join(out, 'current', name))
       expect(bytes.length).toBe(f.bytes)

@@ -138,7 +138,7 @@ function operation(r: RouteDoc, kinds: Set<ProblemKind>) {
   add(413, 'payloadTooLarge')
   add(500, 'internal')
   const op: Record<string, unknown> = {
-    operationId: operationId(r),
+    operationId: r.operationId ?? operationId(r),
     summary: r.summary,
     ...(r.description ? { description: r.description } : {}),
     ...(r.tags?.length ? { tags: r.tags } : {}),

@@ -22,6 +22,8 @@ export interface RouteDoc {
   /** `mediaType`: the one media type of a non-JSON answer (the docs page's text/html). */
   responses: Record<number, { description: string; schema?: TSchema; mediaType?: string }>
   tags?: string[]
+  /** The OpenAPI operationId when the one made from method and path would repeat another's. */
+  operationId?: string
   /** false for routes that need no X-API-Key (health, the OpenAPI document and its page). Default true. */
   keyed?: boolean
   /** The key may also come as the `api_key` query parameter (the v1 compatibility routes only). */

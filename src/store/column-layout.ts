@@ -93,3 +93,30 @@ export const SOL_MANIFEST_LAYOUT: ColumnLayout = [
   ['photo_count', 'int32'],
   ['nasa_total_photos', 'int32'],
 ]
+
+export const TRAVERSE_LAYOUT: ColumnLayout = [
+  ['rover', 'rover'],
+  ['site', 'int32'],
+  ['drive', 'int32'],
+  ['sol', 'int32'],
+  ['last_sol', 'int32'],
+  ['lon', 'f64'],
+  ['lat', 'f64'],
+  ['elevation_m', 'f64'],
+  ['dist_total_m', 'f64'],
+  ['cum_distance_m', 'f64'],
+  ['cum_gain_m', 'f64'],
+  ['cum_loss_m', 'f64'],
+  ['cum_nasa_segments', 'int32'],
+  ['source', 'dict'],
+]
+
+export const JOURNEY_STOP_LAYOUT: ColumnLayout = [
+  ['rover', 'rover'],
+  ['sol', 'int32'],
+  ['site', 'int32'],
+  ['drive', 'int32'],
+  ['first_date', 'date'],
+  ['photo_count', 'int32'],
+  ['point', 'int32'],
+]

@@ -3,9 +3,9 @@ import { join } from 'node:path'
 import { tableFromIPC, type Table } from 'apache-arrow'
 import { loadAccessPaths, type AccessPaths } from './access-paths'
 import { columnsFromTable } from './arrow-columns'
-import { LOCATION_LAYOUT, PANORAMA_LAYOUT, PHOTO_LAYOUT, SOL_MANIFEST_LAYOUT, type ColumnLayout } from './column-layout'
+import { JOURNEY_STOP_LAYOUT, LOCATION_LAYOUT, PANORAMA_LAYOUT, PHOTO_LAYOUT, SOL_MANIFEST_LAYOUT, TRAVERSE_LAYOUT, type ColumnLayout } from './column-layout'
 import { IndexLoadError } from './index-load-error'
-import { FILES, type LocationColumns, type Manifest, type PanoramaColumns, type PhotoColumns, type SolManifestColumns } from './schema'
+import { FILES, type JourneyStopColumns, type LocationColumns, type Manifest, type PanoramaColumns, type PhotoColumns, type SolManifestColumns, type TraverseColumns } from './schema'
 import type { Store } from './store'
 
 /**
@@ -38,7 +38,7 @@ function verifyFromEnv(): Verify {
   return v === 'sha256' || v === 'size' ? v : 'checksum'
 }
 
-const TABLE_FILES = [FILES.photos, FILES.locations, FILES.panoramas, FILES.accessPaths, FILES.solManifest] as const
+const TABLE_FILES = [FILES.photos, FILES.locations, FILES.panoramas, FILES.accessPaths, FILES.solManifest, FILES.traverses, FILES.journeyStops] as const
 
 export async function loadStore(indexDir: string, opts: LoadOptions = {}): Promise<Store> {
   const started = performance.now()
@@ -54,6 +54,9 @@ export async function loadStore(indexDir: string, opts: LoadOptions = {}): Promi
   const locations = mapTable(dir, FILES.locations, locationBytes!, LOCATION_LAYOUT, manifest.rows.locations) as unknown as LocationColumns
   const panoramas = mapTable(dir, FILES.panoramas, panoramaBytes!, PANORAMA_LAYOUT, manifest.rows.panoramas) as unknown as PanoramaColumns
   const solManifest = mapTable(dir, FILES.solManifest, solManifestBytes!, SOL_MANIFEST_LAYOUT, manifest.rows.sol_manifest) as unknown as SolManifestColumns
+  const [traverseBytes, stopBytes] = await Promise.all([FILES.traverses, FILES.journeyStops].map((name) => readChecked(dir, name, manifest, verify)))
+  const traverses = mapTable(dir, FILES.traverses, traverseBytes!, TRAVERSE_LAYOUT, manifest.rows.traverse_points) as unknown as TraverseColumns
+  const journeyStops = mapTable(dir, FILES.journeyStops, stopBytes!, JOURNEY_STOP_LAYOUT, manifest.rows.journey_stops) as unknown as JourneyStopColumns
   if (verify !== 'size') verifyMapped(dir, FILES.accessPaths, manifest, verify)
   for (const name of Object.keys(manifest.files)) if (verify !== 'size' && !(TABLE_FILES as readonly string[]).includes(name)) verifyMapped(dir, name, manifest, verify)
 
@@ -65,7 +68,7 @@ export async function loadStore(indexDir: string, opts: LoadOptions = {}): Promi
     throw new IndexLoadError(join(dir, FILES.accessPaths), e instanceof Error ? e.message : String(e))
   }
 
-  for (const t of [photos, locations, panoramas, solManifest] as object[]) Object.freeze(t)
+  for (const t of [photos, locations, panoramas, solManifest, traverses, journeyStops] as object[]) Object.freeze(t)
   return Object.freeze({
     dir,
     manifest: deepFreeze(manifest),
@@ -74,6 +77,8 @@ export async function loadStore(indexDir: string, opts: LoadOptions = {}): Promi
     locations,
     panoramas,
     solManifest,
+    traverses,
+    journeyStops,
     paths,
     loadMs: performance.now() - started,
   })
@@ -119,7 +124,7 @@ function readManifestFile(dir: string): Manifest {
   if (typeof m.version !== 'string' || m.version === '') bad('has no version')
   if (m.kind !== 'real' && m.kind !== 'synthetic') bad(`has kind ${JSON.stringify(m.kind)} (expected "real" or "synthetic")`)
   if (typeof m.built_at !== 'string') bad('has no built_at')
-  for (const t of ['photos', 'locations', 'panoramas', 'sol_manifest']) {
+  for (const t of ['photos', 'locations', 'panoramas', 'sol_manifest', 'traverse_points', 'journey_stops']) {
     const n = m.rows?.[t]
     if (!Number.isInteger(n) || n < 0) bad(`rows.${t} is ${JSON.stringify(n)}, not a row count`)
   }

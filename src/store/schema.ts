@@ -25,6 +25,10 @@ export const FILES = {
   accessPaths: 'access-paths.arrow',
   /** Photos per (rover, sol, earth_date, camera): the mission manifests (index-builder/derive/sol-manifest.ts). */
   solManifest: 'sol-manifest.arrow',
+  /** Rover traverses from the waypoint tables, with cumulative sums (index-builder/derive/traverses.ts) */
+  traverses: 'traverses.arrow',
+  /** Photos grouped by (rover, sol, site, drive) (index-builder/derive/journey-stops.ts) */
+  journeyStops: 'journey-stops.arrow',
 } as const
 
 /** A Utf8 column kept as raw bytes: value i = data[offsets[i] .. offsets[i+1]). */
@@ -128,6 +132,42 @@ export interface SolManifestColumns {
   nasa_total_photos: Int32Array  // NASA's v1 manifest total for the sol, on every row of it; -1 unknown
 }
 
+/**
+ * One row per traverse point (a rover position keyed by site and drive), ordered by rover code,
+ * then site, drive (the rover motion counter only grows, so this is the order driven in; `sol`
+ * never decreases along it). The cumulative columns run from the rover's first point, so any
+ * stretch i..j is answered by differences (decisions.md, Journeys).
+ */
+export interface TraverseColumns {
+  length: number
+  rover: Uint8Array
+  site: Int32Array
+  drive: Int32Array
+  sol: Int32Array                // sol the rover reached this point
+  last_sol: Int32Array           // last sol it stood there when the table says; -1 unknown
+  lon: Float64Array              // degrees east
+  lat: Float64Array              // degrees north (planetocentric)
+  elevation_m: Float64Array      // NaN unknown
+  dist_total_m: Float64Array     // NASA's own cumulative distance as stated; NaN when not stated (or not credible)
+  cum_distance_m: Float64Array   // metres from the rover's first point
+  cum_gain_m: Float64Array       // summed climbs between consecutive points with elevations
+  cum_loss_m: Float64Array       // summed descents, positive metres
+  cum_nasa_segments: Int32Array  // segments up to this point measured by NASA's cumulative distance (the rest: great-circle)
+  source: DictColumn             // the waypoint file the point came from
+}
+
+/** One row per (rover, sol, site, drive) with photos, ordered by rover code, sol, site, drive; site/drive -1 unknown. */
+export interface JourneyStopColumns {
+  length: number
+  rover: Uint8Array
+  sol: Int32Array
+  site: Int32Array
+  drive: Int32Array
+  first_date: Int32Array         // DateDay: earliest earth_date of those photos
+  photo_count: Int32Array
+  point: Int32Array              // row of the traverse point at (rover, site, drive); -1 none
+}
+
 export interface ManifestSource {
   path: string                   // as given to the builder (relative to the repo or absolute)
   format: string                 // reader name, e.g. "v1-json", "v1-csv", "m2020-raw-images", "msl-raw-image-items", "mru-record", "manifest", "waypoints"
@@ -143,7 +183,7 @@ export interface Manifest {
   built_at: string               // ISO 8601 UTC
   builder: string                // e.g. "index-builder 0.1.0"
   seed?: number                  // synthetic only
-  rows: { photos: number; locations: number; panoramas: number; sol_manifest: number }
+  rows: { photos: number; locations: number; panoramas: number; sol_manifest: number; traverse_points: number; journey_stops: number }
   sources: ManifestSource[]
   /** Per file: size, SHA-256 (INDEX_VERIFY=sha256), and xxh3, the fast checksum verified at every load (16 hex digits; absent in older indexes). */
   files: Record<string, { bytes: number; sha256: string; xxh3?: string }>

@@ -1,4 +1,4 @@
-import type { LocationColumns, Manifest, PanoramaColumns, PhotoColumns, SolManifestColumns } from './schema'
+import type { JourneyStopColumns, LocationColumns, Manifest, PanoramaColumns, PhotoColumns, SolManifestColumns, TraverseColumns } from './schema'
 import type { AccessPaths } from './access-paths'
 
 /**
@@ -16,6 +16,10 @@ export interface Store {
   panoramas: PanoramaColumns
   /** Photos per (rover, sol, earth_date, camera): the mission manifests. */
   solManifest: SolManifestColumns
+  /** Rover traverses from the waypoint tables (index-builder/derive/traverses.ts). */
+  traverses: TraverseColumns
+  /** Photos grouped by (rover, sol, site, drive) (index-builder/derive/journey-stops.ts). */
+  journeyStops: JourneyStopColumns
   /** Precomputed access paths of the query engine (sort permutations, rover/sol ranges, id lookup). */
   paths: AccessPaths
   /** Milliseconds the load took. */
