@@ -92,9 +92,11 @@ export async function benchHttp(o: ScenarioOptions): Promise<HttpResult> {
         o.log(`  ${t.name} run ${r + 1}: ${round3(a.rps)} req/s (ceiling ${round3(b.rps)})`)
       }
 
+    // Targets sharing a ceiling path are compared with the same ceiling: every run against it.
+    const ceilingRuns = (path: string) => targets.filter((x) => x.ceiling === path).flatMap((x) => bare.get(x.name)!)
     const out: HttpTarget[] = targets.map((t) => {
       const a = ours.get(t.name)!
-      const b = bare.get(t.name)!
+      const b = ceilingRuns(t.ceiling)
       const bad = a.reduce((s, x) => s + x.bad_status + x.socket_errors, 0)
       const rps = median(a.map((x) => x.rps))
       const crps = median(b.map((x) => x.rps))
