@@ -27,8 +27,8 @@ beforeAll(async () => {
   t = await makeTestApp({ keyLimits: { hourly: 1e9, daily: 1e9 } })
   doc = await (await t.anonymous('/api/v2/openapi.json')).json()
   const requireTool = createRequire(join(TOOLS, 'package.json'))
-  const Ajv2020 = requireTool('ajv/dist/2020').default
-  const addFormats = requireTool('ajv-formats').default
+  const Ajv2020 = requireTool(join(TOOLS, 'node_modules', 'ajv', 'dist', '2020.js')).default
+  const addFormats = requireTool(join(TOOLS, 'node_modules', 'ajv-formats', 'dist', 'index.js')).default
   const ajv = new Ajv2020({ strict: false })
   addFormats(ajv)
   const compiled = new Map<string, (v: unknown) => boolean>()
