@@ -43,7 +43,7 @@ beforeAll(async () => {
   }
   const first = (await (await t.request('/api/v2/photos?per_page=2&cursor=')).json()) as any
   realCursor = first.pagination.cursor.next
-})
+}, 300_000) // a fresh clone installs tools/openapi first (test/setup/openapi-tools.ts)
 afterAll(() => t.close())
 
 const lower = (s: string) => s.toLowerCase()
