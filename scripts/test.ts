@@ -4,6 +4,8 @@
  * installed; as root on Debian this script installs it first (the project installs what it needs).
  */
 import { spawnSync, spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 
 function has(cmd: string): boolean {
   return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0
@@ -14,6 +16,14 @@ if (!has('redis-server') && process.getuid?.() === 0 && has('apt-get')) {
   spawnSync('sh', ['-c', '(apt-get install -y -qq redis-server || (apt-get update -qq && apt-get install -y -qq redis-server)) >/dev/null 2>&1'], { stdio: 'inherit' })
   // The package starts a system service we do not use: tests start their own servers on free ports.
   spawnSync('sh', ['-c', 'service redis-server stop >/dev/null 2>&1 || true'], { stdio: 'ignore' })
+}
+
+// The OpenAPI contract tests' tools (tools/openapi: redocly, openapi-typescript with TypeScript 5,
+// ajv) are installed before the test process starts: installed from inside it, Bun's module
+// resolution would still see the folder as it was when the run began.
+if (!existsSync(join(import.meta.dir, '../tools/openapi/node_modules/ajv-formats'))) {
+  console.error('[test] installing the OpenAPI tools into tools/openapi')
+  spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: join(import.meta.dir, '../tools/openapi'), stdio: 'inherit' })
 }
 
 const args = ['test', ...process.argv.slice(2)]

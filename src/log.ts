@@ -1,4 +1,8 @@
-/** One JSON line per event on stderr. Never pass an API key or a request body here. */
+/**
+ * One JSON line per event on stdout, beside the access log (src/http/edge.ts), so one stream
+ * carries everything a log collector reads; stderr keeps only the start-up refusal message.
+ * Never pass an API key or a request body here.
+ */
 export type Level = 'debug' | 'info' | 'warn' | 'error'
 
 export interface Logger {
@@ -12,6 +16,6 @@ const THRESHOLD = MIN[(process.env.LOG_LEVEL as Level) ?? 'info'] ?? 20
 export const logger: Logger = {
   log(level, event, fields = {}) {
     if (QUIET || MIN[level] < THRESHOLD) return
-    process.stderr.write(JSON.stringify({ t: new Date().toISOString(), level, event, ...fields }) + '\n')
+    process.stdout.write(JSON.stringify({ t: new Date().toISOString(), level, event, ...fields }) + '\n')
   },
 }

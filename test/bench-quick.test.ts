@@ -97,6 +97,14 @@ describe('bench --quick', () => {
     for (const g of result.goals) expect([true, false, null]).toContain(g.met)
     expect(markdown).toContain('## Goals')
     expect(markdown).toContain('## 1. Query engine in process')
+    const c = result.scenarios.conventions!
+    expect(c.status).toBe('ok')
+    if (c.status === 'ok') {
+      for (const v of Object.values(c.us_per_request)) expect(v).toBeGreaterThan(0)
+      expect(c.isolated.log_line_us).toBeGreaterThan(0)
+      expect(c.isolated.metrics_observe_us).toBeGreaterThan(0)
+    }
+    expect(markdown).toContain('## Conventions: access log, metrics, RateLimit fields')
     rmSync(out, { recursive: true, force: true })
   })
 })

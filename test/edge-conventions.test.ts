@@ -93,3 +93,14 @@ describe('metrics', () => {
     expect(text).not.toContain(t.key)
   })
 })
+
+describe('metrics labels', () => {
+  test('a client-chosen method token does not become a label value: unknown methods count as OTHER', () => {
+    const m = t.app.metrics
+    m.observe('unmatched', 'BREW', 405, 0.001, false)
+    m.observe('unmatched', 'X'.repeat(50), 405, 0.001, false)
+    const text = m.render()
+    expect(text).toContain('http_requests_total{route="unmatched",method="OTHER",status="405"} 2')
+    expect(text).not.toContain('BREW')
+  })
+})

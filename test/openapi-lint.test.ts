@@ -15,7 +15,7 @@ beforeAll(async () => {
   // A public host name: the document names the origin it was asked on (redocly flags localhost).
   doc = await (await t.app.handle(new Request('http://mars-photos.test/api/v2/openapi.json', { headers: { 'x-forwarded-proto': 'https' } }))).json()
   dir = mkdtempSync(join(tmpdir(), 'mv-openapi-'))
-})
+}, 300_000) // a fresh clone installs tools/openapi first (test/setup/openapi-tools.ts)
 afterAll(async () => {
   await t.close()
   rmSync(dir, { recursive: true, force: true })

@@ -51,3 +51,36 @@ describe('the server process', () => {
     expect(npm.stdout.toString()).toContain('usage: npm run serve')
   }, 60_000)
 })
+
+describe('the server process log', () => {
+  test('lifecycle events and, with ACCESS_LOG on, one access line per request go to stdout as JSON', async () => {
+    const proc = Bun.spawn([process.execPath, 'src/server.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, ...env('log'), PORT: '0', LOG_LEVEL: 'info', WATCH_INDEX: '0', ACCESS_LOG: '1' },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    })
+    const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader()
+    let text = ''
+    const until = async (re: RegExp) => {
+      const deadline = Date.now() + 15_000
+      while (!re.test(text) && Date.now() < deadline) {
+        const { value, done } = await reader.read()
+        if (done) break
+        text += new TextDecoder().decode(value)
+      }
+      return re.exec(text)
+    }
+    try {
+      const started = await until(/"event":"server\.started".*"port":(\d+)/)
+      expect(started).not.toBeNull()
+      const port = Number(/"port":(\d+)/.exec(started![0])![1])
+      await fetch(`http://127.0.0.1:${port}/health`, { headers: { 'x-request-id': 'stdout-check' } })
+      const line = await until(/\{[^\n]*"request_id":"stdout-check"[^\n]*\}/)
+      expect(JSON.parse(line![0])).toMatchObject({ event: 'http.request', route: '/health', status: 200, method: 'GET' })
+    } finally {
+      proc.kill('SIGKILL')
+      await proc.exited
+    }
+  }, 30_000)
+})

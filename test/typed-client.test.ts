@@ -20,7 +20,7 @@ beforeAll(async () => {
   docText = await (await t.app.handle(new Request(ORIGIN + '/api/v2/openapi.json'))).text()
   dir = mkdtempSync(join(tmpdir(), 'mv-client-'))
   writeFileSync(join(dir, 'openapi.json'), docText)
-})
+}, 300_000) // a fresh clone installs tools/openapi first (test/setup/openapi-tools.ts)
 afterAll(async () => {
   await t.close()
   rmSync(dir, { recursive: true, force: true })

@@ -8,7 +8,6 @@ export {}
 const [port, listFile, healthFile, etag] = process.argv.slice(2)
 const list = await Bun.file(listFile).bytes()
 const health = await Bun.file(healthFile).bytes()
-const listGzip = Bun.gzipSync(list)
 const json = { 'content-type': 'application/json' }
 
 const server = Bun.serve({
@@ -17,7 +16,6 @@ const server = Bun.serve({
   fetch(req) {
     const path = req.url.slice(req.url.indexOf('/', 8))
     if (path === '/list') return new Response(list, { headers: { ...json, etag } })
-    if (path === '/list-gzip') return new Response(listGzip, { headers: { ...json, etag, 'content-encoding': 'gzip', vary: 'Accept-Encoding' } })
     if (path === '/not-modified') return new Response(null, { status: 304, headers: { etag } })
     if (path === '/health') return new Response(health, { headers: json })
     return new Response('not found', { status: 404 })

@@ -1,3 +1,4 @@
+import type { ConventionsResult } from '../conventions'
 import type { BenchResult, EngineResult, HttpResult, PeerResult, StartSizeResult } from './result'
 
 /** Renders a result as the Markdown of bench/results/<date>.md (and latest.md). */
@@ -113,7 +114,26 @@ export function renderMarkdown(r: BenchResult): string {
     '',
     outcome<{ result: unknown }>(sc['scale-out'], (g) => gatekeepingSection(g.result)),
     '',
+    '## Conventions: access log, metrics, RateLimit fields',
+    '',
+    outcome<ConventionsResult>(sc.conventions, conventionsSection),
+    '',
   ].join('\n').replace(/\n{3,}/g, '\n\n')
+}
+
+function conventionsSection(c: ConventionsResult): string {
+  const rows: string[][] = [
+    ['bare (no access log, no metrics)', `${c.us_per_request.bare}`, '–', '1'],
+    ['+ access log', `${c.us_per_request.log}`, `${c.cost_us.log}`, `${c.ratio_to_bare.log}`],
+    ['+ metrics', `${c.us_per_request.metrics}`, `${c.cost_us.metrics}`, `${c.ratio_to_bare.metrics}`],
+    ['+ both', `${c.us_per_request.both}`, `${c.cost_us.both}`, `${c.ratio_to_bare.both}`],
+    ['RateLimit-Policy + RateLimit fields', '–', `${c.cost_us.ratelimit_fields}`, `${c.ratio_to_bare.ratelimit_fields}`],
+  ]
+  return [
+    `The cached 25-photo list through app.handle in process, ${c.requests_per_round} requests per round, best of ${c.rounds} alternating rounds; the RateLimit fields timed alone. Alone: an access-log line built and written ${c.isolated?.log_line_us ?? '?'} µs, a metrics observation ${c.isolated?.metrics_observe_us ?? '?'} µs.`,
+    '',
+    table(['variant', 'µs per request', 'cost µs', 'ratio to bare'], rows),
+  ].join('\n')
 }
 
 /** bench/gatekeeping.ts's own Markdown when it gives one, else its figures as JSON. */

@@ -3211,8 +3211,6 @@ export interface operations {
                 page?: number;
                 /** @description Page size, default 25. The effective size is capped at 100. */
                 per_page?: number;
-                /** @description Opaque base64url cursor from pagination.cursor.next: continues after the last photo of that page. "page" is then ignored. */
-                cursor?: string;
                 /** @description Minimum Mars local time of day, Mhh:mm:ss or hh:mm:ss, compared to the second. A min later than the max is a window across midnight. */
                 mars_time_min?: string;
                 /** @description Maximum Mars local time of day, Mhh:mm:ss or hh:mm:ss, compared to the second. */

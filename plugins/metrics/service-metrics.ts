@@ -8,6 +8,8 @@ import { Counter, gauge, Histogram } from './metrics-registry'
  * and misses; the index version, build time and age; resident memory. Route patterns, never raw
  * paths: bounded label sets, and no id or key ever becomes a label (decisions.md, Keys in the URL).
  */
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
+
 export class ServiceMetrics {
   readonly requests = new Counter('http_requests_total', 'Answered requests by route pattern, method and status', ['route', 'method', 'status'])
   readonly latency = new Histogram('http_request_duration_seconds', 'Time from request to Response, by route pattern and status', ['route', 'method', 'status'])
@@ -17,7 +19,8 @@ export class ServiceMetrics {
   constructor(private readonly deps: AppDeps) {}
 
   observe(route: string, method: string, status: number, seconds: number, keyed: boolean): void {
-    const labels = [route, method, String(status)]
+    // A client chooses the method token: only the known ones become label values (bounded series).
+    const labels = [route, KNOWN_METHODS.has(method) ? method : 'OTHER', String(status)]
     this.requests.inc(labels)
     this.latency.observe(labels, seconds)
     if (keyed && status !== 304 && status !== 401) this.limiter.inc([status === 429 ? 'refused' : 'admitted'])

@@ -150,7 +150,8 @@ export function formatDay(days: number): string {
 
 /** Comma list whose items must come from `allowed` after `normalise`; unknown items are errors naming the valid ones. */
 export function listParam(name: string, allowed: readonly string[], normalise: (s: string) => string, description: string): ParamSpec<string[]> {
-  const schema = Type.String({ description: `${description} Comma-separated; one or more of: ${allowed.join(', ')}.` })
+  const caseless = allowed.every((a) => normalise(a.toUpperCase()) === a || normalise(a.toLowerCase()) === a)
+  const schema = Type.String({ description: `${description} Comma-separated; one or more of: ${allowed.join(', ')}.`, pattern: listPattern(allowed, caseless) })
   return {
     name,
     schema,
@@ -164,6 +165,25 @@ export function listParam(name: string, allowed: readonly string[], normalise: (
       return items.length ? [...new Set(items)] : undefined
     },
   }
+}
+
+/**
+ * The JSON Schema pattern of a comma list whose items come from `items` (test/param-agreement
+ * proves the parsers and these patterns accept the same values): blanks around items and empty
+ * items allowed, as splitList() reads them; `caseless`: every letter in either case.
+ */
+export function listPattern(items: readonly string[], caseless: boolean, prefix = ''): string {
+  const alt = itemAlternation(items, caseless)
+  // One \\s* before an item and one after it: no two adjacent runs of blanks to backtrack between.
+  const item = `(?:${prefix}${alt}\\s*)`
+  return `^\\s*${item}?(?:,\\s*${item}?)*$`
+}
+
+/** `(?:a|b|c)` matching exactly one of `items` (longest first); `caseless`: every letter in either case. */
+export function itemAlternation(items: readonly string[], caseless: boolean): string {
+  const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const letterClass = (s: string) => [...s].map((c) => (/[a-z]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : esc(c))).join('')
+  return '(?:' + [...items].sort((a, b) => b.length - a.length).map((i) => (caseless ? letterClass(i) : esc(i))).join('|') + ')'
 }
 
 export function splitList(raw: string): string[] {

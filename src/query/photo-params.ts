@@ -8,7 +8,7 @@ import type { FloatRange, IntRange, PhotoFilters } from './filters'
 import { DEFAULT_SORT, type SortKey } from './order'
 import {
   INT32_MAX, PAGE_PARAM, PER_PAGE_PARAM, ROVERS_PARAM, SOL_MAX_PARAM, SOL_MIN_PARAM, boolParam, checkRange, dateParam, echo,
-  intParam, listParam, MAX_SCALAR_LENGTH, numberParam, rawParam, readParam, readPaging, splitList, type Paging, type ParamSpec,
+  intParam, listParam, listPattern, MAX_SCALAR_LENGTH, numberParam, rawParam, readParam, readPaging, splitList, type Paging, type ParamSpec,
 } from './param-parsers'
 import { ATTRIBUTES, FIELD_NAMES, IMAGE_SIZES, PRESETS, outputSpec, type ImageSize, type OutputSpec, type Preset } from './photo-fields'
 
@@ -30,20 +30,22 @@ const str = (name: string, description: string, extra: object = {}): ParamSpec<s
 
 const NASA_ID = str('nasa_id', 'Agency image id: partial, case-insensitive match.')
 const CAMERA_NAMES_ALL = [...new Set(CAMERAS.map((c) => c.name))]
-const CAMERAS_DOC = str('cameras', `Comma-separated camera abbreviations, handled as upper case. Valid: the cameras of the selected rovers (all rovers when none): ${CAMERA_NAMES_ALL.join(', ')}.`)
+const CAMERAS_DOC = str('cameras', `Comma-separated camera abbreviations, handled as upper case. Valid: the cameras of the selected rovers (all rovers when none): ${CAMERA_NAMES_ALL.join(', ')}.`, { pattern: listPattern(CAMERA_NAMES_ALL, true) })
 const SOL = intParam('sol', 0, INT32_MAX, 'Exact sol.')
 const EARTH_DATE = dateParam('earth_date', 'Exact Earth date (UTC date of capture), YYYY-MM-DD.')
 const DATE_MIN = dateParam('date_min', 'Minimum Earth date, inclusive, YYYY-MM-DD.')
 const DATE_MAX = dateParam('date_max', 'Maximum Earth date, inclusive, YYYY-MM-DD.')
-const SORT = str('sort', `Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: ${SORT_FIELDS.join(', ')}. Absent values sort last in both directions; id ascending is always the final tie-breaker.`)
+const SORT = str('sort', `Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: ${SORT_FIELDS.join(', ')}. Absent values sort last in both directions; id ascending is always the final tie-breaker.`, { pattern: listPattern(SORT_FIELDS, true, '(?:-\\s*)?') })
 const FIELD_NAME_LIST = Object.keys(FIELD_NAMES)
-const FIELDS = str('fields', `Comma-separated attribute names (sparse fieldset): ${FIELD_NAME_LIST.join(', ')}.`)
-const FIELD_SET = str('field_set', `A preset (${PRESETS.join(', ')}) or a comma-separated list of field names as for "fields".`)
+const FIELDS = str('fields', `Comma-separated attribute names (sparse fieldset): ${FIELD_NAME_LIST.join(', ')}.`, { pattern: listPattern(FIELD_NAME_LIST, true) })
+// One preset (blanks and empty items around it allowed, as the parser reads it), or a field list.
+const PRESET_PATTERN = listPattern(PRESETS, true).replace(/^\^\\s\*(\(\?:.*?\\s\*\))\?.*$/, (_m, item: string) => `^[\\s,]*${item}[\\s,]*$`)
+const FIELD_SET = str('field_set', `A preset (${PRESETS.join(', ')}) or a comma-separated list of field names as for "fields".`, { pattern: `(?:${PRESET_PATTERN})|(?:${listPattern(FIELD_NAME_LIST, true)})` })
 const INCLUDE = listParam('include', ['rover', 'camera'], (s) => s.toLowerCase(), 'Related resources to embed.')
-const CURSOR = str('cursor', 'Opaque base64url cursor from pagination.cursor.next: continues after the last photo of that page. "page" is then ignored.', { maxLength: 2048 })
+const CURSOR = str('cursor', 'Opaque base64url cursor from pagination.cursor.next: continues after the last photo of that page. "page" is then ignored.', { maxLength: 2048, pattern: '^[A-Za-z0-9_-]*$' })
 const MARS_TIME = (name: string, description: string): ParamSpec<number> => ({
   name,
-  schema: Type.String({ pattern: '^M?\\d{1,2}:\\d{2}:\\d{2}(\\.\\d+)?$', description }),
+  schema: Type.String({ pattern: '^M?(?:[01]?\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?$', description }),
   parse(raw, errors) {
     const s = parseMarsTime(raw)
     if (s === undefined) errors.push({ parameter: name, message: `must be a Mars local time Mhh:mm:ss or hh:mm:ss (hours 0-23), got "${echo(raw)}"` })
@@ -65,7 +67,9 @@ const MIN_HEIGHT = intParam('min_height', 1, 10000, 'Minimum height in pixels.')
 const MAX_WIDTH = intParam('max_width', 1, 10000, 'Maximum width in pixels.')
 const MAX_HEIGHT = intParam('max_height', 1, 10000, 'Maximum height in pixels.')
 const SAMPLE_TYPE = str('sample_type', 'Comma-separated sample types, case-insensitive: Full, Subframe, Thumbnail, and any other canonical value the index holds (Downsampled, Mixed, ChemCam PRC).')
-const ASPECT_RATIO = str('aspect_ratio', 'Exact aspect ratio <width>:<height> (positive numbers): keeps photos whose width/height is within 1% of it.', { pattern: '^\\s*\\d+(\\.\\d+)?\\s*:\\s*\\d+(\\.\\d+)?\\s*$' })
+// Positive numbers: at least one non-zero digit on each side.
+const POSITIVE = '(?:0*[1-9]\\d*(?:\\.\\d+)?|0+\\.\\d*[1-9]\\d*)'
+const ASPECT_RATIO = str('aspect_ratio', 'Exact aspect ratio <width>:<height> (positive numbers): keeps photos whose width/height is within 1% of it.', { pattern: `^\\s*${POSITIVE}\\s*:\\s*${POSITIVE}\\s*$` })
 const ASPECT_RATIO_MIN = numberParam('aspect_ratio_min', 0, 10000, 'Minimum width/height, inclusive.')
 const ASPECT_RATIO_MAX = numberParam('aspect_ratio_max', 0, 10000, 'Maximum width/height, inclusive.')
 const MAST_EL_MIN = numberParam('mast_elevation_min', -90, 90, 'Minimum mast elevation in degrees (negative looks down).')
@@ -95,7 +99,8 @@ export function querySchema(specs: ParamSpec<unknown>[]) {
 }
 
 export const PHOTO_QUERY_SCHEMA = querySchema(PHOTO_PARAMS)
-export const STATS_QUERY_SCHEMA = querySchema([GROUP_BY as ParamSpec<unknown>, ...PHOTO_PARAMS])
+// Statistics have no pages to walk: `cursor` is not one of their parameters (ignored like any unknown one).
+export const STATS_QUERY_SCHEMA = querySchema([GROUP_BY as ParamSpec<unknown>, ...PHOTO_PARAMS.filter((p) => p.name !== 'cursor')])
 
 // ---- the typed plan ----------------------------------------------------------------------
 

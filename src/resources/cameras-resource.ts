@@ -3,7 +3,7 @@ import type { Store } from '../store/store'
 import { ROVERS, ROVER_SLUGS, roverCode, type RoverSlug } from '../catalog/rovers'
 import { CAMERAS, CAMERA_NAMES, type CameraFacts } from '../catalog/cameras'
 import { notFound, validationError, type ParamError } from '../http/problems'
-import { echo, readParam, type ParamSpec } from '../query/param-parsers'
+import { echo, itemAlternation, readParam, type ParamSpec } from '../query/param-parsers'
 import { singleEnvelope, wholeListEnvelope } from '../query/envelope'
 import { roverStats, type CatalogueStats } from '../query/rover-stats'
 
@@ -33,7 +33,7 @@ export const CAMERAS_PATH = '/api/v2/cameras'
 
 export const ROVER_PARAM: ParamSpec<RoverSlug> = {
   name: 'rover',
-  schema: Type.String({ description: `One rover slug, case-insensitive: ${ROVER_SLUGS.join(', ')}. Narrows the camera to that rover.` }),
+  schema: Type.String({ description: `One rover slug, case-insensitive: ${ROVER_SLUGS.join(', ')}. Narrows the camera to that rover.`, pattern: `^\\s*${itemAlternation(ROVER_SLUGS, true)}\\s*$` }),
   parse(raw: string, errors: ParamError[]) {
     const slug = raw.toLowerCase()
     if (roverCode(slug) >= 0) return slug as RoverSlug

@@ -19,8 +19,8 @@ export interface Answer {
 }
 
 export function answerValidator(doc: any): (a: Answer) => string[] {
-  const Ajv2020 = requireTool('ajv/dist/2020').default
-  const addFormats = requireTool('ajv-formats').default
+  const Ajv2020 = requireTool(join(TOOLS, 'node_modules', 'ajv', 'dist', '2020.js')).default
+  const addFormats = requireTool(join(TOOLS, 'node_modules', 'ajv-formats', 'dist', 'index.js')).default
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true })
   addFormats(ajv)
   ajv.addSchema(doc, 'openapi.json')

@@ -108,7 +108,7 @@ export interface ServerProcess {
   url: string
   port: number
   proc: ReturnType<typeof Bun.spawn>
-  /** Every stderr line so far (JSON log lines, or the start failure message). */
+  /** Every output line so far: JSON log lines (stdout) and the start failure message (stderr). */
   lines: string[]
   /** Resolves with the first log line whose event is `event` (rejects after `ms`). */
   waitFor(event: string, ms?: number): Promise<Record<string, unknown>>
@@ -122,8 +122,9 @@ export interface ServerProcess {
 export async function spawnServer(env: Record<string, string | undefined>, cwd = join(import.meta.dir, '../..')): Promise<ServerProcess> {
   const proc = Bun.spawn([process.execPath, 'src/server.ts'], {
     cwd,
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', WATCH_INDEX: '0', ...env },
-    stdout: 'ignore',
+    // ACCESS_LOG off unless asked for: a long run would otherwise keep a line per request here.
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', WATCH_INDEX: '0', ACCESS_LOG: '0', ...env },
+    stdout: 'pipe',
     stderr: 'pipe',
   })
   const lines: string[] = []
@@ -135,10 +136,11 @@ export async function spawnServer(env: Record<string, string | undefined>, cwd =
       return undefined
     }
   }
-  const reading = (async () => {
+  // Log lines come on stdout (src/log.ts), a refusal to start on stderr: both are read here.
+  const read = async (stream: ReadableStream<Uint8Array>) => {
     const decoder = new TextDecoder()
     let buf = ''
-    for await (const chunk of proc.stderr as ReadableStream<Uint8Array>) {
+    for await (const chunk of stream) {
       buf += decoder.decode(chunk, { stream: true })
       let nl: number
       while ((nl = buf.indexOf('\n')) >= 0) {
@@ -150,17 +152,18 @@ export async function spawnServer(env: Record<string, string | undefined>, cwd =
       }
     }
     if (buf) lines.push(buf)
-  })()
+  }
+  const reading = Promise.all([read(proc.stdout as ReadableStream<Uint8Array>), read(proc.stderr as ReadableStream<Uint8Array>)])
   const waitFor = (event: string, ms = 15_000) => {
     const seen = lines.map(parse).find((r) => r?.event === event)
     if (seen) return Promise.resolve(seen)
     return new Promise<Record<string, unknown>>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no "${event}" log line within ${ms} ms; stderr:\n${lines.join('\n')}`)), ms)
+      const timer = setTimeout(() => reject(new Error(`no "${event}" log line within ${ms} ms; output:\n${lines.join('\n')}`)), ms)
       waiters.push({ event, resolve: (v) => (clearTimeout(timer), resolve(v)) })
       proc.exited.then(async () => {
         await reading
         clearTimeout(timer)
-        reject(new Error(`server exited (${proc.exitCode}) before "${event}"; stderr:\n${lines.join('\n')}`))
+        reject(new Error(`server exited (${proc.exitCode}) before "${event}"; output:\n${lines.join('\n')}`))
       })
     })
   }
