@@ -245,6 +245,7 @@ describe('validating a feed page before it is saved', () => {
       { ...c, date_taken_utc: '1999-01-01T00:00:00' },
       { ...a, imageid: 'X' + (a!.imageid as string).slice(1), sol: 5 },
       { ...b, imageid: 'Y' + (b!.imageid as string).slice(1), caption: 'x'.repeat(20_000) },
+      { ...c, imageid: 'Z' + (c!.imageid as string).slice(1), date_taken_utc: null, extended: { ...(c!.extended as object), sclk: 'UNK' } },
     ]
     const v = validateFeedPage(page([...real(), ...bad]), PERSEVERANCE, 4)
     expect(v.images).toHaveLength(3)
@@ -255,6 +256,7 @@ describe('validating a feed page before it is saved', () => {
       expect.stringContaining('out of range'),
       expect.stringContaining('sol 5 on a page of sol 4'),
       expect.stringContaining('text field of 20000'),
+      expect.stringContaining('no date_taken_utc and no spacecraft clock'),
     ])
   })
 
