@@ -162,7 +162,9 @@ describe('fetching the feeds', () => {
     await run(dir, 'perseverance', { kind: 'sols', min: 3, max: 4 }, { ...FAST, ratePerSecond: 10, backoffMs: 0 })
     const at = server.log.slice(mark).map((r) => r.at)
     expect(at.length).toBe(4) // sol 3, sol 4 page 0 twice, page 1
-    for (let i = 1; i < at.length; i++) expect(at[i]! - at[i - 1]!).toBeGreaterThanOrEqual(90)
+    // Starts are 100 ms apart at 10 a second; arrival times jitter a little on a loaded machine,
+    // so the span is checked (uncapped, the four requests would take a few milliseconds).
+    expect(at[3]! - at[0]!).toBeGreaterThanOrEqual(250)
   })
 
   test('a Retry-After longer than allowed, or a page over the size bound, fails that sol at once and saves nothing of it', async () => {
