@@ -84,15 +84,16 @@ describe('fetching the feeds', () => {
 
   test('429 and 503 answers are waited out for as long as their Retry-After says, then the page is saved', async () => {
     const dir = freshDir()
-    server.inject('perseverance:4:0', { status: 429, retryAfter: '1' })
-    server.inject('perseverance:4:1', { status: 503, retryAfter: new Date(Date.now() + 1500).toUTCString() })
+    // An HTTP-date has whole seconds: 1.999 s ahead is 1 to 2 s ahead once truncated.
+    server.inject('perseverance:4:0', { status: 503, retryAfter: new Date(Date.now() + 1999).toUTCString() })
+    server.inject('perseverance:4:1', { status: 429, retryAfter: '1' })
     const s = await run(dir, 'perseverance', { kind: 'sols', min: 4, max: 4 })
     const tries = (key: string) => server.requests(key).slice(-2)
     const [busy0, ok0] = tries('perseverance:4:0')
     const [busy1, ok1] = tries('perseverance:4:1')
-    expect([busy0!.status, ok0!.status, busy1!.status, ok1!.status]).toEqual([429, 200, 503, 200])
-    expect(ok0!.at - busy0!.at).toBeGreaterThanOrEqual(990)
-    expect(ok1!.at - busy1!.at).toBeGreaterThanOrEqual(400) // an HTTP-date, rounded up to whole seconds
+    expect([busy0!.status, ok0!.status, busy1!.status, ok1!.status]).toEqual([503, 200, 429, 200])
+    expect(ok0!.at - busy0!.at).toBeGreaterThanOrEqual(900)
+    expect(ok1!.at - busy1!.at).toBeGreaterThanOrEqual(990)
     expect(s.retries).toBe(2)
     expect(s.retryAfterWaitS).toBeGreaterThanOrEqual(2)
     expect(savedIds(dir, 'perseverance', 4)).toEqual(realIds(4))
@@ -136,6 +137,48 @@ describe('fetching the feeds', () => {
     const ids = savedIds(dir, 'perseverance', 4)
     expect(ids).toEqual(realIds(4))
     expect(new Set(ids).size).toBe(160)
+  })
+
+  test('images deleted upstream while a sol is paged through: the shifted pages are noticed and the sol is read again, none lost or doubled', async () => {
+    const dir = freshDir()
+    server.onRequest = (key) => {
+      if (key === 'perseverance:4:1' && !server.removedFront.has('perseverance:4')) server.removedFront.set('perseverance:4', 10)
+    }
+    try {
+      const s = await run(dir, 'perseverance', { kind: 'sols', min: 4, max: 4 })
+      expect(s.errors).toEqual([])
+      expect(s.pages.fetched).toBe(4)
+      expect(savedIds(dir, 'perseverance', 4)).toEqual(realIds(4).slice(10))
+    } finally {
+      server.onRequest = undefined
+      server.removedFront.clear()
+    }
+  })
+
+  test('requests keep to the rate cap, retries included', async () => {
+    const dir = freshDir()
+    server.inject('perseverance:4:0', { status: 500 })
+    const mark = server.log.length
+    await run(dir, 'perseverance', { kind: 'sols', min: 3, max: 4 }, { ...FAST, ratePerSecond: 10, backoffMs: 0 })
+    const at = server.log.slice(mark).map((r) => r.at)
+    expect(at.length).toBe(4) // sol 3, sol 4 page 0 twice, page 1
+    // Starts are 100 ms apart at 10 a second; arrival times jitter a little on a loaded machine,
+    // so the span is checked (uncapped, the four requests would take a few milliseconds).
+    expect(at[3]! - at[0]!).toBeGreaterThanOrEqual(250)
+  })
+
+  test('a Retry-After longer than allowed, or a page over the size bound, fails that sol at once and saves nothing of it', async () => {
+    const dir = freshDir()
+    server.inject('perseverance:4:0', { status: 429, retryAfter: '86400' })
+    const a = await run(dir, 'perseverance', { kind: 'sols', min: 4, max: 4 }, { ...FAST, maxRetryAfterS: 5 })
+    expect(a.sols.failed).toBe(1)
+    expect(a.errors[0]).toContain('asking to wait 86400s')
+    expect(a.requests).toBe(1)
+    server.inject('perseverance:4:0', { padBytes: 100_000 })
+    const b = await run(dir, 'perseverance', { kind: 'sols', min: 4, max: 4 }, { ...FAST, maxBytes: 50_000 })
+    expect(b.sols.failed).toBe(1)
+    expect(b.errors[0]).toContain('over 50000')
+    expect(existsSync(join(dir, 'perseverance', 'sol-00004'))).toBe(false)
   })
 
   test('kill -9 in the middle of a sol, then the same command again: complete sols are not fetched again, every image is saved once', async () => {
@@ -204,6 +247,7 @@ describe('validating a feed page before it is saved', () => {
       { ...c, date_taken_utc: '1999-01-01T00:00:00' },
       { ...a, imageid: 'X' + (a!.imageid as string).slice(1), sol: 5 },
       { ...b, imageid: 'Y' + (b!.imageid as string).slice(1), caption: 'x'.repeat(20_000) },
+      { ...c, imageid: 'Z' + (c!.imageid as string).slice(1), date_taken_utc: null, extended: { ...(c!.extended as object), sclk: 'UNK' } },
     ]
     const v = validateFeedPage(page([...real(), ...bad]), PERSEVERANCE, 4)
     expect(v.images).toHaveLength(3)
@@ -214,6 +258,7 @@ describe('validating a feed page before it is saved', () => {
       expect.stringContaining('out of range'),
       expect.stringContaining('sol 5 on a page of sol 4'),
       expect.stringContaining('text field of 20000'),
+      expect.stringContaining('no date_taken_utc and no spacecraft clock'),
     ])
   })
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { signalServer } from '../index-builder/fetch/signal-server'
 import { KeyStore } from '../src/keys/key-store'
 import { FeedReplayServer } from './support/feed-replay-server'
 import { spawnServer, type ServerProcess } from './setup/test-app'
@@ -111,5 +112,31 @@ test('a second update while one holds the lock does not start (exit 75) and leav
     expect(r.report.err).toContain('another update is running')
   } finally {
     rmSync(`${index}.update.lock`, { force: true })
+  }
+})
+
+test('a lock left by a process that is gone (kill -9, reboot) is taken over', async () => {
+  const gone = Bun.spawn(['true'])
+  await gone.exited
+  writeFileSync(`${index}.update.lock`, `${gone.pid}\n`)
+  const r = await update()
+  expect(r.code).toBe(0)
+  expect(existsSync(`${index}.update.lock`)).toBe(false)
+})
+
+test('a pid file naming a process that is not the server is reported, never signalled (SIGHUP would end it)', async () => {
+  const other = Bun.spawn(['sleep', '30'])
+  try {
+    const file = join(work, 'stale.pid')
+    writeFileSync(file, `${other.pid}\n`)
+    const out = signalServer(file)
+    expect(out.sent).toBe(false)
+    expect((out as { why: string }).why).toContain('is not the server')
+    await Bun.sleep(50)
+    expect(other.exitCode).toBeNull()
+    writeFileSync(file, '../../etc/passwd')
+    expect(signalServer(file)).toEqual({ sent: false, why: `${file} does not hold a pid` })
+  } finally {
+    other.kill('SIGKILL')
   }
 })

@@ -22,6 +22,8 @@ export interface FeedSpec {
   latestUrl(base: string): string
   /** The newest sol from the answer of latestUrl, or undefined when the answer does not say. */
   latestSol(doc: unknown): number | undefined
+  /** The sol's image count the page states (undefined when it states none). */
+  total(doc: Record<string, unknown>): number | undefined
   /** Whether a next page may hold more images: from the page document, its record count, and the records of this sol so far. */
   hasMore(doc: Record<string, unknown>, records: number, seenSoFar: number): boolean
 }
@@ -46,6 +48,7 @@ export const PERSEVERANCE: FeedSpec = {
   pageUrl: (base, sol, page) =>
     `${origin(base)}/rss/api/?feed=raw_images&category=mars2020&feedtype=json&num=100&page=${page}&order=sol+desc&sol=${sol}`,
   latestUrl: (base) => `${origin(base)}/rss/api/?feed=raw_images&category=mars2020&feedtype=json&latest=true`,
+  total: perseveranceTotal,
   latestSol: (doc) => {
     const v = (doc as { latest_sol?: unknown } | null)?.latest_sol
     const n = typeof v === 'string' && /^\d{1,6}$/.test(v) ? Number(v) : v
@@ -71,6 +74,7 @@ export const CURIOSITY: FeedSpec = {
     const n = first?.sol
     return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : undefined
   },
+  total: (doc) => (typeof doc.total === 'number' && Number.isSafeInteger(doc.total) && doc.total >= 0 ? doc.total : undefined),
   hasMore: (doc, records) => doc.more === true && records > 0,
 }
 

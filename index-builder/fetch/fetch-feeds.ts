@@ -125,20 +125,21 @@ interface FetchedPage {
   validators: Validators
 }
 
-/** Fetches one sol's pages and saves them when they differ from what is saved. */
-async function fetchSol(client: PoliteClient, spec: FeedSpec, opts: FetchOptions, state: FetchState, sol: number, s: FetchSummary): Promise<void> {
-  const feedDir = opts.feedDir
-  const saved = readSavedPages(feedDir, spec, sol)
-  const known = state.sols[sol]
+interface SolPages {
+  pages: FetchedPage[]
+  /** id → digest of every image kept, first occurrence wins. */
+  seen: Map<string, string>
+  rejected: string[]
+  duplicates: number
+  /** The image count each page stated. */
+  totals: Array<number | undefined>
+}
+
+/** Reads a sol's pages in order, conditionally where `known` validators apply to the saved pages. */
+async function readPages(client: PoliteClient, spec: FeedSpec, opts: FetchOptions, sol: number, saved: Array<Record<string, unknown>> | undefined, known: FetchState['sols'][string] | undefined, s: FetchSummary): Promise<SolPages> {
+  const out: SolPages = { pages: [], seen: new Map(), rejected: [], duplicates: 0, totals: [] }
   // Conditional requests only when the saved pages are the ones the validators were given for.
   const conditional = !!saved && !!known && saved.length === known.pages.length && saved.length > 0
-  const before = new Map<string, string>()
-  for (const doc of saved ?? []) for (const img of validateFeedPage(JSON.stringify(doc), spec, sol).images) before.set(img.id, img.digest)
-
-  const pages: FetchedPage[] = []
-  const seen = new Map<string, string>()
-  let rejected = 0
-  let duplicates = 0
   let raw = 0
   for (let p = 0; ; p++) {
     if (p >= MAX_PAGES) throw new PageError(`more than ${MAX_PAGES} pages`)
@@ -159,21 +160,54 @@ async function fetchSol(client: PoliteClient, spec: FeedSpec, opts: FetchOptions
       images = res.value.images
       validators = res.validators
       records = res.value.records
-      rejected += res.value.rejected.length
-      for (const r of res.value.rejected) if (s.errors.length < 50) s.errors.push(`sol ${sol} page ${p}: record ${r.id ?? '(no id)'} left out: ${r.why}`)
+      for (const r of res.value.rejected) out.rejected.push(`sol ${sol} page ${p}: record ${r.id ?? '(no id)'} left out: ${r.why}`)
     }
     raw += records
+    out.totals.push(spec.total(doc))
     // New images shift the others to later pages while we read: an id already seen is dropped.
-    const list = doc[spec.listKey] as Array<{ imageid?: string }>
-    const keep = list.filter((_, i) => !seen.has(images[i]!.id))
-    duplicates += list.length - keep.length
-    for (const img of images) if (!seen.has(img.id)) seen.set(img.id, img.digest)
-    pages.push({ doc: keep.length === list.length ? doc : { ...doc, [spec.listKey]: keep }, validators })
+    const list = doc[spec.listKey] as unknown[]
+    const keep = list.filter((_, i) => !out.seen.has(images[i]!.id))
+    out.duplicates += list.length - keep.length
+    for (const img of images) if (!out.seen.has(img.id)) out.seen.set(img.id, img.digest)
+    out.pages.push({ doc: keep.length === list.length ? doc : { ...doc, [spec.listKey]: keep }, validators })
     if (!spec.hasMore(doc, records, raw)) break
   }
+  return out
+}
 
-  s.images.rejected += rejected
-  s.images.duplicates += duplicates
+/**
+ * Why a sol's pages do not add up, or undefined when they do: the pages stated different totals
+ * (the sol changed while it was read, so an image may have slipped between two pages), or the
+ * images read are fewer or more than the total stated.
+ */
+function inconsistency(r: SolPages): { shifting: boolean; why: string } | undefined {
+  const stated = r.totals.filter((t): t is number => t !== undefined)
+  if (stated.length === 0) return undefined
+  if (stated.some((t) => t !== stated[0])) return { shifting: true, why: `the feed changed while its pages were read (totals ${[...new Set(stated)].join(', ')})` }
+  const got = r.seen.size + r.rejected.length
+  return got === stated[0] ? undefined : { shifting: false, why: `the feed states ${stated[0]} images, its pages held ${got}` }
+}
+
+/** Fetches one sol's pages and saves them when they differ from what is saved. */
+async function fetchSol(client: PoliteClient, spec: FeedSpec, opts: FetchOptions, state: FetchState, sol: number, s: FetchSummary): Promise<void> {
+  const feedDir = opts.feedDir
+  const saved = readSavedPages(feedDir, spec, sol)
+  const before = new Map<string, string>()
+  for (const doc of saved ?? []) for (const img of validateFeedPage(JSON.stringify(doc), spec, sol).images) before.set(img.id, img.digest)
+
+  let read = await readPages(client, spec, opts, sol, saved, state.sols[sol], s)
+  const odd = inconsistency(read)
+  if (odd) {
+    // Once more from the first page, unconditionally: a sol that changed under us settles.
+    read = await readPages(client, spec, opts, sol, saved, undefined, s)
+    const still = inconsistency(read)
+    if (still?.shifting) throw new PageError(still.why)
+    if (still) s.errors.push(`sol ${sol}: ${still.why}; saved as read`)
+  }
+  const { pages, seen } = read
+  s.images.rejected += read.rejected.length
+  s.images.duplicates += read.duplicates
+  for (const e of read.rejected) if (s.errors.length < 50) s.errors.push(e)
   if (seen.size === 0 && before.size > 0) {
     throw new PageError(`the feed answered no images for a sol that has ${before.size} saved; keeping them`)
   }

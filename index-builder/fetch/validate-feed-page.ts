@@ -85,6 +85,9 @@ function recordProblem(rec: unknown, spec: FeedSpec, sol: number, now: number): 
     const bad = dateProblem(r[k], now)
     if (bad) return `${k} ${bad}`
   }
+  // The builder dates every photo from its capture time or, failing that, its spacecraft clock.
+  const [timeField, clock] = spec.rover === 'perseverance' ? ['date_taken_utc', (r.extended as { sclk?: unknown } | undefined)?.sclk] : ['date_taken', r.spacecraft_clock]
+  if ((r[timeField] === undefined || r[timeField] === null) && !isClock(clock)) return `no ${timeField} and no spacecraft clock: no capture time`
   const urls: Array<[string, unknown]> = URL_FIELDS.map((k) => [k, r[k]])
   if (spec.rover === 'perseverance') {
     const files = r.image_files
@@ -104,6 +107,12 @@ function recordProblem(rec: unknown, spec: FeedSpec, sol: number, now: number): 
     if (!isHttpUrl(v)) return `${k} is not an http(s) URL`
   }
   return undefined
+}
+
+/** A spacecraft clock reading: a non-negative finite number, or a string of one. */
+function isClock(v: unknown): boolean {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,12}(\.\d{1,6})?$/.test(v.trim()) ? Number(v) : NaN
+  return Number.isFinite(n) && n >= 0
 }
 
 function isHttpUrl(v: unknown): boolean {

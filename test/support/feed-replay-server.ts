@@ -18,7 +18,7 @@ import { gunzipSync } from 'node:zlib'
 
 const SHARED = join(import.meta.dir, '../../../shared/data')
 
-export type Fault = { status: 429 | 503; retryAfter?: string } | { stallMs: number } | { truncate: true } | { status: 500 | 404 }
+export type Fault = { status: 429 | 503; retryAfter?: string } | { stallMs: number } | { truncate: true } | { status: 500 | 404 } | { padBytes: number }
 
 export interface LoggedRequest {
   key: string
@@ -63,6 +63,8 @@ export class FeedReplayServer {
   readonly faults = new Map<string, Fault[]>()
   /** `rover:sol` → how many of that sol's records are visible. */
   readonly visible = new Map<string, number>()
+  /** `rover:sol` → how many of that sol's first records are gone (deleted upstream). */
+  readonly removedFront = new Map<string, number>()
   /** Called on every request before it is answered (a test may kill a client mid-run here). */
   onRequest?: (key: string) => void
   private readonly bySol = { perseverance: new Map<number, Array<Record<string, unknown>>>(), curiosity: new Map<number, Array<Record<string, unknown>>>() }
@@ -78,7 +80,7 @@ export class FeedReplayServer {
 
   records(rover: 'perseverance' | 'curiosity', sol: number): Array<Record<string, unknown>> {
     const all = this.bySol[rover].get(sol) ?? []
-    return all.slice(0, this.visible.get(`${rover}:${sol}`) ?? all.length)
+    return all.slice(this.removedFront.get(`${rover}:${sol}`) ?? 0, this.visible.get(`${rover}:${sol}`) ?? all.length)
   }
 
   inject(key: string, ...faults: Fault[]): void {
@@ -101,18 +103,20 @@ export class FeedReplayServer {
     const u = new URL(req.url)
     const q = u.searchParams
     let key: string
-    let body: unknown
+    let make: () => unknown
     if (u.pathname === '/rss/api/' && q.get('feed') === 'raw_images' && q.get('category') === 'mars2020') {
       if (q.get('latest') === 'true') {
         key = 'perseverance:latest'
-        body = { latest_sol: this.latest('perseverance') }
+        make = () => ({ latest_sol: this.latest('perseverance') })
       } else {
         const sol = Number(q.get('sol'))
         const page = Number(q.get('page') ?? 0)
         const num = Number(q.get('num') ?? 100)
         key = `perseverance:${sol}:${page}`
-        const all = this.records('perseverance', sol)
-        body = { images: all.slice(page * num, page * num + num), per_page: String(num), total_results: all.length, type: 'mars2020', page, mission: 'mars2020', total_images: all.length }
+        make = () => {
+          const all = this.records('perseverance', sol)
+          return { images: all.slice(page * num, page * num + num), per_page: String(num), total_results: all.length, type: 'mars2020', page, mission: 'mars2020', total_images: all.length }
+        }
       }
     } else if (u.pathname === '/api/v1/raw_image_items/' && q.get('condition_1') === 'msl:mission') {
       const cond = /^(\d+):sol:in$/.exec(q.get('condition_2') ?? '')
@@ -121,17 +125,20 @@ export class FeedReplayServer {
       if (!cond) {
         key = 'curiosity:latest'
         // `order=sol desc`: the first item is one of the newest sol's.
-        body = { items: this.records('curiosity', this.latest('curiosity')).slice(0, 1), more: true, total: 1, page: 0, per_page: 1 }
+        make = () => ({ items: this.records('curiosity', this.latest('curiosity')).slice(0, 1), more: true, total: 1, page: 0, per_page: 1 })
       } else {
         const sol = Number(cond[1])
         key = `curiosity:${sol}:${page}`
-        const all = this.records('curiosity', sol)
-        const items = all.slice(page * per, page * per + per)
-        body = { items, more: page * per + items.length < all.length, total: all.length, page, per_page: per }
+        make = () => {
+          const all = this.records('curiosity', sol)
+          const items = all.slice(page * per, page * per + per)
+          return { items, more: page * per + items.length < all.length, total: all.length, page, per_page: per }
+        }
       }
     } else return new Response('not found', { status: 404 })
 
-    this.onRequest?.(key)
+    this.onRequest?.(key) // before the page is made: a hook may change the sol under this very request
+    const body = make()
     const fault = this.faults.get(key)?.shift()
     const conditional = req.headers.has('if-none-match')
     const log = (status: number) => (this.log.push({ key, status, conditional, at: performance.now() }), status)
@@ -144,7 +151,7 @@ export class FeedReplayServer {
       const headers: Record<string, string> = 'retryAfter' in fault && fault.retryAfter !== undefined ? { 'retry-after': fault.retryAfter } : {}
       return new Response('busy', { status: log(fault.status), headers })
     }
-    const text = JSON.stringify(body)
+    const text = fault && 'padBytes' in fault ? JSON.stringify({ ...(body as object), padding: 'x'.repeat(fault.padBytes) }) : JSON.stringify(body)
     if (fault && 'truncate' in fault) {
       log(200)
       return new Response(text.slice(0, Math.floor(text.length / 2)), { headers: { 'content-type': 'application/json' } })
