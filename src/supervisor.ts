@@ -49,13 +49,15 @@ export async function supervise(config: Config, entry: string, log: Logger): Pro
     const proc = Bun.spawn([process.execPath, entry], {
       env: { ...process.env, PORT: String(port), [WORKER_ENV]: String(slot.n) },
       stdin: 'ignore',
-      stdout: 'inherit',
+      stdout: 'pipe',
       stderr: 'pipe',
     })
     slot.proc = proc
-    void passThrough(proc, (line) => {
+    const seen = (line: string) => {
       if (line.includes('"event":"server.started"') && ++started === config.workers) log.log('info', 'supervisor.started', { port, workers: config.workers, pids: slots.map((s) => s.proc?.pid) })
-    })
+    }
+    void passThrough(proc.stdout as ReadableStream<Uint8Array>, process.stdout, seen)
+    void passThrough(proc.stderr as ReadableStream<Uint8Array>, process.stderr, seen)
     void proc.exited.then((code) => {
       if (stopping) return
       const ranMs = Date.now() - slot.startedAt
@@ -90,12 +92,12 @@ export async function supervise(config: Config, entry: string, log: Logger): Pro
   await new Promise<never>(() => {}) // until a signal ends the process
 }
 
-/** Copies a worker's stderr to ours line by line, showing each line to `seen`. */
-async function passThrough(proc: Subprocess, seen: (line: string) => void): Promise<void> {
+/** Copies one of a worker's output streams to ours, showing each line to `seen` (log lines: stdout). */
+async function passThrough(from: ReadableStream<Uint8Array>, to: NodeJS.WriteStream, seen: (line: string) => void): Promise<void> {
   const decoder = new TextDecoder()
   let buf = ''
-  for await (const chunk of proc.stderr as ReadableStream<Uint8Array>) {
-    process.stderr.write(chunk)
+  for await (const chunk of from) {
+    to.write(chunk)
     buf += decoder.decode(chunk, { stream: true })
     let nl: number
     while ((nl = buf.indexOf('\n')) >= 0) {

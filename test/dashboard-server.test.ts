@@ -40,7 +40,7 @@ async function serve(env: Record<string, string>) {
     throw new Error(`no ${what}; stderr:\n${err.join('\n')}`)
   }
   const event = (lines: string[], name: string) => lines.map((l) => (l.startsWith('{') ? JSON.parse(l) : {})).find((r) => r.event === name)
-  const started = await wait(() => event(err, 'server.started'), 'server.started')
+  const started = await wait(() => event(out, 'server.started'), 'server.started')
   return {
     origin: `http://127.0.0.1:${started.port}`,
     started,
@@ -66,7 +66,7 @@ describe('the server with the dashboard', () => {
     const s = await serve({ KEYS_DB: await SQLITE.fresh() })
     running.push(s)
     expect(s.started).toMatchObject({ key_store: 'sqlite', mail: 'log' })
-    expect(await s.wait(() => s.event(s.err, 'mail.to-stdout'), 'mail.to-stdout notice')).toMatchObject({ level: 'warn' })
+    expect(await s.wait(() => s.event(s.out, 'mail.to-stdout'), 'mail.to-stdout notice')).toMatchObject({ level: 'warn' })
     const c = new FormClient((r) => fetch(r, { redirect: 'manual' }), s.origin)
     const form = await (await c.get('/dashboard')).text()
     expect((await c.post('/dashboard/sign-in', formFields(form, '/dashboard/sign-in', { email: 'Dev@Example.org' }))).status).toBe(200)
@@ -97,6 +97,6 @@ describe('the server with the dashboard', () => {
     expect((await fetch(`${s.origin}/api/v2/photos?per_page=1`, { headers: { 'x-api-key': key } })).status).toBe(200)
     expect(s.out.join('\n')).not.toContain(key)
     expect(s.err.join('\n')).not.toContain(key)
-    expect(s.event(s.err, 'mail.to-stdout')).toBeUndefined() // checked last: it would have been logged right after the start
+    expect(s.event(s.out, 'mail.to-stdout')).toBeUndefined() // checked last: it would have been logged right after the start
   }, 30_000)
 })

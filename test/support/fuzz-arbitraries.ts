@@ -837,8 +837,10 @@ export function leakViolations(status: number, type: string, body: string): stri
   return v
 }
 
-/** Paths that need no key (the service's declared open routes; trailing slash ignored). */
-const OPEN_PATHS = new Set(['/health', '/api/v2/openapi.json', '/api/v2/docs'])
+/** Paths that need no key (the service's declared open routes; trailing slash ignored): written out here, so the judge does not take the app's word for it. */
+const OPEN_PATHS = new Set(['/', '/health', '/api/v2/openapi.json', '/api/v2/docs'])
+/** The site's pages: the key dashboard (its own session) and the public rover pages. */
+const OPEN_PAGES = /^\/(?:dashboard(?:\/(?:sign-in|link|confirm|key|sign-out|account\/delete))?|rovers\/[^/]+)$/
 
 /**
  * A request that reaches a keyed handler without a valid key is a violation: without one, every
@@ -852,7 +854,7 @@ export function keyViolations(target: string, validKey: boolean, status: number,
   const cut = path.search(/[?#]/)
   if (cut >= 0) path = path.slice(0, cut)
   if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1)
-  if (OPEN_PATHS.has(path)) return []
+  if (OPEN_PATHS.has(path) || OPEN_PAGES.test(path)) return []
   return [`${status} without a valid key for a path that is not open (${path.slice(0, 80)})`]
 }
 
