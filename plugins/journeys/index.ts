@@ -55,7 +55,7 @@ export function journeysPlugin(deps: PluginDeps) {
     params: SLUG,
     operationId: 'getRoverPage',
     keyed: false,
-    responses: { 200: { description: 'An HTML page' }, 404: { description: 'Unknown rover slug' } },
+    responses: { 200: { description: 'An HTML page', mediaType: 'text/html', schema: Type.String() }, 404: { description: 'Unknown rover slug' } },
     tags: ['site'],
   })
 
