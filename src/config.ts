@@ -26,6 +26,10 @@ export interface Config {
   bodyTimeoutS?: number
   /** On SIGTERM, how long requests in flight may take to finish before their connections are closed, seconds. Optional: default 10. */
   shutdownTimeoutS?: number
+  /** Most photos one export may return (EXPORT_MAX_ROWS). Optional: default 2,000,000. */
+  exportMaxRows?: number
+  /** Longest an export stream may run before it ends with an error row, seconds (EXPORT_TIMEOUT_S). Optional: default 300. */
+  exportTimeoutS?: number
 }
 
 function int(name: string, fallback: number): number {
@@ -59,6 +63,8 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     authFailWindowS: int('AUTH_FAIL_WINDOW_S', 60),
     bodyTimeoutS: int('BODY_TIMEOUT_S', 10),
     shutdownTimeoutS: int('SHUTDOWN_TIMEOUT_S', 10),
+    exportMaxRows: int('EXPORT_MAX_ROWS', 2_000_000),
+    exportTimeoutS: int('EXPORT_TIMEOUT_S', 300),
     ...overrides,
   }
 }

@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import type { AppDeps } from '../../src/app-deps'
 import type { Decision } from '../../src/limits/counter-store'
 import { keyOf } from '../auth/key-of'
-import { addHeaders, whenAnswered } from '../content-type/answer-state'
+import { addHeaders, whenAnswered, whenRenewed } from '../content-type/answer-state'
 import { effectiveLimits, rateLimitHeaders, refusal } from './limit-rules'
 
 /**
@@ -22,6 +22,7 @@ export function rateLimitPlugin(deps: AppDeps) {
     if (decision.refused) throw refusal(decision.refused, limits, now)
     const lease = decision.lease
     if (lease) whenAnswered(request, () => lease.release())
+    if (lease?.renew) whenRenewed(request, (nowMs) => lease.renew!(nowMs))
   }
 
   const plugin = new Elysia({ name: 'rate-limit' })

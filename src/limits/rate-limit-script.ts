@@ -33,6 +33,25 @@ redis.call('PEXPIRE', KEYS[3], stale)
 return {0, h, d}
 `
 
+/**
+ * Charges N more calls at once (CounterStore.charge): all or nothing, so two instances can never
+ * both spend the last units. KEYS[1] hour, KEYS[2] day counter; ARGV units, hourly, daily,
+ * hour ttl ms, day ttl ms. Returns {code, hourCount, dayCount}: 0 charged, 1 hourly, 2 daily.
+ */
+export const CHARGE_SCRIPT = `
+local n = tonumber(ARGV[1])
+local h = tonumber(redis.call('GET', KEYS[1]) or '0')
+local d = tonumber(redis.call('GET', KEYS[2]) or '0')
+if d + n > tonumber(ARGV[3]) then return {2, h, d} end
+if h + n > tonumber(ARGV[2]) then return {1, h, d} end
+if n == 0 then return {0, h, d} end
+h = redis.call('INCRBY', KEYS[1], n)
+if h == n then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
+d = redis.call('INCRBY', KEYS[2], n)
+if d == n then redis.call('PEXPIRE', KEYS[2], ARGV[5]) end
+return {0, h, d}
+`
+
 export const REFUSAL_CODES = { 1: 'hourly', 2: 'daily', 3: 'concurrent' } as const
 
 /** Counter key names of one key record for the windows starting at hourStart / dayStart (ms). */

@@ -1,8 +1,8 @@
 import { RedisClient } from 'bun'
 import type { Logger } from '../log'
-import type { CounterStore, CounterStoreStatus, Decision, Lease, Limits, Usage } from './counter-store'
+import type { Charge, CounterStore, CounterStoreStatus, Decision, Lease, Limits, Usage } from './counter-store'
 import { MemoryCounterStore, STALE_IN_FLIGHT_MS } from './memory-counter-store'
-import { counterKeys, RATE_LIMIT_SCRIPT, REFUSAL_CODES } from './rate-limit-script'
+import { CHARGE_SCRIPT, counterKeys, RATE_LIMIT_SCRIPT, REFUSAL_CODES } from './rate-limit-script'
 import { DAY_MS, HOUR_MS, windowsAt } from './windows'
 
 export interface RedisCounterStoreOptions {
@@ -114,7 +114,24 @@ export class RedisCounterStore implements CounterStore {
     this.#degraded = false
     const [code, hourCount, dayCount] = reply.map(Number) as [number, number, number]
     if (code !== 0) return { refused: REFUSAL_CODES[code as 1 | 2 | 3], hourCount, dayCount }
-    return { hourCount, dayCount, lease: new RedisLease(this.#client, keys[2], token) }
+    return { hourCount, dayCount, lease: new RedisLease(this.#client, keys[2], token, this.#staleMs) }
+  }
+
+  async charge(id: number, units: number, limits: Limits, nowMs: number): Promise<Charge> {
+    if (!this.#client.connected || performance.now() < this.#skipUntil) return this.#local.charge(id, units, limits, nowMs)
+    const w = windowsAt(nowMs)
+    const [h, d] = counterKeys(id, w.hourStart, w.dayStart)
+    const argv = [String(units), String(limits.hourly), String(limits.daily), String(w.hourStart + HOUR_MS - nowMs + WINDOW_SLACK_MS), String(w.dayStart + DAY_MS - nowMs + WINDOW_SLACK_MS)]
+    try {
+      const reply = (await withTimeout(this.#client.send('EVAL', [CHARGE_SCRIPT, '2', h, d, ...argv]), this.#timeoutMs)) as number[]
+      const [code, hourCount, dayCount] = reply.map(Number) as [number, number, number]
+      return code === 0 ? { hourCount, dayCount } : { refused: code === 1 ? 'hourly' : 'daily', hourCount, dayCount }
+    } catch (err) {
+      // Fail open as acquire does: this instance's own counters decide.
+      this.#warn('redis charge failed; using local counters', err)
+      this.#skipUntil = performance.now() + 1_000
+      return this.#local.charge(id, units, limits, nowMs)
+    }
   }
 
   async peek(id: number, nowMs: number): Promise<Usage> {
@@ -182,12 +199,19 @@ class RedisLease implements Lease {
     private readonly client: RedisClient,
     private readonly set: string,
     private readonly token: string,
+    private readonly staleMs: number,
   ) {}
   release(): void {
     if (this.#done) return
     this.#done = true
     // Fire and forget: if this is lost, the script purges the slot once it is stale.
     this.client.send('ZREM', [this.set, this.token]).catch(() => {})
+  }
+  renew(nowMs: number): void {
+    if (this.#done) return
+    // XX: only a slot still held is refreshed (a purged one stays purged).
+    this.client.send('ZADD', [this.set, 'XX', String(nowMs), this.token]).catch(() => {})
+    this.client.send('PEXPIRE', [this.set, String(this.staleMs)]).catch(() => {})
   }
 }
 

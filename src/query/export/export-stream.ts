@@ -1,0 +1,134 @@
+import { ArrowBatches } from './arrow-batches'
+import { exportColumns } from './export-columns'
+import type { ExportPlan } from './export-plan'
+import { csvRows, jsonRows, type TextRows } from './text-rows'
+
+export type ExportOutcome = 'complete' | 'cancelled' | 'timeout' | 'failed'
+
+export interface ExportStreamOptions {
+  /** The client went away (Request.signal): stop at once. */
+  signal?: AbortSignal
+  /** After this long the stream ends with an error row (text) or is aborted (Arrow). */
+  timeoutMs: number
+  /** Rows per chunk (default: 8,192 for Arrow, 4,096 for text). */
+  chunkRows?: number
+  /** Called now and then while the stream runs (keeps the in-flight slot from being taken for leaked). */
+  renew?: (nowMs: number) => void
+  /** Called once when the stream ends, however it ends, with the rows handed to the client. */
+  onEnd: (outcome: ExportOutcome, rows: number) => void
+}
+
+/** Rows produced by every export of this process (tests prove with it that a cancelled export stops). */
+export const exportCounters = { rowsProduced: 0, running: 0 }
+
+const RENEW_EVERY_MS = 20_000
+/** After the deadline, how long the error row may take to reach a slow client before the connection is cut. */
+const FAILURE_GRACE_MS = 2_000
+
+/**
+ * The body of an export as a pull stream: one chunk is built only when the consumer asks for it
+ * (backpressure: a slow client holds the export at its socket's pace, never more than a chunk or
+ * two ahead in memory), from the plan's pinned snapshot (a reload mid-stream changes nothing; the
+ * snapshot is let go when the stream ends). A cancel (client gone) or an abort of the request
+ * stops it before the next chunk. At the deadline a text stream gets its failure row and is then
+ * errored, so the client never takes a cut export for a whole one; an Arrow stream is errored
+ * (its reader sees no end-of-stream marker).
+ */
+export function exportStream(plan: ExportPlan, opts: ExportStreamOptions): ReadableStream<Uint8Array> {
+  let rows: Int32Array | undefined = plan.rows
+  const arrow = plan.format === 'arrow' ? new ArrowBatches(plan.store.photos, exportColumns(plan.store.photos, plan.output)) : undefined
+  const text: TextRows | undefined = arrow ? undefined
+    : plan.format === 'csv' ? csvRows(plan.store, plan.output) : jsonRows(plan.store, plan.output, plan.format === 'ndjson')
+  const size = Math.max(1, opts.chunkRows ?? (arrow ? 8192 : 4096))
+  let pos = 0
+  let state: 'running' | 'failing' | 'ended' = 'running'
+  let lastRenew = Date.now()
+  let controller: ReadableStreamDefaultController<Uint8Array> | undefined
+  let deadline: ReturnType<typeof setTimeout> | undefined
+  let grace: ReturnType<typeof setTimeout> | undefined
+
+  exportCounters.running++
+  const end = (outcome: ExportOutcome) => {
+    if (state === 'ended') return
+    state = 'ended'
+    rows = undefined // lets go of the snapshot's row list
+    clearTimeout(deadline)
+    clearTimeout(grace)
+    opts.signal?.removeEventListener('abort', onAbort)
+    exportCounters.running--
+    opts.onEnd(outcome, pos)
+  }
+  const fail = (error: Error, outcome: ExportOutcome) => {
+    try {
+      controller?.error(error)
+    } catch {}
+    end(outcome)
+  }
+  const onAbort = () => fail(new Error('client went away'), 'cancelled')
+  opts.signal?.addEventListener('abort', onAbort)
+
+  const encode = (s: string) => Buffer.from(s, 'utf8') as Uint8Array
+
+  return new ReadableStream<Uint8Array>(
+    {
+      start(c) {
+        controller = c
+        if (opts.signal?.aborted) return onAbort()
+        deadline = setTimeout(() => {
+          if (state !== 'running') return
+          const detail = `The export stopped after ${opts.timeoutMs / 1000} s (EXPORT_TIMEOUT_S), having written ${pos} of ${plan.rows.length} rows.`
+          if (!text) return fail(new Error(detail), 'timeout')
+          state = 'failing'
+          try {
+            c.enqueue(encode(text.failure(detail)))
+          } catch {}
+          grace = setTimeout(() => fail(new Error(detail), 'timeout'), FAILURE_GRACE_MS)
+        }, opts.timeoutMs)
+      },
+      pull(c) {
+        if (state === 'failing') return fail(new Error('export timed out'), 'timeout')
+        if (state !== 'running' || !rows) return
+        try {
+          const now = Date.now()
+          if (opts.renew && now - lastRenew >= RENEW_EVERY_MS) {
+            lastRenew = now
+            opts.renew(now)
+          }
+          if (pos >= rows.length && pos > 0) {
+            c.enqueue(arrow ? arrow.end() : encode(text!.end()))
+            c.close()
+            return end('complete')
+          }
+          const first = pos === 0
+          const chunk = rows.subarray(pos, pos + size)
+          pos += chunk.length
+          exportCounters.rowsProduced += chunk.length
+          if (arrow) {
+            const bytes = arrow.batch(chunk)
+            c.enqueue(pos >= rows.length ? concat(bytes, arrow.end()) : bytes)
+          } else {
+            const s = (first ? text!.start() : '') + text!.chunk(chunk, first) + (pos >= rows.length ? text!.end() : '')
+            c.enqueue(encode(s))
+          }
+          if (pos >= rows.length) {
+            c.close()
+            end('complete')
+          }
+        } catch (e) {
+          fail(e instanceof Error ? e : new Error(String(e)), 'failed')
+        }
+      },
+      cancel() {
+        end('cancelled')
+      },
+    },
+    { highWaterMark: 1 },
+  )
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.byteLength + b.byteLength)
+  out.set(a)
+  out.set(b, a.byteLength)
+  return out
+}
