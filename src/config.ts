@@ -30,6 +30,8 @@ export interface Config {
   exportMaxRows?: number
   /** Longest an export stream may run before it ends with an error row, seconds (EXPORT_TIMEOUT_S). Optional: default 300. */
   exportTimeoutS?: number
+  /** Rows per streamed chunk of an export (EXPORT_CHUNK_ROWS; 0: 8,192 for Arrow, 4,096 for text). Optional. */
+  exportChunkRows?: number
 }
 
 function int(name: string, fallback: number): number {
@@ -65,6 +67,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     shutdownTimeoutS: int('SHUTDOWN_TIMEOUT_S', 10),
     exportMaxRows: int('EXPORT_MAX_ROWS', 2_000_000),
     exportTimeoutS: int('EXPORT_TIMEOUT_S', 300),
+    exportChunkRows: int('EXPORT_CHUNK_ROWS', 0),
     ...overrides,
   }
 }

@@ -62,6 +62,7 @@ export function exportPlugin(deps: AppDeps) {
     const body = exportStream(plan, {
       signal: request.signal,
       timeoutMs,
+      chunkRows: deps.config.exportChunkRows || undefined,
       renew: hold.renew,
       onEnd(outcome, rows) {
         hold.finish()
