@@ -18,6 +18,7 @@ async function run(): Promise<unknown> {
     case 'postgres': return (await import('./peers/postgres')).benchPostgres(options)
     case 'http': return (await import('./http')).benchHttp(options)
     case 'start-size': return (await import('./start-size')).benchStartSize(options)
+    case 'export': return (await import('./export')).benchExport(options)
     case 'gatekeeping': {
       const m = (await import(join(import.meta.dir, 'gatekeeping.ts'))) as { benchGatekeeping?: (o: unknown) => Promise<unknown> }
       if (typeof m.benchGatekeeping !== 'function') throw new Error('bench/gatekeeping.ts exports no benchGatekeeping')

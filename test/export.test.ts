@@ -175,7 +175,7 @@ describe('format choice', () => {
     expect(r.status).toBe(400)
     const body = JSON.parse(new TextDecoder().decode(bytes))
     expect(body.errors.map((e: { parameter: string }) => e.parameter).sort()).toEqual(['format', 'max_rows', 'sol', 'sort'])
-    const list = await (await t.request('/api/v2/photos?sol=abc')).json()
+    const list = (await (await t.request("/api/v2/photos?sol=abc")).json()) as { errors: unknown[] }
     expect(body.errors.find((e: { parameter: string }) => e.parameter === 'sol')).toEqual(list.errors[0])
   })
 })
@@ -204,7 +204,7 @@ describe('charging and limits', () => {
     try {
       const r = await a.request('/api/v2/photos/export?format=arrow')
       expect(r.status).toBe(429)
-      const body = await r.json()
+      const body = (await r.json()) as { detail: string }
       expect(body.detail).toContain('costs 12 requests')
       expect(body.detail).toContain('5 of its hourly limit of 5 left')
       expect(r.headers.get('x-ratelimit-remaining')).toBe('5')

@@ -123,6 +123,7 @@ export class ArrowBatches {
         return makeData({ type, length: n, nullCount, nullBitmap, data: codes, dictionary: this.#dicts[i] } as never)
       }
       case 'image': {
+        // URL = folder + file name, copied natively (Buffer.copy: no view object per row).
         const offsets = new Int32Array(n + 1)
         const ranges = new Int32Array(2 * n)
         let size = 0
@@ -136,15 +137,17 @@ export class ArrowBatches {
           }
           offsets[j + 1] = size
         }
-        const bytes = new Uint8Array(size)
+        const bytes = Buffer.allocUnsafe(size)
+        const files = bufferOf(c.col.data)
         for (let j = 0; j < n; j++) {
-          if (offsets[j + 1] === offsets[j]) continue
-          const dir = this.#images.dir(rows[j]!)
-          bytes.set(dir, offsets[j]!)
-          bytes.set(c.col.data.subarray(ranges[2 * j]!, ranges[2 * j + 1]!), offsets[j]! + dir.length)
+          const at = offsets[j]!
+          if (offsets[j + 1] === at) continue
+          const dir = this.#images.dirBuffer(rows[j]!)
+          dir.copy(bytes, at)
+          files.copy(bytes, at + dir.length, ranges[2 * j]!, ranges[2 * j + 1]!)
         }
         const [nullBitmap, nullCount] = validity(n, (j) => offsets[j + 1]! > offsets[j]!)
-        return makeData({ type, length: n, nullCount, nullBitmap, valueOffsets: offsets, data: bytes } as never)
+        return makeData({ type, length: n, nullCount, nullBitmap, valueOffsets: offsets, data: new Uint8Array(bytes.buffer, bytes.byteOffset, size) } as never)
       }
     }
   }
@@ -172,6 +175,13 @@ class CollectSink extends AsyncByteQueue {
     this.#size = 0
     return out
   }
+}
+
+const buffers = new WeakMap<Uint8Array, Buffer>()
+function bufferOf(data: Uint8Array): Buffer {
+  let b = buffers.get(data)
+  if (!b) buffers.set(data, (b = Buffer.from(data.buffer, data.byteOffset, data.byteLength)))
+  return b
 }
 
 function ascending(rows: Int32Array): boolean {
