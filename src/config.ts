@@ -30,7 +30,7 @@ export interface Config {
   exportMaxRows?: number
   /** Longest an export stream may run before it ends with an error row, seconds (EXPORT_TIMEOUT_S). Optional: default 300. */
   exportTimeoutS?: number
-  /** Rows per streamed chunk of an export (EXPORT_CHUNK_ROWS; 0: 8,192 for Arrow, 4,096 for text). Optional. */
+  /** Rows per streamed chunk of an export (EXPORT_CHUNK_ROWS; 0: the default, 2,048). Optional. */
   exportChunkRows?: number
 }
 

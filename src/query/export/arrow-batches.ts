@@ -23,6 +23,12 @@ export class ArrowBatches {
   readonly #sink = new CollectSink()
   readonly #dicts: Array<Vector | undefined>
   readonly #images: ImageBytes
+  /**
+   * Buffers built per batch (gathered values, validity, timestamps, image URLs) are only read
+   * until the batch's bytes are copied out (CollectSink.take), so they are reused across batches:
+   * the only allocation per batch is its output.
+   */
+  readonly #scratch = new Scratch()
 
   constructor(readonly p: PhotoColumns, readonly columns: ExportColumn[]) {
     this.#dicts = columns.map((c) => dictionaryOf(c))
@@ -48,30 +54,34 @@ export class ArrowBatches {
     return this.#sink.take()
   }
 
+  #validity(i: number, n: number, present: (j: number) => boolean): [Uint8Array | undefined, number] {
+    return validity(this.#scratch.take(`v${i}`, Uint8Array, (n + 7) >> 3), n, present)
+  }
+
   #column(c: ExportColumn, i: number, rows: Int32Array, run: number): Data {
     const n = rows.length
     const type = this.schema.fields[i]!.type
     switch (c.kind) {
       case 'int32':
       case 'date': {
-        const values = run >= 0 ? c.values.subarray(run, run + n) : gather(c.values, rows, new Int32Array(n))
-        const [nullBitmap, nullCount] = validity(n, (j) => values[j]! >= 0)
+        const values = run >= 0 ? c.values.subarray(run, run + n) : gather(c.values, rows, this.#scratch.take(`g${i}`, Int32Array, n))
+        const [nullBitmap, nullCount] = this.#validity(i, n, (j) => values[j]! >= 0)
         return makeData({ type, length: n, nullCount, nullBitmap, data: values } as never)
       }
       case 'f64':
       case 'f32': {
-        const values = run >= 0 ? c.values.subarray(run, run + n) : gather(c.values, rows, c.kind === 'f64' ? new Float64Array(n) : new Float32Array(n))
+        const values = run >= 0 ? c.values.subarray(run, run + n) : gather(c.values, rows, c.kind === 'f64' ? this.#scratch.take(`g${i}`, Float64Array, n) : this.#scratch.take(`g${i}`, Float32Array, n))
         const group = c.kind === 'f64' ? c.group : undefined
         const [nullBitmap, nullCount] = group
-          ? validity(n, (j) => group.every((g) => Number.isFinite(g[rows[j]!])))
-          : validity(n, (j) => values[j] === values[j])
+          ? this.#validity(i, n, (j) => group.every((g) => Number.isFinite(g[rows[j]!])))
+          : this.#validity(i, n, (j) => values[j] === values[j])
         return makeData({ type, length: n, nullCount, nullBitmap, data: values } as never)
       }
       case 'timestamp': {
         // int64 ms written as two int32 halves (little-endian), without a BigInt per row.
-        const out = new BigInt64Array(n)
-        const halves = new Int32Array(out.buffer)
-        const [nullBitmap, nullCount] = validity(n, (j) => {
+        const out = this.#scratch.take(`t${i}`, BigInt64Array, n)
+        const halves = new Int32Array(out.buffer, out.byteOffset, 2 * n)
+        const [nullBitmap, nullCount] = this.#validity(i, n, (j) => {
           const t = c.values[rows[j]!]!
           if (!(Math.abs(t) <= 8.64e15)) return false
           const ms = Math.trunc(t)
@@ -90,42 +100,42 @@ export class ArrowBatches {
           offsets = col.offsets.subarray(run, run + n + 1)
           bytes = col.data
         } else {
-          offsets = new Int32Array(n + 1)
+          offsets = this.#scratch.take(`o${i}`, Int32Array, n + 1)
           let size = 0
           for (let j = 0; j < n; j++) {
             const r = rows[j]!
             size += col.offsets[r + 1]! - col.offsets[r]!
             offsets[j + 1] = size
           }
-          bytes = new Uint8Array(size)
+          bytes = this.#scratch.take(`b${i}`, Uint8Array, size)
           for (let j = 0; j < n; j++) {
             const r = rows[j]!
             bytes.set(col.data.subarray(col.offsets[r]!, col.offsets[r + 1]!), offsets[j]!)
           }
         }
-        const [nullBitmap, nullCount] = validity(n, (j) => offsets[j + 1]! > offsets[j]!)
+        const [nullBitmap, nullCount] = this.#validity(i, n, (j) => offsets[j + 1]! > offsets[j]!)
         return makeData({ type, length: n, nullCount, nullBitmap, valueOffsets: offsets, data: bytes } as never)
       }
       case 'dict': {
-        const codes = run >= 0 ? c.col.codes.subarray(run, run + n) : gather(c.col.codes, rows, new (c.col.codes.constructor as Int32ArrayConstructor)(n))
+        const codes = run >= 0 ? c.col.codes.subarray(run, run + n) : gather(c.col.codes, rows, this.#scratch.take(`g${i}`, c.col.codes.constructor as Int32ArrayConstructor, n))
         const absent = absentCodes(c.col)
-        const [nullBitmap, nullCount] = validity(n, (j) => !absent[codes[j]!])
+        const [nullBitmap, nullCount] = this.#validity(i, n, (j) => !absent[codes[j]!])
         return makeData({ type, length: n, nullCount, nullBitmap, data: codes, dictionary: this.#dicts[i] } as never)
       }
       case 'rover': {
-        const codes = run >= 0 ? this.p.rover.subarray(run, run + n) : gather(this.p.rover, rows, new Uint8Array(n))
+        const codes = run >= 0 ? this.p.rover.subarray(run, run + n) : gather(this.p.rover, rows, this.#scratch.take(`g${i}`, Uint8Array, n))
         return makeData({ type, length: n, nullCount: 0, data: codes, dictionary: this.#dicts[i] } as never)
       }
       case 'camera-name': {
-        const codes = new Int16Array(n)
+        const codes = this.#scratch.take(`g${i}`, Int16Array, n)
         for (let j = 0; j < n; j++) codes[j] = c.codeOf(this.p.rover[rows[j]!]!, this.p.camera.codes[rows[j]!]!)
-        const [nullBitmap, nullCount] = validity(n, (j) => codes[j] !== 0)
+        const [nullBitmap, nullCount] = this.#validity(i, n, (j) => codes[j] !== 0)
         return makeData({ type, length: n, nullCount, nullBitmap, data: codes, dictionary: this.#dicts[i] } as never)
       }
       case 'image': {
         // URL = folder + file name, copied natively (Buffer.copy: no view object per row).
-        const offsets = new Int32Array(n + 1)
-        const ranges = new Int32Array(2 * n)
+        const offsets = this.#scratch.take(`o${i}`, Int32Array, n + 1)
+        const ranges = this.#scratch.take(`r${i}`, Int32Array, 2 * n)
         let size = 0
         for (let j = 0; j < n; j++) {
           const r = rows[j]!
@@ -137,7 +147,8 @@ export class ArrowBatches {
           }
           offsets[j + 1] = size
         }
-        const bytes = Buffer.allocUnsafe(size)
+        const scratch = this.#scratch.take(`b${i}`, Uint8Array, size)
+        const bytes = Buffer.from(scratch.buffer, scratch.byteOffset, size)
         const files = bufferOf(c.col.data)
         for (let j = 0; j < n; j++) {
           const at = offsets[j]!
@@ -146,10 +157,24 @@ export class ArrowBatches {
           dir.copy(bytes, at)
           files.copy(bytes, at + dir.length, ranges[2 * j]!, ranges[2 * j + 1]!)
         }
-        const [nullBitmap, nullCount] = validity(n, (j) => offsets[j + 1]! > offsets[j]!)
-        return makeData({ type, length: n, nullCount, nullBitmap, valueOffsets: offsets, data: new Uint8Array(bytes.buffer, bytes.byteOffset, size) } as never)
+        const [nullBitmap, nullCount] = this.#validity(i, n, (j) => offsets[j + 1]! > offsets[j]!)
+        return makeData({ type, length: n, nullCount, nullBitmap, valueOffsets: offsets, data: scratch } as never)
       }
     }
+  }
+}
+
+type Typed = Int8Array | Int16Array | Int32Array | Uint8Array | Uint16Array | Uint32Array | Float32Array | Float64Array | BigInt64Array
+
+class Scratch {
+  readonly #slots = new Map<string, Typed>()
+  take<T extends Typed>(slot: string, Ctor: new (n: number) => T, n: number): T {
+    let a = this.#slots.get(slot) as T | undefined
+    if (!a || a.length < n || a.constructor !== Ctor) {
+      a = new Ctor(Math.max(n, 1024))
+      this.#slots.set(slot, a)
+    }
+    return a.subarray(0, n) as T
   }
 }
 
@@ -194,9 +219,9 @@ function gather<T extends { [i: number]: number }>(src: { [i: number]: number },
   return out
 }
 
-/** Arrow validity bitmap (LSB first) of `present`, or none when every value is present. */
-function validity(n: number, present: (j: number) => boolean): [Uint8Array | undefined, number] {
-  const bits = new Uint8Array((n + 7) >> 3)
+/** Arrow validity bitmap (LSB first) of `present` into `bits` (zeroed here), or none when every value is present. */
+function validity(bits: Uint8Array, n: number, present: (j: number) => boolean): [Uint8Array | undefined, number] {
+  bits.fill(0)
   let nulls = 0
   for (let j = 0; j < n; j++) {
     if (present(j)) bits[j >> 3]! |= 1 << (j & 7)
