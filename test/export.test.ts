@@ -242,6 +242,21 @@ describe('charging and limits', () => {
     }
   })
 
+  test('HEAD gives the headers without a body, charges only the call and frees its slot at once', async () => {
+    const a = await makeTestApp({ keyLimits: { concurrent: 1 } })
+    try {
+      const r = await a.request('/api/v2/photos/export?format=csv', { method: 'HEAD' })
+      expect(r.status).toBe(200)
+      expect(r.headers.get('x-export-rows')).toBe('11277')
+      expect(r.headers.get('x-export-charged')).toBe('1')
+      expect(r.headers.get('x-ratelimit-remaining')).toBe('9999')
+      expect((await r.arrayBuffer()).byteLength).toBe(0)
+      expect((await a.request('/api/v2/rovers')).status).toBe(200)
+    } finally {
+      await a.close()
+    }
+  })
+
   test('ETag per format: If-None-Match with the same format is 304 and not charged; another format\'s tag does not match', async () => {
     const first = await exportBody('rovers=spirit&format=csv')
     const tag = first.r.headers.get('etag')!

@@ -113,6 +113,13 @@ export interface BenchResult {
     postgres?: Outcome<PeerResult>
     http?: Outcome<HttpResult>
     gatekeeping?: Outcome<{ result: unknown }>
+    export?: Outcome<ExportResult>
   }
   goals: GoalCheck[]
+}
+
+/** bench/export.ts: one full export per format over loopback, best of the rounds, with its peer. */
+export interface ExportResult {
+  rounds: number
+  formats: Record<string, { rows: number; bytes: number; ms: number; rows_per_s: number; rss_growth_mb: number; peer: string; peer_ms: number; ratio_vs_peer: number }>
 }

@@ -32,9 +32,11 @@ export function exportPlugin(deps: AppDeps) {
     const accept = request.headers.get('accept')
     const plan = planExport(store, f.params(), accept, serverMaxRows)
 
+    // HEAD (RFC 9110 §9.3.2): the GET's headers, no body, so nothing is streamed and only the call itself counts.
+    const head = request.method === 'HEAD'
     let charged = 1
     const record = keyOf(request)
-    if (record) {
+    if (record && !head) {
       const now = clock()
       const limits = effectiveLimits(record, deps.config)
       const { hourCount, refusal } = await chargeExport(deps.limits, record.id, limits, plan.cost, plan.rows.length, now)
@@ -57,6 +59,7 @@ export function exportPlugin(deps: AppDeps) {
       'x-export-charged': String(charged),
     }
 
+    if (head) return new Response(null, { status: 200, headers })
     const hold = holdAnswer(request)
     const started = performance.now()
     const body = exportStream(plan, {
@@ -89,7 +92,14 @@ function registerDocs(): void {
       '(after max_rows), checked before streaming: when the key has fewer left, 429 stating the cost. X-Export-Charged says how many were ' +
       `charged, X-Export-Rows how many rows follow. max_rows and the server cap EXPORT_MAX_ROWS (default ${DEFAULT_EXPORT_MAX_ROWS}) bound it; ` +
       'the export holds one in-flight slot while it streams; after EXPORT_TIMEOUT_S (default 300 s) it ends with an error row ' +
-      '(NDJSON/JSON: {"error":{...}}, CSV: a "#error" record) or, for Arrow, the connection is cut before the end-of-stream marker.',
+      '(NDJSON/JSON: {"error":{...}}, CSV: a "#error" record) or, for Arrow, the connection is cut before the end-of-stream marker.\n\n' +
+      'Examples (docs/export.md):\n\n' +
+      '- Arrow, read with apache-arrow: `tableFromIPC(new Uint8Array(await (await fetch(base + "/api/v2/photos/export?format=arrow&rovers=curiosity", ' +
+      '{ headers: { "X-API-Key": key } })).arrayBuffer()))`\n' +
+      '- NDJSON, read with DuckDB: `curl -H "X-API-Key: $KEY" -o spirit.ndjson "$BASE/api/v2/photos/export?format=ndjson&rovers=spirit"`, then ' +
+      '`SELECT attributes.sol, count(*) FROM read_json_auto(\'spirit.ndjson\') GROUP BY 1`\n' +
+      '- CSV, read with DuckDB: `curl -H "X-API-Key: $KEY" -H "Accept: text/csv" -o sols.csv "$BASE/api/v2/photos/export?sol_min=1000&sol_max=1010"`, then ' +
+      '`SELECT sol, avg("dimensions.width") FROM read_csv_auto(\'sols.csv\') GROUP BY sol`',
     query: EXPORT_QUERY_SCHEMA,
     responses: {
       200: { description: 'The photos, streamed (Content-Disposition: attachment; filename="photos-<index version>.<ext>")' },
