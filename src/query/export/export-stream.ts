@@ -50,14 +50,19 @@ const FAILURE_GRACE_MS = 2_000
  * (its reader sees no end-of-stream marker).
  */
 export function exportStream(plan: ExportPlan, opts: ExportStreamOptions): ReadableStream<Uint8Array> {
+  // Only these reach the snapshot; end() drops them, so a finished stream pins no old index.
   let rows: Int32Array | undefined = plan.rows
-  const arrow = plan.format === 'arrow' ? new ArrowBatches(plan.store.photos, exportColumns(plan.store.photos, plan.output)) : undefined
-  const text: TextRows | undefined = arrow ? undefined
+  const total = plan.rows.length
+  let arrow = plan.format === 'arrow' ? new ArrowBatches(plan.store.photos, exportColumns(plan.store.photos, plan.output)) : undefined
+  let text: TextRows | undefined = arrow ? undefined
     : plan.format === 'csv' ? csvRows(plan.store, plan.output) : jsonRows(plan.store, plan.output, plan.format === 'ndjson')
+  const isText = !arrow
   const size = Math.max(1, opts.chunkRows ?? CHUNK_ROWS)
   let pos = 0
   let sinceGc = 0
-  let state: 'running' | 'failing' | 'ended' = 'running'
+  let state: 'running' | 'ended' = 'running'
+  /** The failure row is queued: the next pull errors the stream. */
+  let failing = false
   let lastRenew = Date.now()
   let controller: ReadableStreamDefaultController<Uint8Array> | undefined
   let deadline: ReturnType<typeof setTimeout> | undefined
@@ -67,7 +72,9 @@ export function exportStream(plan: ExportPlan, opts: ExportStreamOptions): Reada
   const end = (outcome: ExportOutcome) => {
     if (state === 'ended') return
     state = 'ended'
-    rows = undefined // lets go of the snapshot's row list
+    rows = undefined
+    arrow = undefined
+    text = undefined
     clearTimeout(deadline)
     clearTimeout(grace)
     opts.signal?.removeEventListener('abort', onAbort)
@@ -100,17 +107,24 @@ export function exportStream(plan: ExportPlan, opts: ExportStreamOptions): Reada
         if (opts.signal?.aborted) return onAbort()
         deadline = setTimeout(() => {
           if (state !== 'running') return
-          const detail = `The export stopped after ${opts.timeoutMs / 1000} s (EXPORT_TIMEOUT_S), having written ${pos} of ${plan.rows.length} rows.`
-          if (!text) return fail(new Error(detail), 'timeout')
-          state = 'failing'
+          const detail = `The export stopped after ${opts.timeoutMs / 1000} s (EXPORT_TIMEOUT_S), having written ${pos} of ${total} rows.`
+          if (!isText) return fail(new Error(detail), 'timeout')
+          const failure = text!.failure(detail)
+          failing = true
+          end('timeout') // the snapshot is let go now; only the failure row is left to send
           try {
-            c.enqueue(encode(text.failure(detail)))
+            c.enqueue(encode(failure))
           } catch {}
-          grace = setTimeout(() => fail(new Error(detail), 'timeout'), FAILURE_GRACE_MS)
+          grace = setTimeout(() => {
+            try {
+              c.error(new Error(detail))
+            } catch {}
+          }, FAILURE_GRACE_MS)
+          grace.unref?.()
         }, opts.timeoutMs)
       },
       pull(c) {
-        if (state === 'failing') return fail(new Error('export timed out'), 'timeout')
+        if (failing) return void c.error(new Error('export timed out'))
         if (state !== 'running' || !rows) return
         try {
           const now = Date.now()
