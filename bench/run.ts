@@ -2,7 +2,7 @@
  * `bun run bench` (also `npm run bench`): runs each question's script in a fresh process,
  * in order, and writes bench/results/<date>.json and <date>.md (and latest.md).
  *   --quick        short smoke run (see bench/lib/bench-options.ts)
- *   --only NAME    one scenario: start-size, engine, duckdb, postgres, http, gatekeeping
+ *   --only NAME    one scenario: start-size, engine, duckdb, postgres, http, gatekeeping, export
  */
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'

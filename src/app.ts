@@ -10,6 +10,7 @@ import { authPlugin } from '../plugins/auth'
 import { rateLimitPlugin } from '../plugins/rate-limit'
 import { etagPlugin } from '../plugins/etag'
 import { photosPlugin } from '../plugins/photos'
+import { exportPlugin } from '../plugins/export'
 import { roversPlugin } from '../plugins/rovers'
 import { camerasPlugin } from '../plugins/cameras'
 import { locationsPlugin } from '../plugins/locations'
@@ -46,6 +47,7 @@ export function createApp(appDeps: AppDeps) {
     .use(healthPlugin(deps)) // GET /health: no key, not counted
     .use(docsPlugin(deps)) // API root (keyed), OpenAPI document and viewer (no key)
     .use(photosPlugin(deps))
+    .use(exportPlugin(deps)) // GET /api/v2/photos/export: streamed; holds its in-flight slot until the stream ends
     .use(roversPlugin(deps))
     .use(camerasPlugin(deps))
     .use(locationsPlugin(deps))

@@ -50,6 +50,12 @@ export interface Config {
   metrics?: boolean
   /** Compress answers over COMPRESS_MIN_BYTES when Accept-Encoding allows (COMPRESSION, default on). Optional. */
   compression?: boolean
+  /** Most photos one export may return (EXPORT_MAX_ROWS). Optional: default 2,000,000. */
+  exportMaxRows?: number
+  /** Longest an export stream may run before it ends with an error row, seconds (EXPORT_TIMEOUT_S). Optional: default 300. */
+  exportTimeoutS?: number
+  /** Rows per streamed chunk of an export (EXPORT_CHUNK_ROWS; 0: the default, 2,048). Optional. */
+  exportChunkRows?: number
 }
 
 function int(name: string, fallback: number): number {
@@ -103,6 +109,9 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     metricsPort: process.env.METRICS_PORT ? int('METRICS_PORT', 0) : undefined,
     compression: bool('COMPRESSION', true),
     metrics: bool('METRICS', true),
+    exportMaxRows: int('EXPORT_MAX_ROWS', 2_000_000),
+    exportTimeoutS: int('EXPORT_TIMEOUT_S', 300),
+    exportChunkRows: int('EXPORT_CHUNK_ROWS', 0),
     ...overrides,
   }
 }

@@ -32,7 +32,7 @@ describe('bench --quick', () => {
     markdown = readFileSync(join(out, md!), 'utf8')
     expect(result.quick).toBe(true)
     expect(result.index.dir).toBe(resolve(process.env.INDEX_DIR!))
-    expect(Object.keys(result.scenarios).sort()).toEqual(['conventions', 'duckdb', 'engine', 'gatekeeping', 'http', 'postgres', 'scale-out', 'start-size'])
+    expect(Object.keys(result.scenarios).sort()).toEqual(['conventions', 'duckdb', 'engine', 'export', 'gatekeeping', 'http', 'postgres', 'scale-out', 'start-size'])
     expect(existsSync(join(out, 'latest.md'))).toBe(false) // a quick run never replaces the committed table
   }, 180_000)
 

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path'
 import { DEFAULT_SEED } from '../../index-builder/sources/synthetic'
 
 /** The scenarios of `bun run bench`, in the order they run (one script per question). */
-export const SCENARIOS = ['start-size', 'engine', 'duckdb', 'postgres', 'http', 'gatekeeping', 'conventions', 'scale-out'] as const
+export const SCENARIOS = ['start-size', 'engine', 'duckdb', 'postgres', 'http', 'gatekeeping', 'conventions', 'scale-out', 'export'] as const
 export type ScenarioName = (typeof SCENARIOS)[number]
 
 export interface BenchOptions {

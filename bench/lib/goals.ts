@@ -55,5 +55,15 @@ export function checkGoals(r: BenchResult): GoalCheck[] {
     goals.push({ goal: 'index load <= 1 s', measured: `not measured (${why})`, met: null })
     goals.push({ goal: 'RSS after load <= 1 GB', measured: `not measured (${why})`, met: null })
   }
+  const x = r.scenarios.export
+  if (x?.status === 'ok') {
+    for (const [format, goal] of [['arrow', 5e6], ['ndjson', 1e6], ['csv', 1e6]] as const) {
+      const f = x.formats[format]
+      if (!f) continue
+      goals.push({ goal: `${format} export >= ${goal / 1e6}M rows/s end to end`, measured: `${(f.rows_per_s / 1e6).toFixed(2)}M rows/s (${f.rows} rows in ${f.ms} ms; ${f.peer}: ${f.peer_ms} ms, ours x${f.ratio_vs_peer})`, met: f.rows_per_s >= goal })
+    }
+    const worst = Math.max(...Object.values(x.formats).map((f) => f.rss_growth_mb))
+    goals.push({ goal: 'server RSS growth during a full export <= 64 MB', measured: `${worst} MB (largest of the formats)`, met: worst <= 64 })
+  }
   return goals
 }

@@ -115,6 +115,13 @@ export interface BenchResult {
     gatekeeping?: Outcome<{ result: unknown }>
     'scale-out'?: Outcome<{ result: unknown }>
     conventions?: Outcome<import('../conventions').ConventionsResult>
+    export?: Outcome<ExportResult>
   }
   goals: GoalCheck[]
+}
+
+/** bench/export.ts: one full export per format over loopback, best of the rounds, with its peer. */
+export interface ExportResult {
+  rounds: number
+  formats: Record<string, { rows: number; bytes: number; ms: number; rows_per_s: number; rss_growth_mb: number; peer: string; peer_ms: number; ratio_vs_peer: number }>
 }

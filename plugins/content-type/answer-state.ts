@@ -18,6 +18,8 @@ export interface AnswerState {
   star?: boolean
   /** Set when that happened, before the whenAnswered callbacks run (the rate limit leaves a 304 uncounted). */
   notModified?: boolean
+  /** Callbacks that mark held resources (the in-flight slot) as still in use, for long answers. */
+  whenRenewed?: Array<(nowMs: number) => void>
 }
 
 const byRequest = new WeakMap<Request, AnswerState>()
@@ -45,6 +47,36 @@ export function whenAnswered(request: Request, fn: () => void): void {
 
 export function markStarConditional(request: Request): void {
   state(request).star = true
+}
+
+export function whenRenewed(request: Request, fn: (nowMs: number) => void): void {
+  const s = state(request)
+  ;(s.whenRenewed ??= []).push(fn)
+}
+
+/**
+ * For an answer that goes on after its Response exists (a streamed body): takes the request's
+ * whenAnswered callbacks out, so building the Response does not run them (the in-flight slot
+ * stays held), and hands them back as `finish` (idempotent) for when the stream ends, however
+ * it ends; `renew` keeps the held resources from being taken for leaked while the stream runs.
+ */
+export function holdAnswer(request: Request): { finish(): void; renew(nowMs: number): void } {
+  const s = state(request)
+  const held = s.whenAnswered ?? []
+  const renewals = s.whenRenewed ?? []
+  s.whenAnswered = undefined
+  s.whenRenewed = undefined
+  let done = false
+  return {
+    finish() {
+      if (done) return
+      done = true
+      for (const fn of held) fn()
+    },
+    renew(nowMs) {
+      if (!done) for (const fn of renewals) fn(nowMs)
+    },
+  }
 }
 
 export function answerState(request: Request): AnswerState | undefined {

@@ -10,6 +10,8 @@ import { addHeaders, markStarConditional } from '../content-type/answer-state'
 import { effectiveLimits, rateLimitHeaders } from '../rate-limit/limit-rules'
 import { cacheControlFor } from './cache-policy'
 import { entityTag, ifNoneMatch } from './entity-tag'
+import { negotiateMediaType } from '../content-type/negotiate'
+import { EXPORT_PATH, exportTagSuffix, exportVariant } from '../../src/query/export/export-params'
 
 interface Validators {
   /** Index version and origin the tag was made for. */
@@ -50,6 +52,15 @@ export function etagPlugin(deps: PluginDeps) {
     if (memo === undefined) f.slots.set(SLOT, (memo = { version: '', base: '', headers: undefined }))
     const version = deps.stores.forRequest(request).version
     const base = originFor(request, deps.config)
+    if (route === EXPORT_PATH) {
+      // The export's representation also depends on Accept: one tag per format (RFC 9110 §8.8.3),
+      // none for an invalid format (that request is a 400, never a 304). Not memoised per URL.
+      const accept = request.headers.get('accept')
+      const variant = exportVariant(f.params(), accept)
+      if (variant === undefined) return undefined
+      const headers = Object.freeze({ etag: entityTag(version, base, f.getKey() + exportTagSuffix(variant, negotiateMediaType(accept))), 'cache-control': cacheControlFor(route) })
+      return { record, headers, memo: { ...memo, headers } }
+    }
     if (memo.headers === undefined || memo.version !== version || memo.base !== base) {
       // Shared by every request of this URL: answer-state copies before it would add to it.
       memo.headers = Object.freeze({ etag: entityTag(version, base, f.getKey()), 'cache-control': cacheControlFor(route) })

@@ -4,7 +4,7 @@ import type { Decision, Limits } from '../../src/limits/counter-store'
 import type { KeyRecord } from '../../src/keys/key-store'
 import { syncHook } from '../../src/http/sync-hook'
 import { keyOf } from '../auth/key-of'
-import { addHeaders, answerState, whenAnswered } from '../content-type/answer-state'
+import { addHeaders, answerState, whenAnswered, whenRenewed } from '../content-type/answer-state'
 import { effectiveLimits, rateLimitHeaders, refusal } from './limit-rules'
 
 /**
@@ -28,6 +28,7 @@ export function rateLimitPlugin(deps: AppDeps) {
     if (decision.refused) throw refusal(decision.refused, limits, now)
     const lease = decision.lease
     if (lease) whenAnswered(request, () => lease.release())
+    if (lease?.renew) whenRenewed(request, (nowMs) => lease.renew!(nowMs))
   }
 
   /** For a `*` conditional within its limits: the headers now, the count once the answer is known. */

@@ -14,6 +14,21 @@ export type LimitName = 'hourly' | 'daily' | 'concurrent'
 /** Holds one in-flight slot; release() gives it back (idempotent). */
 export interface Lease {
   release(): void
+  /**
+   * Marks the slot as still in use at `nowMs`, so a long answer (a streamed export) is not
+   * purged as a leaked slot after the stale delay. Optional: a store without it lets the slot
+   * age as any other.
+   */
+  renew?(nowMs: number): void
+}
+
+/** The outcome of charging extra units to a key (see CounterStore.charge). */
+export interface Charge {
+  /** Undefined when charged; otherwise the window that has fewer units left than asked (nothing charged). */
+  refused?: 'hourly' | 'daily'
+  /** Counts of the current UTC hour / day after the charge (before it when refused). */
+  hourCount: number
+  dayCount: number
 }
 
 export interface Decision {
@@ -45,6 +60,13 @@ export interface CounterStore {
    * Memory answers synchronously; Redis returns a promise.
    */
   acquire(id: number, limits: Limits, nowMs: number): Decision | Promise<Decision>
+  /**
+   * Charges `units` more calls to key `id` at once, in both windows, only if both have that many
+   * left (all or nothing, atomic like acquire): what a bulk answer costs beyond its own call.
+   * `units` 0 charges nothing and reports the counts; a negative `units` gives calls back (never
+   * refused), as when a call already counted is then refused with 429.
+   */
+  charge(id: number, units: number, limits: Limits, nowMs: number): Charge | Promise<Charge>
   /** Current counts without counting anything (for 304 answers). */
   peek(id: number, nowMs: number): Usage | Promise<Usage>
   status(): CounterStoreStatus

@@ -101,7 +101,7 @@ export class KeyBudget {
   }
 
   /** The limit that refuses a call when no unit is to be had. */
-  spentLimit(limits: Limits): LimitName {
+  spentLimit(limits: Limits): 'hourly' | 'daily' {
     return this.dayTotal >= limits.daily ? 'daily' : 'hourly'
   }
 

@@ -1,4 +1,4 @@
-import type { CounterStore, CounterStoreStatus, Decision, Lease, Limits, Usage } from './counter-store'
+import type { Charge, CounterStore, CounterStoreStatus, Decision, Lease, Limits, Usage } from './counter-store'
 import { windowsAt } from './windows'
 
 interface Entry {
@@ -35,6 +35,15 @@ export class MemoryCounterStore implements CounterStore {
     const token = this.#nextToken++
     e.inFlight.set(token, nowMs)
     return { hourCount: e.hourCount, dayCount: e.dayCount, lease: new MemoryLease(e.inFlight, token) }
+  }
+
+  charge(id: number, units: number, limits: Limits, nowMs: number): Charge {
+    const e = this.#entry(id, nowMs)
+    if (e.dayCount + units > limits.daily) return { refused: 'daily', hourCount: e.hourCount, dayCount: e.dayCount }
+    if (e.hourCount + units > limits.hourly) return { refused: 'hourly', hourCount: e.hourCount, dayCount: e.dayCount }
+    e.hourCount += units
+    e.dayCount += units
+    return { hourCount: e.hourCount, dayCount: e.dayCount }
   }
 
   peek(id: number, nowMs: number): Usage {
@@ -82,6 +91,9 @@ class MemoryLease implements Lease {
   release(): void {
     this.#slots?.delete(this.token)
     this.#slots = undefined
+  }
+  renew(nowMs: number): void {
+    if (this.#slots?.has(this.token)) this.#slots.set(this.token, nowMs)
   }
 }
 

@@ -1,6 +1,6 @@
 import { RedisClient } from 'bun'
 import type { Logger } from '../log'
-import type { CounterStore, CounterStoreStatus, Decision, Lease, Limits, Usage } from './counter-store'
+import type { Charge, CounterStore, CounterStoreStatus, Decision, Lease, Limits, Usage } from './counter-store'
 import { type Giveback, type Grant, KeyBudget } from './key-budget'
 import { leaseKeys, LEASE_SCRIPT, RETURN_SCRIPT } from './lease-script'
 import { MemoryCounterStore } from './memory-counter-store'
@@ -156,9 +156,36 @@ export class RedisCounterStore implements CounterStore {
     return { hourCount: b.hourCount, dayCount: b.dayCount, lease: new BudgetLease(b) }
   }
 
-  /** One lease call for what `b` wants now; concurrent callers share it through b.pending. */
-  #lease(b: KeyBudget, id: number, limits: Limits, nowMs: number): Promise<Grant> {
-    const want = b.want(limits)
+  /**
+   * Charges `units` more calls at once (a bulk export), all or nothing, from the lease: the
+   * shortfall is leased first. A negative `units` gives calls back to the lease (they stay
+   * counted in Redis, unused, and go back there with the lease).
+   */
+  charge(id: number, units: number, limits: Limits, nowMs: number): Charge | Promise<Charge> {
+    const b = this.#budget(id, nowMs)
+    if (units <= 0 || b.units >= units) {
+      b.units -= units
+      b.lastUsedMs = nowMs
+      return { hourCount: b.hourCount, dayCount: b.dayCount }
+    }
+    if (!this.#usable()) return this.#local.charge(id, units, limits, nowMs)
+    return (async (): Promise<Charge> => {
+      try {
+        await (b.pending ?? Promise.resolve()).catch(() => {})
+        if (b.units < units) await this.#lease(b, id, limits, nowMs, { units: units - b.units, slots: 0 })
+      } catch {
+        return this.#local.charge(id, units, limits, nowMs)
+      }
+      if (b.units < units) return { refused: b.spentLimit(limits), hourCount: b.hourCount, dayCount: b.dayCount }
+      b.units -= units
+      b.lastUsedMs = nowMs
+      return { hourCount: b.hourCount, dayCount: b.dayCount }
+    })()
+  }
+
+  /** One lease call for what `b` wants now (or `wanted`); concurrent callers share it through b.pending. */
+  #lease(b: KeyBudget, id: number, limits: Limits, nowMs: number, wanted?: { units: number; slots: number }): Promise<Grant> {
+    const want = wanted ?? b.want(limits)
     const { hourStart, dayStart } = b
     const keys = leaseKeys(id, hourStart, dayStart)
     const argv = [

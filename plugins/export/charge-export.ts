@@ -1,0 +1,29 @@
+import { ProblemError } from '../../src/http/problems'
+import type { CounterStore, Limits } from '../../src/limits/counter-store'
+import { secondsUntil, windowsAt } from '../../src/limits/windows'
+import { ROWS_PER_CALL } from '../../src/query/export/export-plan'
+
+/**
+ * Charges an export before a byte is streamed (decisions.md, Export charging): it costs one call
+ * per started 1,000 rows; its own call was counted when it was admitted, so `cost - 1` more are
+ * charged here, all or nothing, through CounterStore.charge (atomic in memory and in Redis).
+ * When the key has fewer left than the export costs, the answer is 429 stating the cost and what
+ * is left, and the call counted at admission is given back (refused calls do not count).
+ * Returns the hour's count after it (for X-RateLimit-Remaining), and the 429 when refused.
+ */
+export async function chargeExport(store: CounterStore, keyId: number, limits: Limits, cost: number, rows: number, nowMs: number): Promise<{ hourCount: number; refusal?: ProblemError }> {
+  const charge = await store.charge(keyId, cost - 1, limits, nowMs)
+  if (!charge.refused) return { hourCount: charge.hourCount }
+  const after = await store.charge(keyId, -1, limits, nowMs)
+  const w = windowsAt(nowMs)
+  const hourly = charge.refused === 'hourly'
+  const limit = hourly ? limits.hourly : limits.daily
+  const left = Math.max(0, limit - (hourly ? charge.hourCount : charge.dayCount) + 1)
+  const retryAfter = secondsUntil(hourly ? w.hourReset : w.dayReset, nowMs)
+  const never = cost > limit
+  const detail =
+    `Rate limit exceeded: this export of ${rows} photos costs ${cost} requests (one per started ${ROWS_PER_CALL} rows), ` +
+    `and this API key has ${left} of its ${hourly ? 'hourly' : 'daily'} limit of ${limit} left. ` +
+    (never ? `Ask for fewer rows with max_rows (at most ${limit * ROWS_PER_CALL}).` : `Ask for fewer rows with max_rows, or retry in ${retryAfter} s.`)
+  return { hourCount: after.hourCount, refusal: new ProblemError('rateLimited', detail, { retryAfter, headers: { 'retry-after': String(retryAfter), 'x-export-cost': String(cost) } }) }
+}

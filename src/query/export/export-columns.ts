@@ -1,0 +1,104 @@
+import { CAMERAS, findCamera } from '../../catalog/cameras'
+import { ROVERS } from '../../catalog/rovers'
+import type { DictColumn, PhotoColumns, Utf8Column } from '../../store/schema'
+import { A, SIZE, type ImageSize, type OutputSpec } from '../photo-fields'
+
+/**
+ * The flat columns of an export (Arrow and CSV), following the photo's JSON (interface "Photo")
+ * attribute by attribute in its order: `id`, then each selected attribute, nested members
+ * flattened with "." (`dimensions.width`, `location.coordinates.x`, `images.full`), then the
+ * included relationships (`rover.name`, `camera.full_name`). A value the photo's JSON omits is
+ * null (Arrow) or an empty field (CSV). Each column says where its values come from in the
+ * column store, so writers read the snapshot directly.
+ */
+export type ExportColumn =
+  | { name: string; kind: 'int32' | 'date'; values: Int32Array }
+  /** `group`: the value is present only when every column of the group is finite (coordinates come as a whole). */
+  | { name: string; kind: 'f64' | 'timestamp'; values: Float64Array; group?: Float64Array[] }
+  | { name: string; kind: 'f32'; values: Float32Array }
+  | { name: string; kind: 'utf8'; col: Utf8Column }
+  | { name: string; kind: 'dict'; col: DictColumn }
+  /** Codes into `dict` made per row from the rover (and camera) of the photo. */
+  | { name: string; kind: 'rover'; dict: string[] }
+  | { name: string; kind: 'camera-name'; dict: string[]; codeOf: (rover: number, camera: number) => number }
+  | { name: string; kind: 'image'; size: ImageSize; col: Utf8Column; dir: DictColumn; single: boolean; sizes: number }
+
+export const PERSEVERANCE = ROVERS.findIndex((r) => r.slug === 'perseverance')
+
+export function exportColumns(p: PhotoColumns, out: OutputSpec): ExportColumn[] {
+  const cols: ExportColumn[] = [{ name: 'id', kind: 'int32', values: p.id }]
+  const a = out.attrs
+  if (a & A.nasa_id) cols.push({ name: 'nasa_id', kind: 'utf8', col: p.nasa_id })
+  if (a & A.sol) cols.push({ name: 'sol', kind: 'int32', values: p.sol })
+  if (a & A.earth_date) cols.push({ name: 'earth_date', kind: 'date', values: p.earth_date })
+  if (a & A.date_taken_utc) cols.push({ name: 'date_taken_utc', kind: 'timestamp', values: p.date_taken_utc })
+  if (a & A.date_taken_mars) cols.push({ name: 'date_taken_mars', kind: 'utf8', col: p.date_taken_mars })
+  if (a & A.images) {
+    for (const size of ['small', 'medium', 'large', 'full'] as const) {
+      if (!(out.sizes & SIZE[size])) continue
+      const col = { small: p.image_small, medium: p.image_medium, large: p.image_large, full: p.image_full }[size]
+      cols.push({ name: `images.${size}`, kind: 'image', size, col, dir: p.image_dir, single: out.singleImage, sizes: out.sizes })
+    }
+  }
+  if (a & A.dimensions) cols.push({ name: 'dimensions.width', kind: 'int32', values: p.width }, { name: 'dimensions.height', kind: 'int32', values: p.height })
+  if (a & A.sample_type) cols.push({ name: 'sample_type', kind: 'dict', col: p.sample_type })
+  if (a & A.title) cols.push({ name: 'title', kind: 'dict', col: p.title })
+  if (a & A.caption) cols.push({ name: 'caption', kind: 'dict', col: p.caption })
+  if (a & A.credit) cols.push({ name: 'credit', kind: 'dict', col: p.credit })
+  if (a & A.location) {
+    cols.push({ name: 'location.site', kind: 'int32', values: p.site }, { name: 'location.drive', kind: 'int32', values: p.drive })
+    const group = [p.coord_x, p.coord_y, p.coord_z]
+    if (out.coordinates) for (const k of ['x', 'y', 'z'] as const) cols.push({ name: `location.coordinates.${k}`, kind: 'f64', values: p[`coord_${k}`], group })
+  }
+  if (a & A.telemetry) cols.push({ name: 'telemetry.mast_azimuth', kind: 'f32', values: p.mast_azimuth }, { name: 'telemetry.mast_elevation', kind: 'f32', values: p.mast_elevation })
+  if (out.raw) cols.push({ name: 'raw', kind: 'utf8', col: p.raw })
+  if (out.includeRover) {
+    cols.push({ name: 'rover.id', kind: 'rover', dict: ROVERS.map((r) => r.slug) })
+    cols.push({ name: 'rover.name', kind: 'rover', dict: ROVERS.map((r) => r.name) })
+    cols.push({ name: 'rover.status', kind: 'rover', dict: ROVERS.map((r) => r.status) })
+  }
+  if (out.includeCamera) {
+    cols.push({ name: 'camera.id', kind: 'dict', col: p.camera })
+    cols.push(cameraFullName(p))
+  }
+  return cols
+}
+
+/**
+ * `camera.full_name`: the catalogue's full name of (rover, camera abbreviation); "" (absent) for a
+ * camera it does not list. The dictionary is every full name the catalogue knows, fixed before
+ * the first row (an Arrow stream sends each dictionary once).
+ */
+function cameraFullName(p: PhotoColumns): ExportColumn {
+  const dict = ['', ...new Set(CAMERAS.map((c) => c.full_name))]
+  const codes = new Map<number, number>()
+  return {
+    name: 'camera.full_name',
+    kind: 'camera-name',
+    dict,
+    codeOf(rover, camera) {
+      const key = rover * 65536 + camera
+      let c = codes.get(key)
+      if (c === undefined) {
+        const facts = ROVERS[rover] ? findCamera(ROVERS[rover]!.slug, p.camera.dict[camera] ?? '') : undefined
+        c = facts ? dict.indexOf(facts.full_name) : 0
+        codes.set(key, c)
+      }
+      return c
+    },
+  }
+}
+
+/**
+ * The byte range of the file name an image column holds for `row`, or undefined when the photo's
+ * JSON has no such image: only Perseverance carries sizes other than full; `minimal` keeps one
+ * image, medium else full (photo-json.ts writes the same).
+ */
+export function imageRange(c: Extract<ExportColumn, { kind: 'image' }>, rover: number, row: number, p: PhotoColumns): [number, number] | undefined {
+  const allowed = rover === PERSEVERANCE ? c.sizes : c.sizes & SIZE.full
+  if (!(allowed & SIZE[c.size])) return undefined
+  if (c.single && c.size === 'full' && allowed & SIZE.medium && p.image_medium.offsets[row + 1] > p.image_medium.offsets[row]) return undefined
+  const a = c.col.offsets[row]
+  const b = c.col.offsets[row + 1]
+  return a === b ? undefined : [a, b]
+}

@@ -1,0 +1,82 @@
+import { afterAll, describe, expect, test } from 'bun:test'
+import type { CounterStore, Limits } from '../src/limits/counter-store'
+import type { Logger } from '../src/log'
+import { MemoryCounterStore } from '../src/limits/memory-counter-store'
+import { RedisCounterStore } from '../src/limits/redis-counter-store'
+import { startRedis } from './setup/redis'
+
+/**
+ * CounterStore.charge (what an export costs beyond its own call) and Lease.renew (a streamed
+ * answer keeps its in-flight slot), in memory and against a real redis-server.
+ */
+const redis = await startRedis()
+const quiet: Logger = { log() {} }
+const stores: CounterStore[] = []
+afterAll(async () => {
+  for (const s of stores) await s.close()
+  await redis?.stop()
+})
+
+const LIMITS: Limits = { hourly: 10, daily: 100, concurrent: 1 }
+const T0 = Date.UTC(2026, 10, 24, 12, 0, 0)
+let nextId = 1000
+
+async function chargeContract(make: () => Promise<CounterStore>) {
+  const store = await make()
+  const id = nextId++
+  const d = await store.acquire(id, LIMITS, T0)
+  expect(d.hourCount).toBe(1)
+  d.lease!.release()
+  expect(await store.charge(id, 9, LIMITS, T0)).toEqual({ hourCount: 10, dayCount: 10 })
+  // All or nothing: one unit more than is left is refused and counts nothing.
+  expect(await store.charge(id, 1, LIMITS, T0)).toEqual({ refused: 'hourly', hourCount: 10, dayCount: 10 })
+  // A negative charge gives units back.
+  expect(await store.charge(id, -1, LIMITS, T0)).toEqual({ hourCount: 9, dayCount: 9 })
+  expect(await store.charge(id, 5, { ...LIMITS, daily: 12 }, T0)).toEqual({ refused: 'daily', hourCount: 9, dayCount: 9 })
+  expect(await store.peek(id, T0)).toEqual({ hourCount: 9, dayCount: 9 })
+}
+
+describe('charge: all or nothing, in both windows', () => {
+  test('memory', () => chargeContract(async () => new MemoryCounterStore()))
+  test.skipIf(!redis)('redis', () => chargeContract(async () => {
+    const s = await RedisCounterStore.open(redis!.url, quiet)
+    stores.push(s)
+    return s
+  }))
+
+  test.skipIf(!redis)('redis: 40 concurrent charges of 3 from two instances against 30 left admit exactly 10, never more', async () => {
+    const a = await RedisCounterStore.open(redis!.url, quiet)
+    const b = await RedisCounterStore.open(redis!.url, quiet)
+    stores.push(a, b)
+    const id = nextId++
+    const limits = { hourly: 30, daily: 1000, concurrent: 5 }
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).charge(id, 3, limits, T0)))
+    expect(results.filter((r) => !r.refused).length).toBe(10)
+    expect((await a.peek(id, T0)).hourCount).toBe(30)
+  })
+})
+
+describe('renew: a long answer keeps its in-flight slot past the stale delay', () => {
+  test('memory: a renewed slot is not purged as leaked; an unrenewed one is', () => {
+    const store = new MemoryCounterStore()
+    const kept = store.acquire(1, LIMITS, T0)
+    kept.lease!.renew!(T0 + 50_000)
+    expect(store.acquire(1, LIMITS, T0 + 100_000).refused).toBe('concurrent')
+    const leaked = store.acquire(2, LIMITS, T0)
+    expect(leaked.lease).toBeDefined()
+    expect(store.acquire(2, LIMITS, T0 + 100_000).refused).toBeUndefined()
+  })
+
+  test.skipIf(!redis)('redis: the same with the slot in the shared sorted set', async () => {
+    const store = await RedisCounterStore.open(redis!.url, quiet, { staleInFlightMs: 10_000 })
+    stores.push(store)
+    const id = nextId++
+    const kept = await store.acquire(id, LIMITS, T0)
+    kept.lease!.renew!(T0 + 8_000)
+    await Bun.sleep(50) // renew is fire and forget
+    expect((await store.acquire(id, LIMITS, T0 + 15_000)).refused).toBe('concurrent')
+    const other = nextId++
+    await store.acquire(other, LIMITS, T0)
+    expect((await store.acquire(other, LIMITS, T0 + 15_000)).refused).toBeUndefined()
+  })
+})
