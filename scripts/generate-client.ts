@@ -17,7 +17,7 @@ const { ensureOpenApiTools, toolBin, TOOLS } = await import('../test/setup/opena
 process.env.INDEX_DIR ??= resolve(import.meta.dir, '../data/index-test')
 await ensureOpenApiTools()
 const t = await makeTestApp()
-const doc = await (await t.app.handle(new Request('https://mars-photos.test/api/v2/openapi.json'))).text()
+const doc = await (await t.app.handle(new Request('http://mars-photos.test/api/v2/openapi.json'))).text()
 await t.close()
 const dir = mkdtempSync(join(tmpdir(), 'mv-gen-'))
 writeFileSync(join(dir, 'openapi.json'), doc)

@@ -8,7 +8,7 @@ import { answerValidator, type Answer } from './setup/openapi-answers'
 
 const CLIENT = resolve(import.meta.dir, '../clients/typescript')
 /** The origin the committed client was generated from (a public name: see the lint test). */
-const ORIGIN = 'https://mars-photos.test'
+const ORIGIN = 'http://mars-photos.test'
 
 let t: TestApp
 let dir: string

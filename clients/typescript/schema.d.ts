@@ -21,6 +21,146 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/manifests/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * v1: mission manifest
+         * @description `{"photo_manifest":{name, landing_date, launch_date, status, max_sol, max_date, total_photos, photos:[{sol, earth_date, total_photos, cameras[]}]}}`, computed from our catalogue by the index builder (the same computation as the v2 manifest).
+         */
+        get: operations["getV1ManifestsByName"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/photos/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * v1: one photo
+         * @description `{"photo":{…}}`.
+         */
+        get: operations["getV1PhotosById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/rovers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * v1: the rovers
+         * @description `{"rovers":[…]}`: id, name, dates, status, max_sol, max_date, total_photos, cameras[{id, name, rover_id, full_name}].
+         */
+        get: operations["getV1Rovers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/rovers/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * v1: one rover
+         * @description `{"rover":{…}}`, as in the list.
+         */
+        get: operations["getV1RoversByName"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/rovers/{name}/latest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * v1: the latest day's photos (alias)
+         * @description Same as latest_photos.
+         */
+        get: operations["getV1RoversByNameLatest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/rovers/{name}/latest_photos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * v1: the latest day's photos
+         * @description `{"latest_photos":[…]}`: the photos of the rover's highest sol in the catalogue.
+         */
+        get: operations["getV1RoversByNameLatestPhotos"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/rovers/{name}/photos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * v1: a day's photos
+         * @description `{"photos":[{id, sol, camera{id, name, rover_id, full_name}, img_src, earth_date, rover{…}}]}` ordered by camera id, then id. sol or earth_date is required.
+         */
+        get: operations["getV1RoversByNamePhotos"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2": {
         parameters: {
             query?: never;
@@ -243,6 +383,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/photos/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export every matching photo (Arrow, NDJSON, CSV)
+         * @description Takes every filter, sort and output parameter of GET /api/v2/photos (same validation and errors; page, per_page and cursor are ignored) and streams ALL matching photos in the requested order, no pages. Format: format=arrow|ndjson|csv, else Accept (application/vnd.apache.arrow.stream, application/x-ndjson, text/csv), else one JSON array. NDJSON/JSON rows are the photo objects of the list's data; Arrow and CSV columns follow the requested fields, nested members flattened with "." (Arrow: Int32, DateDay, Timestamp(ms, UTC), Float64/Float32, Utf8 and dictionary-encoded strings). Charging: one request per started 1000 rows (after max_rows), checked before streaming: when the key has fewer left, 429 stating the cost. X-Export-Charged says how many were charged, X-Export-Rows how many rows follow. max_rows and the server cap EXPORT_MAX_ROWS (default 2000000) bound it; the export holds one in-flight slot while it streams; after EXPORT_TIMEOUT_S (default 300 s) it ends with an error row (NDJSON/JSON: {"error":{...}}, CSV: a "#error" record) or, for Arrow, the connection is cut before the end-of-stream marker.
+         *
+         *     Examples (docs/export.md):
+         *
+         *     - Arrow, read with apache-arrow: `tableFromIPC(new Uint8Array(await (await fetch(base + "/api/v2/photos/export?format=arrow&rovers=curiosity", { headers: { "X-API-Key": key } })).arrayBuffer()))`
+         *     - NDJSON, read with DuckDB: `curl -H "X-API-Key: $KEY" -o spirit.ndjson "$BASE/api/v2/photos/export?format=ndjson&rovers=spirit"`, then `SELECT attributes.sol, count(*) FROM read_json_auto('spirit.ndjson') GROUP BY 1`
+         *     - CSV, read with DuckDB: `curl -H "X-API-Key: $KEY" -H "Accept: text/csv" -o sols.csv "$BASE/api/v2/photos/export?sol_min=1000&sol_max=1010"`, then `SELECT sol, avg("dimensions.width") FROM read_csv_auto('sols.csv') GROUP BY sol`
+         */
+        get: operations["getPhotosExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/photos/stats": {
         parameters: {
             query?: never;
@@ -300,6 +466,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/rovers/{slug}/cameras": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The rover's cameras with their photo counts
+         * @description Every camera of the rover, by name, with photo_count (0 when none) and first_photo_sol / last_photo_sol (omitted when it has no photos). One page.
+         */
+        get: operations["getRoversBySlugCameras"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/rovers/{slug}/journey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A rover's journey: where its photos were taken, and how far it travelled
+         * @description Photos grouped by (sol, site, drive), with the waypoint position of each site and drive. distance_traveled_m and the elevation figures are measured from the waypoint tables: NASA's own cumulative distance where the waypoints state it, else great-circle sums on a 3,389.5 km sphere (distance_method says which). The window starts where the rover stood when sol_min began. Without waypoints for the window they are absent and distance_note says why.
+         */
+        get: operations["getRoversBySlugJourney"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/rovers/{slug}/manifest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The rover's mission manifest
+         * @description Per (sol, earth_date) ascending: total_photos, the cameras that took them and, where NASA's own v1 manifest states it, nasa_total_photos (how many NASA published that sol: the difference is what our catalogue does not hold). Rover totals (max_sol, max_date, total_photos) are counted from the catalogue, computed once by the index builder, so they agree with the photo endpoints and with the v1 manifest.
+         */
+        get: operations["getRoversBySlugManifest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/rovers/{slug}/traverse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A rover's traverse from its waypoint tables (JSON or GeoJSON)
+         * @description The waypoint path of the sol window with cumulative distance, elevation gain and loss and bounding box. format=geojson: an RFC 7946 FeatureCollection (application/geo+json) with one LineString and one Point per waypoint (sol, site, drive). simplify: Douglas–Peucker tolerance in metres.
+         */
+        get: operations["getRoversBySlugTraverse"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -312,6 +558,26 @@ export interface paths {
          * @description Index version, kind, photo count, build time, uptime and the rate-limit store. Needs no key and is not counted.
          */
         get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rovers/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Rover page (HTML): the traverse drawn as SVG, coloured by sol, with the places most photographed
+         * @description Public: needs no key. Self-contained (no external script, style or map tile).
+         */
+        get: operations["getRoverPage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -580,6 +846,883 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLargeProblem"];
+            500: components["responses"]["InternalProblem"];
+        };
+    };
+    getV1ManifestsByName: {
+        parameters: {
+            query?: {
+                /** @description Your API key, as v1 clients send it (the X-API-Key header works too). Never echoed or logged. */
+                api_key?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Rover name, any case: curiosity, opportunity, perseverance, spirit. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description v1: mission manifest */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        photo_manifest: {
+                            name: string;
+                            landing_date: string;
+                            launch_date: string;
+                            status: string;
+                            max_sol: number | null;
+                            max_date: string | null;
+                            total_photos: number;
+                            photos: {
+                                sol: number;
+                                earth_date: string;
+                                total_photos: number;
+                                cameras: string[];
+                            }[];
+                        };
+                    };
+                    "text/json": {
+                        photo_manifest: {
+                            name: string;
+                            landing_date: string;
+                            launch_date: string;
+                            status: string;
+                            max_sol: number | null;
+                            max_date: string | null;
+                            total_photos: number;
+                            photos: {
+                                sol: number;
+                                earth_date: string;
+                                total_photos: number;
+                                cameras: string[];
+                            }[];
+                        };
+                    };
+                    "text/plain": {
+                        photo_manifest: {
+                            name: string;
+                            landing_date: string;
+                            launch_date: string;
+                            status: string;
+                            max_sol: number | null;
+                            max_date: string | null;
+                            total_photos: number;
+                            photos: {
+                                sol: number;
+                                earth_date: string;
+                                total_photos: number;
+                                cameras: string[];
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            /** @description Unknown rover or photo */
+            404: components["responses"]["NotFoundProblem"];
+            413: components["responses"]["PayloadTooLargeProblem"];
+            429: components["responses"]["RateLimitedProblem"];
+            500: components["responses"]["InternalProblem"];
+        };
+    };
+    getV1PhotosById: {
+        parameters: {
+            query?: {
+                /** @description Your API key, as v1 clients send it (the X-API-Key header works too). Never echoed or logged. */
+                api_key?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Photo id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description v1: one photo */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        photo: {
+                            id: number;
+                            sol: number;
+                            camera: {
+                                id: number;
+                                name: string;
+                                rover_id: number;
+                                full_name: string;
+                            };
+                            img_src: string;
+                            earth_date: string;
+                            rover: {
+                                id: number;
+                                name: string;
+                                landing_date: string;
+                                launch_date: string;
+                                status: string;
+                                max_sol: number | null;
+                                max_date: string | null;
+                                total_photos: number;
+                                cameras: {
+                                    name: string;
+                                    full_name: string;
+                                }[];
+                            };
+                        };
+                    };
+                    "text/json": {
+                        photo: {
+                            id: number;
+                            sol: number;
+                            camera: {
+                                id: number;
+                                name: string;
+                                rover_id: number;
+                                full_name: string;
+                            };
+                            img_src: string;
+                            earth_date: string;
+                            rover: {
+                                id: number;
+                                name: string;
+                                landing_date: string;
+                                launch_date: string;
+                                status: string;
+                                max_sol: number | null;
+                                max_date: string | null;
+                                total_photos: number;
+                                cameras: {
+                                    name: string;
+                                    full_name: string;
+                                }[];
+                            };
+                        };
+                    };
+                    "text/plain": {
+                        photo: {
+                            id: number;
+                            sol: number;
+                            camera: {
+                                id: number;
+                                name: string;
+                                rover_id: number;
+                                full_name: string;
+                            };
+                            img_src: string;
+                            earth_date: string;
+                            rover: {
+                                id: number;
+                                name: string;
+                                landing_date: string;
+                                launch_date: string;
+                                status: string;
+                                max_sol: number | null;
+                                max_date: string | null;
+                                total_photos: number;
+                                cameras: {
+                                    name: string;
+                                    full_name: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            /** @description Unknown rover or photo */
+            404: components["responses"]["NotFoundProblem"];
+            413: components["responses"]["PayloadTooLargeProblem"];
+            429: components["responses"]["RateLimitedProblem"];
+            500: components["responses"]["InternalProblem"];
+        };
+    };
+    getV1Rovers: {
+        parameters: {
+            query?: {
+                /** @description Your API key, as v1 clients send it (the X-API-Key header works too). Never echoed or logged. */
+                api_key?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description v1: the rovers */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        rovers: {
+                            id: number;
+                            name: string;
+                            landing_date: string;
+                            launch_date: string;
+                            status: string;
+                            max_sol: number | null;
+                            max_date: string | null;
+                            total_photos: number;
+                            cameras: {
+                                id: number;
+                                name: string;
+                                rover_id: number;
+                                full_name: string;
+                            }[];
+                        }[];
+                    };
+                    "text/json": {
+                        rovers: {
+                            id: number;
+                            name: string;
+                            landing_date: string;
+                            launch_date: string;
+                            status: string;
+                            max_sol: number | null;
+                            max_date: string | null;
+                            total_photos: number;
+                            cameras: {
+                                id: number;
+                                name: string;
+                                rover_id: number;
+                                full_name: string;
+                            }[];
+                        }[];
+                    };
+                    "text/plain": {
+                        rovers: {
+                            id: number;
+                            name: string;
+                            landing_date: string;
+                            launch_date: string;
+                            status: string;
+                            max_sol: number | null;
+                            max_date: string | null;
+                            total_photos: number;
+                            cameras: {
+                                id: number;
+                                name: string;
+                                rover_id: number;
+                                full_name: string;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            413: components["responses"]["PayloadTooLargeProblem"];
+            429: components["responses"]["RateLimitedProblem"];
+            500: components["responses"]["InternalProblem"];
+        };
+    };
+    getV1RoversByName: {
+        parameters: {
+            query?: {
+                /** @description Your API key, as v1 clients send it (the X-API-Key header works too). Never echoed or logged. */
+                api_key?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Rover name, any case: curiosity, opportunity, perseverance, spirit. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description v1: one rover */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        rover: {
+                            id: number;
+                            name: string;
+                            landing_date: string;
+                            launch_date: string;
+                            status: string;
+                            max_sol: number | null;
+                            max_date: string | null;
+                            total_photos: number;
+                            cameras: {
+                                id: number;
+                                name: string;
+                                rover_id: number;
+                                full_name: string;
+                            }[];
+                        };
+                    };
+                    "text/json": {
+                        rover: {
+                            id: number;
+                            name: string;
+                            landing_date: string;
+                            launch_date: string;
+                            status: string;
+                            max_sol: number | null;
+                            max_date: string | null;
+                            total_photos: number;
+                            cameras: {
+                                id: number;
+                                name: string;
+                                rover_id: number;
+                                full_name: string;
+                            }[];
+                        };
+                    };
+                    "text/plain": {
+                        rover: {
+                            id: number;
+                            name: string;
+                            landing_date: string;
+                            launch_date: string;
+                            status: string;
+                            max_sol: number | null;
+                            max_date: string | null;
+                            total_photos: number;
+                            cameras: {
+                                id: number;
+                                name: string;
+                                rover_id: number;
+                                full_name: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            /** @description Unknown rover or photo */
+            404: components["responses"]["NotFoundProblem"];
+            413: components["responses"]["PayloadTooLargeProblem"];
+            429: components["responses"]["RateLimitedProblem"];
+            500: components["responses"]["InternalProblem"];
+        };
+    };
+    getV1RoversByNameLatest: {
+        parameters: {
+            query?: {
+                /** @description One of the rover's camera names, any case (400 for another name). */
+                camera?: string;
+                /** @description 25 photos a page. Without it: every photo of the day (400 above 10,000, asking for page). */
+                page?: number;
+                /** @description Your API key, as v1 clients send it (the X-API-Key header works too). Never echoed or logged. */
+                api_key?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Rover name, any case: curiosity, opportunity, perseverance, spirit. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description v1: the latest day's photos (alias) */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        latest_photos: {
+                            id: number;
+                            sol: number;
+                            camera: {
+                                id: number;
+                                name: string;
+                                rover_id: number;
+                                full_name: string;
+                            };
+                            img_src: string;
+                            earth_date: string;
+                            rover: {
+                                id: number;
+                                name: string;
+                                landing_date: string;
+                                launch_date: string;
+                                status: string;
+                                max_sol: number | null;
+                                max_date: string | null;
+                                total_photos: number;
+                                cameras: {
+                                    name: string;
+                                    full_name: string;
+                                }[];
+                            };
+                        }[];
+                    };
+                    "text/json": {
+                        latest_photos: {
+                            id: number;
+                            sol: number;
+                            camera: {
+                                id: number;
+                                name: string;
+                                rover_id: number;
+                                full_name: string;
+                            };
+                            img_src: string;
+                            earth_date: string;
+                            rover: {
+                                id: number;
+                                name: string;
+                                landing_date: string;
+                                launch_date: string;
+                                status: string;
+                                max_sol: number | null;
+                                max_date: string | null;
+                                total_photos: number;
+                                cameras: {
+                                    name: string;
+                                    full_name: string;
+                                }[];
+                            };
+                        }[];
+                    };
+                    "text/plain": {
+                        latest_photos: {
+                            id: number;
+                            sol: number;
+                            camera: {
+                                id: number;
+                                name: string;
+                                rover_id: number;
+                                full_name: string;
+                            };
+                            img_src: string;
+                            earth_date: string;
+                            rover: {
+                                id: number;
+                                name: string;
+                                landing_date: string;
+                                launch_date: string;
+                                status: string;
+                                max_sol: number | null;
+                                max_date: string | null;
+                                total_photos: number;
+                                cameras: {
+                                    name: string;
+                                    full_name: string;
+                                }[];
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            /** @description Unknown rover or photo */
+            404: components["responses"]["NotFoundProblem"];
+            413: components["responses"]["PayloadTooLargeProblem"];
+            429: components["responses"]["RateLimitedProblem"];
+            500: components["responses"]["InternalProblem"];
+        };
+    };
+    getV1RoversByNameLatestPhotos: {
+        parameters: {
+            query?: {
+                /** @description One of the rover's camera names, any case (400 for another name). */
+                camera?: string;
+                /** @description 25 photos a page. Without it: every photo of the day (400 above 10,000, asking for page). */
+                page?: number;
+                /** @description Your API key, as v1 clients send it (the X-API-Key header works too). Never echoed or logged. */
+                api_key?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Rover name, any case: curiosity, opportunity, perseverance, spirit. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description v1: the latest day's photos */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        latest_photos: {
+                            id: number;
+                            sol: number;
+                            camera: {
+                                id: number;
+                                name: string;
+                                rover_id: number;
+                                full_name: string;
+                            };
+                            img_src: string;
+                            earth_date: string;
+                            rover: {
+                                id: number;
+                                name: string;
+                                landing_date: string;
+                                launch_date: string;
+                                status: string;
+                                max_sol: number | null;
+                                max_date: string | null;
+                                total_photos: number;
+                                cameras: {
+                                    name: string;
+                                    full_name: string;
+                                }[];
+                            };
+                        }[];
+                    };
+                    "text/json": {
+                        latest_photos: {
+                            id: number;
+                            sol: number;
+                            camera: {
+                                id: number;
+                                name: string;
+                                rover_id: number;
+                                full_name: string;
+                            };
+                            img_src: string;
+                            earth_date: string;
+                            rover: {
+                                id: number;
+                                name: string;
+                                landing_date: string;
+                                launch_date: string;
+                                status: string;
+                                max_sol: number | null;
+                                max_date: string | null;
+                                total_photos: number;
+                                cameras: {
+                                    name: string;
+                                    full_name: string;
+                                }[];
+                            };
+                        }[];
+                    };
+                    "text/plain": {
+                        latest_photos: {
+                            id: number;
+                            sol: number;
+                            camera: {
+                                id: number;
+                                name: string;
+                                rover_id: number;
+                                full_name: string;
+                            };
+                            img_src: string;
+                            earth_date: string;
+                            rover: {
+                                id: number;
+                                name: string;
+                                landing_date: string;
+                                launch_date: string;
+                                status: string;
+                                max_sol: number | null;
+                                max_date: string | null;
+                                total_photos: number;
+                                cameras: {
+                                    name: string;
+                                    full_name: string;
+                                }[];
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            /** @description Unknown rover or photo */
+            404: components["responses"]["NotFoundProblem"];
+            413: components["responses"]["PayloadTooLargeProblem"];
+            429: components["responses"]["RateLimitedProblem"];
+            500: components["responses"]["InternalProblem"];
+        };
+    };
+    getV1RoversByNamePhotos: {
+        parameters: {
+            query?: {
+                /** @description Martian sol (required unless earth_date is given; wins when both are). */
+                sol?: number;
+                /** @description Earth date YYYY-MM-DD (zero padding optional). */
+                earth_date?: string;
+                /** @description One of the rover's camera names, any case (400 for another name). */
+                camera?: string;
+                /** @description 25 photos a page. Without it: every photo of the day (400 above 10,000, asking for page). */
+                page?: number;
+                /** @description Your API key, as v1 clients send it (the X-API-Key header works too). Never echoed or logged. */
+                api_key?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Rover name, any case: curiosity, opportunity, perseverance, spirit. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description v1: a day's photos */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        photos: {
+                            id: number;
+                            sol: number;
+                            camera: {
+                                id: number;
+                                name: string;
+                                rover_id: number;
+                                full_name: string;
+                            };
+                            img_src: string;
+                            earth_date: string;
+                            rover: {
+                                id: number;
+                                name: string;
+                                landing_date: string;
+                                launch_date: string;
+                                status: string;
+                                max_sol: number | null;
+                                max_date: string | null;
+                                total_photos: number;
+                                cameras: {
+                                    name: string;
+                                    full_name: string;
+                                }[];
+                            };
+                        }[];
+                    };
+                    "text/json": {
+                        photos: {
+                            id: number;
+                            sol: number;
+                            camera: {
+                                id: number;
+                                name: string;
+                                rover_id: number;
+                                full_name: string;
+                            };
+                            img_src: string;
+                            earth_date: string;
+                            rover: {
+                                id: number;
+                                name: string;
+                                landing_date: string;
+                                launch_date: string;
+                                status: string;
+                                max_sol: number | null;
+                                max_date: string | null;
+                                total_photos: number;
+                                cameras: {
+                                    name: string;
+                                    full_name: string;
+                                }[];
+                            };
+                        }[];
+                    };
+                    "text/plain": {
+                        photos: {
+                            id: number;
+                            sol: number;
+                            camera: {
+                                id: number;
+                                name: string;
+                                rover_id: number;
+                                full_name: string;
+                            };
+                            img_src: string;
+                            earth_date: string;
+                            rover: {
+                                id: number;
+                                name: string;
+                                landing_date: string;
+                                launch_date: string;
+                                status: string;
+                                max_sol: number | null;
+                                max_date: string | null;
+                                total_photos: number;
+                                cameras: {
+                                    name: string;
+                                    full_name: string;
+                                }[];
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            /** @description Unknown rover or photo */
+            404: components["responses"]["NotFoundProblem"];
+            413: components["responses"]["PayloadTooLargeProblem"];
+            429: components["responses"]["RateLimitedProblem"];
             500: components["responses"]["InternalProblem"];
         };
     };
@@ -3176,6 +4319,131 @@ export interface operations {
             500: components["responses"]["InternalProblem"];
         };
     };
+    getPhotosExport: {
+        parameters: {
+            query?: {
+                /** @description arrow (Arrow IPC stream), ndjson (one photo object per line) or csv (RFC 4180, nested attributes flattened with "."). Wins over Accept. */
+                format?: "arrow" | "ndjson" | "csv";
+                /** @description Return at most this many photos (the first in the requested order). The server caps it at EXPORT_MAX_ROWS (default 2,000,000). */
+                max_rows?: number;
+                /** @description Agency image id: partial, case-insensitive match. */
+                nasa_id?: string;
+                /** @description Rover slugs, handled as lower case. Comma-separated; one or more of: curiosity, opportunity, perseverance, spirit. */
+                rovers?: string;
+                /** @description Comma-separated camera abbreviations, handled as upper case. Valid: the cameras of the selected rovers (all rovers when none): FHAZ, RHAZ, MAST, CHEMCAM, MAHLI, MARDI, NAVCAM, PANCAM, MINITES, ENTRY, EDL_RUCAM, EDL_RDCAM, EDL_DDCAM, EDL_PUCAM1, EDL_PUCAM2, NAVCAM_LEFT, NAVCAM_RIGHT, MCZ_LEFT, MCZ_RIGHT, FRONT_HAZCAM_LEFT_A, FRONT_HAZCAM_RIGHT_A, REAR_HAZCAM_LEFT, REAR_HAZCAM_RIGHT, SKYCAM, SHERLOC_WATSON, SUPERCAM_RMI, LCAM. */
+                cameras?: string;
+                /** @description Exact sol. */
+                sol?: number;
+                /** @description Minimum sol, inclusive. */
+                sol_min?: number;
+                /** @description Maximum sol, inclusive. */
+                sol_max?: number;
+                /** @description Exact Earth date (UTC date of capture), YYYY-MM-DD. */
+                earth_date?: string;
+                /** @description Minimum Earth date, inclusive, YYYY-MM-DD. */
+                date_min?: string;
+                /** @description Maximum Earth date, inclusive, YYYY-MM-DD. */
+                date_max?: string;
+                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation. Absent values sort last in both directions; id ascending is always the final tie-breaker. */
+                sort?: string;
+                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el. */
+                fields?: string;
+                /** @description A preset (minimal, standard, extended, scientific, complete) or a comma-separated list of field names as for "fields". */
+                field_set?: string;
+                /** @description Related resources to embed. Comma-separated; one or more of: rover, camera. */
+                include?: string;
+                /** @description Minimum Mars local time of day, Mhh:mm:ss or hh:mm:ss, compared to the second. A min later than the max is a window across midnight. */
+                mars_time_min?: string;
+                /** @description Maximum Mars local time of day, Mhh:mm:ss or hh:mm:ss, compared to the second. */
+                mars_time_max?: string;
+                /** @description true: only photos taken 05:00:00-07:59:59 or 17:00:00-19:59:59 Mars local time (combines with mars_time_min/max by AND). */
+                mars_time_golden_hour?: boolean;
+                /** @description Exact site number. */
+                site?: number;
+                /** @description Minimum site, inclusive. */
+                site_min?: number;
+                /** @description Maximum site, inclusive. */
+                site_max?: number;
+                /** @description Exact drive number (the centre when location_radius is given). */
+                drive?: number;
+                /** @description Minimum drive, inclusive. */
+                drive_min?: number;
+                /** @description Maximum drive, inclusive. */
+                drive_max?: number;
+                /** @description Requires site and drive: same site, drive within ± this many drive numbers. */
+                location_radius?: number;
+                /** @description Minimum width in pixels. */
+                min_width?: number;
+                /** @description Minimum height in pixels. */
+                min_height?: number;
+                /** @description Maximum width in pixels. */
+                max_width?: number;
+                /** @description Maximum height in pixels. */
+                max_height?: number;
+                /** @description Comma-separated sample types, case-insensitive: Full, Subframe, Thumbnail, and any other canonical value the index holds (Downsampled, Mixed, ChemCam PRC). */
+                sample_type?: string;
+                /** @description Exact aspect ratio <width>:<height> (positive numbers): keeps photos whose width/height is within 1% of it. */
+                aspect_ratio?: string;
+                /** @description Minimum width/height, inclusive. */
+                aspect_ratio_min?: number;
+                /** @description Maximum width/height, inclusive. */
+                aspect_ratio_max?: number;
+                /** @description Minimum mast elevation in degrees (negative looks down). */
+                mast_elevation_min?: number;
+                /** @description Maximum mast elevation in degrees. */
+                mast_elevation_max?: number;
+                /** @description Minimum mast azimuth in degrees. */
+                mast_azimuth_min?: number;
+                /** @description Maximum mast azimuth in degrees. */
+                mast_azimuth_max?: number;
+                /** @description Image sizes to include (default all the rover has). Comma-separated; one or more of: small, medium, large, full. */
+                image_sizes?: string;
+                /** @description true: leave image URLs out (metadata only). Wins over image_sizes. */
+                exclude_images?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The photos, streamed (Content-Disposition: attachment; filename="photos-<index version>.<ext>") */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameters (each one named) */
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            413: components["responses"]["PayloadTooLargeProblem"];
+            /** @description The export costs more requests than the key has left (the cost is stated), or another limit */
+            429: components["responses"]["RateLimitedProblem"];
+            500: components["responses"]["InternalProblem"];
+        };
+    };
     getPhotosStats: {
         parameters: {
             query?: {
@@ -3760,6 +5028,869 @@ export interface operations {
             500: components["responses"]["InternalProblem"];
         };
     };
+    getRoversBySlugCameras: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Rover slug, case-insensitive: curiosity, opportunity, perseverance, spirit. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Camera list envelope */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Camera abbreviation */
+                            id: string;
+                            /** @constant */
+                            type: "camera";
+                            attributes: {
+                                name: string;
+                                full_name: string;
+                                /** @description Photos of this rover with the camera (0 when none) */
+                                photo_count: number;
+                                first_photo_sol?: number;
+                                last_photo_sol?: number;
+                            };
+                            relationships: {
+                                rover: {
+                                    id: "curiosity" | "opportunity" | "perseverance" | "spirit";
+                                    /** @constant */
+                                    type: "rover";
+                                };
+                            };
+                        }[];
+                        meta: {
+                            total_count: number;
+                            returned_count: number;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                        pagination: {
+                            page: number;
+                            per_page: number;
+                            total_pages: number;
+                        };
+                        links: {
+                            /** Format: uri */
+                            self: string;
+                            /** Format: uri */
+                            first: string;
+                            /** Format: uri */
+                            last: string;
+                            /** Format: uri */
+                            next?: string;
+                            /** Format: uri */
+                            prev?: string;
+                        };
+                    };
+                    "text/json": {
+                        data: {
+                            /** @description Camera abbreviation */
+                            id: string;
+                            /** @constant */
+                            type: "camera";
+                            attributes: {
+                                name: string;
+                                full_name: string;
+                                /** @description Photos of this rover with the camera (0 when none) */
+                                photo_count: number;
+                                first_photo_sol?: number;
+                                last_photo_sol?: number;
+                            };
+                            relationships: {
+                                rover: {
+                                    id: "curiosity" | "opportunity" | "perseverance" | "spirit";
+                                    /** @constant */
+                                    type: "rover";
+                                };
+                            };
+                        }[];
+                        meta: {
+                            total_count: number;
+                            returned_count: number;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                        pagination: {
+                            page: number;
+                            per_page: number;
+                            total_pages: number;
+                        };
+                        links: {
+                            /** Format: uri */
+                            self: string;
+                            /** Format: uri */
+                            first: string;
+                            /** Format: uri */
+                            last: string;
+                            /** Format: uri */
+                            next?: string;
+                            /** Format: uri */
+                            prev?: string;
+                        };
+                    };
+                    "text/plain": {
+                        data: {
+                            /** @description Camera abbreviation */
+                            id: string;
+                            /** @constant */
+                            type: "camera";
+                            attributes: {
+                                name: string;
+                                full_name: string;
+                                /** @description Photos of this rover with the camera (0 when none) */
+                                photo_count: number;
+                                first_photo_sol?: number;
+                                last_photo_sol?: number;
+                            };
+                            relationships: {
+                                rover: {
+                                    id: "curiosity" | "opportunity" | "perseverance" | "spirit";
+                                    /** @constant */
+                                    type: "rover";
+                                };
+                            };
+                        }[];
+                        meta: {
+                            total_count: number;
+                            returned_count: number;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                        pagination: {
+                            page: number;
+                            per_page: number;
+                            total_pages: number;
+                        };
+                        links: {
+                            /** Format: uri */
+                            self: string;
+                            /** Format: uri */
+                            first: string;
+                            /** Format: uri */
+                            last: string;
+                            /** Format: uri */
+                            next?: string;
+                            /** Format: uri */
+                            prev?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            /** @description Unknown rover slug */
+            404: components["responses"]["NotFoundProblem"];
+            413: components["responses"]["PayloadTooLargeProblem"];
+            429: components["responses"]["RateLimitedProblem"];
+            500: components["responses"]["InternalProblem"];
+        };
+    };
+    getRoversBySlugJourney: {
+        parameters: {
+            query?: {
+                /** @description Minimum sol, inclusive. */
+                sol_min?: number;
+                /** @description Maximum sol, inclusive. */
+                sol_max?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Rover slug, case-insensitive: curiosity, opportunity, perseverance, spirit. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The journey */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: "curiosity" | "opportunity" | "perseverance" | "spirit";
+                            /** @constant */
+                            type: "journey";
+                            attributes: {
+                                rover: "curiosity" | "opportunity" | "perseverance" | "spirit";
+                                sol_start?: number;
+                                sol_end?: number;
+                                total_photos: number;
+                                /** @description Distinct (site, drive) with photos in the window */
+                                locations_visited: number;
+                                /** @description Measured from the waypoints; absent when the rover has none for the window */
+                                distance_traveled_m?: number;
+                                distance_traveled_km?: number;
+                                /** @description nasa_dist_total_m: NASA's own cumulative distance driven; great_circle: sums on a 3,389.5 km sphere; mixed: both, counted in distance_segments */
+                                distance_method?: "nasa_dist_total_m" | "great_circle" | "mixed";
+                                /** @description How the distance was measured, or why it is absent */
+                                distance_note: string;
+                                elevation_change_m?: number;
+                                elevation_gain_m?: number;
+                                elevation_loss_m?: number;
+                                elevation_note?: string;
+                                waypoints?: {
+                                    count: number;
+                                    first_sol: number;
+                                    last_sol: number;
+                                };
+                            };
+                            path: {
+                                sol: number;
+                                /** Format: date */
+                                earth_date: string;
+                                site?: number;
+                                drive?: number;
+                                photos_taken: number;
+                                position?: {
+                                    lon: number;
+                                    lat: number;
+                                    elevation_m?: number;
+                                };
+                                links: {
+                                    /** Format: uri */
+                                    photos: string;
+                                };
+                            }[];
+                            links: {
+                                /** Format: uri */
+                                traverse: string;
+                            };
+                        };
+                        links: {
+                            /** Format: uri */
+                            self: string;
+                        };
+                    };
+                    "text/json": {
+                        data: {
+                            id: "curiosity" | "opportunity" | "perseverance" | "spirit";
+                            /** @constant */
+                            type: "journey";
+                            attributes: {
+                                rover: "curiosity" | "opportunity" | "perseverance" | "spirit";
+                                sol_start?: number;
+                                sol_end?: number;
+                                total_photos: number;
+                                /** @description Distinct (site, drive) with photos in the window */
+                                locations_visited: number;
+                                /** @description Measured from the waypoints; absent when the rover has none for the window */
+                                distance_traveled_m?: number;
+                                distance_traveled_km?: number;
+                                /** @description nasa_dist_total_m: NASA's own cumulative distance driven; great_circle: sums on a 3,389.5 km sphere; mixed: both, counted in distance_segments */
+                                distance_method?: "nasa_dist_total_m" | "great_circle" | "mixed";
+                                /** @description How the distance was measured, or why it is absent */
+                                distance_note: string;
+                                elevation_change_m?: number;
+                                elevation_gain_m?: number;
+                                elevation_loss_m?: number;
+                                elevation_note?: string;
+                                waypoints?: {
+                                    count: number;
+                                    first_sol: number;
+                                    last_sol: number;
+                                };
+                            };
+                            path: {
+                                sol: number;
+                                /** Format: date */
+                                earth_date: string;
+                                site?: number;
+                                drive?: number;
+                                photos_taken: number;
+                                position?: {
+                                    lon: number;
+                                    lat: number;
+                                    elevation_m?: number;
+                                };
+                                links: {
+                                    /** Format: uri */
+                                    photos: string;
+                                };
+                            }[];
+                            links: {
+                                /** Format: uri */
+                                traverse: string;
+                            };
+                        };
+                        links: {
+                            /** Format: uri */
+                            self: string;
+                        };
+                    };
+                    "text/plain": {
+                        data: {
+                            id: "curiosity" | "opportunity" | "perseverance" | "spirit";
+                            /** @constant */
+                            type: "journey";
+                            attributes: {
+                                rover: "curiosity" | "opportunity" | "perseverance" | "spirit";
+                                sol_start?: number;
+                                sol_end?: number;
+                                total_photos: number;
+                                /** @description Distinct (site, drive) with photos in the window */
+                                locations_visited: number;
+                                /** @description Measured from the waypoints; absent when the rover has none for the window */
+                                distance_traveled_m?: number;
+                                distance_traveled_km?: number;
+                                /** @description nasa_dist_total_m: NASA's own cumulative distance driven; great_circle: sums on a 3,389.5 km sphere; mixed: both, counted in distance_segments */
+                                distance_method?: "nasa_dist_total_m" | "great_circle" | "mixed";
+                                /** @description How the distance was measured, or why it is absent */
+                                distance_note: string;
+                                elevation_change_m?: number;
+                                elevation_gain_m?: number;
+                                elevation_loss_m?: number;
+                                elevation_note?: string;
+                                waypoints?: {
+                                    count: number;
+                                    first_sol: number;
+                                    last_sol: number;
+                                };
+                            };
+                            path: {
+                                sol: number;
+                                /** Format: date */
+                                earth_date: string;
+                                site?: number;
+                                drive?: number;
+                                photos_taken: number;
+                                position?: {
+                                    lon: number;
+                                    lat: number;
+                                    elevation_m?: number;
+                                };
+                                links: {
+                                    /** Format: uri */
+                                    photos: string;
+                                };
+                            }[];
+                            links: {
+                                /** Format: uri */
+                                traverse: string;
+                            };
+                        };
+                        links: {
+                            /** Format: uri */
+                            self: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the current ETag. No body; not counted. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameters, each named */
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            /** @description Unknown rover slug */
+            404: components["responses"]["NotFoundProblem"];
+            413: components["responses"]["PayloadTooLargeProblem"];
+            429: components["responses"]["RateLimitedProblem"];
+            500: components["responses"]["InternalProblem"];
+        };
+    };
+    getRoversBySlugManifest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Rover slug, case-insensitive: curiosity, opportunity, perseverance, spirit. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Manifest */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: "curiosity" | "opportunity" | "perseverance" | "spirit";
+                            /** @constant */
+                            type: "manifest";
+                            attributes: {
+                                name: string;
+                                /** Format: date */
+                                landing_date: string;
+                                /** Format: date */
+                                launch_date: string;
+                                status: "active" | "complete";
+                                /** @description Highest sol with photos (absent when the rover has none) */
+                                max_sol?: number;
+                                /** Format: date */
+                                max_date?: string;
+                                total_photos: number;
+                                /** @description One entry per (sol, earth_date) with photos, ascending */
+                                photos: {
+                                    sol: number;
+                                    /** Format: date */
+                                    earth_date: string;
+                                    /** @description Photos of this (sol, earth_date) in our catalogue */
+                                    total_photos: number;
+                                    /** @description NASA's v1 manifest total for the sol, where one states it */
+                                    nasa_total_photos?: number;
+                                    /** @description Cameras that took them, by name */
+                                    cameras: string[];
+                                }[];
+                            };
+                        };
+                        links: {
+                            /** Format: uri */
+                            self: string;
+                        };
+                    };
+                    "text/json": {
+                        data: {
+                            id: "curiosity" | "opportunity" | "perseverance" | "spirit";
+                            /** @constant */
+                            type: "manifest";
+                            attributes: {
+                                name: string;
+                                /** Format: date */
+                                landing_date: string;
+                                /** Format: date */
+                                launch_date: string;
+                                status: "active" | "complete";
+                                /** @description Highest sol with photos (absent when the rover has none) */
+                                max_sol?: number;
+                                /** Format: date */
+                                max_date?: string;
+                                total_photos: number;
+                                /** @description One entry per (sol, earth_date) with photos, ascending */
+                                photos: {
+                                    sol: number;
+                                    /** Format: date */
+                                    earth_date: string;
+                                    /** @description Photos of this (sol, earth_date) in our catalogue */
+                                    total_photos: number;
+                                    /** @description NASA's v1 manifest total for the sol, where one states it */
+                                    nasa_total_photos?: number;
+                                    /** @description Cameras that took them, by name */
+                                    cameras: string[];
+                                }[];
+                            };
+                        };
+                        links: {
+                            /** Format: uri */
+                            self: string;
+                        };
+                    };
+                    "text/plain": {
+                        data: {
+                            id: "curiosity" | "opportunity" | "perseverance" | "spirit";
+                            /** @constant */
+                            type: "manifest";
+                            attributes: {
+                                name: string;
+                                /** Format: date */
+                                landing_date: string;
+                                /** Format: date */
+                                launch_date: string;
+                                status: "active" | "complete";
+                                /** @description Highest sol with photos (absent when the rover has none) */
+                                max_sol?: number;
+                                /** Format: date */
+                                max_date?: string;
+                                total_photos: number;
+                                /** @description One entry per (sol, earth_date) with photos, ascending */
+                                photos: {
+                                    sol: number;
+                                    /** Format: date */
+                                    earth_date: string;
+                                    /** @description Photos of this (sol, earth_date) in our catalogue */
+                                    total_photos: number;
+                                    /** @description NASA's v1 manifest total for the sol, where one states it */
+                                    nasa_total_photos?: number;
+                                    /** @description Cameras that took them, by name */
+                                    cameras: string[];
+                                }[];
+                            };
+                        };
+                        links: {
+                            /** Format: uri */
+                            self: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            /** @description Unknown rover slug */
+            404: components["responses"]["NotFoundProblem"];
+            413: components["responses"]["PayloadTooLargeProblem"];
+            429: components["responses"]["RateLimitedProblem"];
+            500: components["responses"]["InternalProblem"];
+        };
+    };
+    getRoversBySlugTraverse: {
+        parameters: {
+            query?: {
+                /** @description Minimum sol, inclusive. */
+                sol_min?: number;
+                /** @description Maximum sol, inclusive. */
+                sol_max?: number;
+                /** @description json (default) or geojson: an RFC 7946 FeatureCollection, served as application/geo+json. */
+                format?: "json" | "geojson";
+                /** @description Douglas–Peucker tolerance in metres: points within this distance of the simplified line are dropped. 0 or absent: every point. */
+                simplify?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Rover slug, case-insensitive: curiosity, opportunity, perseverance, spirit. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The traverse (format=json), or a GeoJSON FeatureCollection (format=geojson) */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: "curiosity" | "opportunity" | "perseverance" | "spirit";
+                            /** @constant */
+                            type: "traverse";
+                            attributes: {
+                                rover: "curiosity" | "opportunity" | "perseverance" | "spirit";
+                                sol_range: {
+                                    start?: number;
+                                    end?: number;
+                                };
+                                /** @description Sol of the first point: where the rover stood when sol_min began */
+                                start_sol?: number;
+                                point_count: number;
+                                simplified_point_count?: number;
+                                simplify_tolerance_m?: number;
+                                total_distance_m?: number;
+                                /** @description nasa_dist_total_m: NASA's own cumulative distance driven; great_circle: sums on a 3,389.5 km sphere; mixed: both, counted in distance_segments */
+                                distance_method?: "nasa_dist_total_m" | "great_circle" | "mixed";
+                                distance_segments?: {
+                                    nasa_dist_total_m: number;
+                                    great_circle: number;
+                                };
+                                distance_note?: string;
+                                total_elevation_gain_m?: number;
+                                total_elevation_loss_m?: number;
+                                net_elevation_change_m?: number;
+                                elevation_note?: string;
+                                bounding_box?: {
+                                    min: {
+                                        lon: number;
+                                        lat: number;
+                                        elevation_m?: number;
+                                    };
+                                    max: {
+                                        lon: number;
+                                        lat: number;
+                                        elevation_m?: number;
+                                    };
+                                };
+                                data_source?: string[];
+                                coordinate_system?: string;
+                                /** @description Why there is no path */
+                                note?: string;
+                            };
+                            path: {
+                                sol: number;
+                                last_sol?: number;
+                                site: number;
+                                drive: number;
+                                lon: number;
+                                lat: number;
+                                elevation_m?: number;
+                                /** @description From the first point of this path */
+                                cumulative_distance_m: number;
+                            }[];
+                        };
+                        links: {
+                            /** Format: uri */
+                            self: string;
+                            /** Format: uri */
+                            geojson: string;
+                        };
+                    } | {
+                        /** @constant */
+                        type: "FeatureCollection";
+                        bbox?: number[];
+                        features: {
+                            /** @constant */
+                            type: "Feature";
+                            geometry: {
+                                type: string;
+                                coordinates: unknown[];
+                            };
+                            properties: Record<string, never>;
+                        }[];
+                    };
+                    "text/json": {
+                        data: {
+                            id: "curiosity" | "opportunity" | "perseverance" | "spirit";
+                            /** @constant */
+                            type: "traverse";
+                            attributes: {
+                                rover: "curiosity" | "opportunity" | "perseverance" | "spirit";
+                                sol_range: {
+                                    start?: number;
+                                    end?: number;
+                                };
+                                /** @description Sol of the first point: where the rover stood when sol_min began */
+                                start_sol?: number;
+                                point_count: number;
+                                simplified_point_count?: number;
+                                simplify_tolerance_m?: number;
+                                total_distance_m?: number;
+                                /** @description nasa_dist_total_m: NASA's own cumulative distance driven; great_circle: sums on a 3,389.5 km sphere; mixed: both, counted in distance_segments */
+                                distance_method?: "nasa_dist_total_m" | "great_circle" | "mixed";
+                                distance_segments?: {
+                                    nasa_dist_total_m: number;
+                                    great_circle: number;
+                                };
+                                distance_note?: string;
+                                total_elevation_gain_m?: number;
+                                total_elevation_loss_m?: number;
+                                net_elevation_change_m?: number;
+                                elevation_note?: string;
+                                bounding_box?: {
+                                    min: {
+                                        lon: number;
+                                        lat: number;
+                                        elevation_m?: number;
+                                    };
+                                    max: {
+                                        lon: number;
+                                        lat: number;
+                                        elevation_m?: number;
+                                    };
+                                };
+                                data_source?: string[];
+                                coordinate_system?: string;
+                                /** @description Why there is no path */
+                                note?: string;
+                            };
+                            path: {
+                                sol: number;
+                                last_sol?: number;
+                                site: number;
+                                drive: number;
+                                lon: number;
+                                lat: number;
+                                elevation_m?: number;
+                                /** @description From the first point of this path */
+                                cumulative_distance_m: number;
+                            }[];
+                        };
+                        links: {
+                            /** Format: uri */
+                            self: string;
+                            /** Format: uri */
+                            geojson: string;
+                        };
+                    } | {
+                        /** @constant */
+                        type: "FeatureCollection";
+                        bbox?: number[];
+                        features: {
+                            /** @constant */
+                            type: "Feature";
+                            geometry: {
+                                type: string;
+                                coordinates: unknown[];
+                            };
+                            properties: Record<string, never>;
+                        }[];
+                    };
+                    "text/plain": {
+                        data: {
+                            id: "curiosity" | "opportunity" | "perseverance" | "spirit";
+                            /** @constant */
+                            type: "traverse";
+                            attributes: {
+                                rover: "curiosity" | "opportunity" | "perseverance" | "spirit";
+                                sol_range: {
+                                    start?: number;
+                                    end?: number;
+                                };
+                                /** @description Sol of the first point: where the rover stood when sol_min began */
+                                start_sol?: number;
+                                point_count: number;
+                                simplified_point_count?: number;
+                                simplify_tolerance_m?: number;
+                                total_distance_m?: number;
+                                /** @description nasa_dist_total_m: NASA's own cumulative distance driven; great_circle: sums on a 3,389.5 km sphere; mixed: both, counted in distance_segments */
+                                distance_method?: "nasa_dist_total_m" | "great_circle" | "mixed";
+                                distance_segments?: {
+                                    nasa_dist_total_m: number;
+                                    great_circle: number;
+                                };
+                                distance_note?: string;
+                                total_elevation_gain_m?: number;
+                                total_elevation_loss_m?: number;
+                                net_elevation_change_m?: number;
+                                elevation_note?: string;
+                                bounding_box?: {
+                                    min: {
+                                        lon: number;
+                                        lat: number;
+                                        elevation_m?: number;
+                                    };
+                                    max: {
+                                        lon: number;
+                                        lat: number;
+                                        elevation_m?: number;
+                                    };
+                                };
+                                data_source?: string[];
+                                coordinate_system?: string;
+                                /** @description Why there is no path */
+                                note?: string;
+                            };
+                            path: {
+                                sol: number;
+                                last_sol?: number;
+                                site: number;
+                                drive: number;
+                                lon: number;
+                                lat: number;
+                                elevation_m?: number;
+                                /** @description From the first point of this path */
+                                cumulative_distance_m: number;
+                            }[];
+                        };
+                        links: {
+                            /** Format: uri */
+                            self: string;
+                            /** Format: uri */
+                            geojson: string;
+                        };
+                    } | {
+                        /** @constant */
+                        type: "FeatureCollection";
+                        bbox?: number[];
+                        features: {
+                            /** @constant */
+                            type: "Feature";
+                            geometry: {
+                                type: string;
+                                coordinates: unknown[];
+                            };
+                            properties: Record<string, never>;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the current ETag. No body; not counted. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameters, each named */
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            /** @description Unknown rover slug */
+            404: components["responses"]["NotFoundProblem"];
+            413: components["responses"]["PayloadTooLargeProblem"];
+            429: components["responses"]["RateLimitedProblem"];
+            500: components["responses"]["InternalProblem"];
+        };
+    };
     getHealth: {
         parameters: {
             query?: never;
@@ -3847,6 +5978,35 @@ export interface operations {
                     };
                 };
             };
+            413: components["responses"]["PayloadTooLargeProblem"];
+            500: components["responses"]["InternalProblem"];
+        };
+    };
+    getRoverPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Rover slug, case-insensitive: curiosity, opportunity, perseverance, spirit. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HTML page */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["ValidationProblem"];
+            /** @description Unknown rover slug */
+            404: components["responses"]["NotFoundProblem"];
             413: components["responses"]["PayloadTooLargeProblem"];
             500: components["responses"]["InternalProblem"];
         };
