@@ -4420,7 +4420,12 @@ export interface operations {
                     "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/vnd.apache.arrow.stream": string;
+                    "application/x-ndjson": string;
+                    "text/csv": string;
+                    "application/json": string;
+                };
             };
             /** @description Not modified */
             304: {

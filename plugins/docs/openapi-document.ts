@@ -121,7 +121,9 @@ function operation(r: RouteDoc, kinds: Set<ProblemKind>) {
     }
     const headers: Record<string, unknown> = keyed ? { ...RATE_HEADERS, ...ID_HEADER } : { ...ID_HEADER }
     if (code === 200 && r.method === 'GET' && keyed) Object.assign(headers, { ETag: { $ref: '#/components/headers/ETag' }, 'Cache-Control': { $ref: '#/components/headers/Cache-Control' } })
-    const media = resp.mediaType ? { [resp.mediaType]: { schema: resp.schema ? cleanSchema(resp.schema) : { type: 'string' } } } : resp.schema ? content(cleanSchema(resp.schema)) : undefined
+    const media = resp.mediaTypes
+      ? Object.fromEntries(resp.mediaTypes.map((m) => [m, { schema: { type: 'string', description: `A ${m} body` } }]))
+      : resp.mediaType ? { [resp.mediaType]: { schema: resp.schema ? cleanSchema(resp.schema) : { type: 'string' } } } : resp.schema ? content(cleanSchema(resp.schema)) : undefined
     responses[status] = { description: resp.description, headers, ...(media ? { content: media } : {}) }
   }
   const add = (status: number, kind: ProblemKind) => {

@@ -101,7 +101,10 @@ function registerDocs(routes: PluginDeps['routes']): void {
       '`SELECT sol, avg("dimensions.width") FROM read_csv_auto(\'sols.csv\') GROUP BY sol`',
     query: EXPORT_QUERY_SCHEMA,
     responses: {
-      200: { description: 'The photos, streamed (Content-Disposition: attachment; filename="photos-<index version>.<ext>")' },
+      200: {
+        description: 'The photos, streamed (Content-Disposition: attachment; filename="photos-<index version>.<ext>")',
+        mediaTypes: ['application/vnd.apache.arrow.stream', 'application/x-ndjson', 'text/csv', 'application/json'],
+      },
       304: { description: 'Not modified' },
       400: { description: 'Invalid parameters (each one named)' },
       429: { description: 'The export costs more requests than the key has left (the cost is stated), or another limit' },

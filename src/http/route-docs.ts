@@ -20,7 +20,8 @@ export interface RouteDoc {
   params?: TObject
   body?: TSchema
   /** `mediaType`: the one media type of a non-JSON answer (the docs page's text/html). */
-  responses: Record<number, { description: string; schema?: TSchema; mediaType?: string }>
+  /** `mediaTypes`: several non-JSON media types of one answer, negotiated (the export's formats). */
+  responses: Record<number, { description: string; schema?: TSchema; mediaType?: string; mediaTypes?: string[] }>
   tags?: string[]
   /** The OpenAPI operationId when the one made from method and path would repeat another's. */
   operationId?: string

@@ -176,7 +176,7 @@ export class RedisCounterStore implements CounterStore {
       } catch {
         return this.#local.charge(id, units, limits, nowMs)
       }
-      if (b.units < units) return { refused: b.spentLimit(limits), hourCount: b.hourCount, dayCount: b.dayCount }
+      if (b.units < units) return { refused: limits.daily - b.dayCount < units ? 'daily' : 'hourly', hourCount: b.hourCount, dayCount: b.dayCount }
       b.units -= units
       b.lastUsedMs = nowMs
       return { hourCount: b.hourCount, dayCount: b.dayCount }

@@ -853,6 +853,12 @@ export function keyViolations(target: string, validKey: boolean, status: number,
   let path = target.replace(/^[a-z]+:\/\/[^/]*/i, '')
   const cut = path.search(/[?#]/)
   if (cut >= 0) path = path.slice(0, cut)
+  // Dot segments resolve as a URL parser resolves them (RFC 3986 §5.2.4): `/rovers/../..` is `/`.
+  try {
+    if (/(^|\/)\.\.?(\/|$)/.test(path)) path = new URL(path, 'http://judge').pathname
+  } catch {
+    /* not a path a URL can hold: judged as sent */
+  }
   if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1)
   if (OPEN_PATHS.has(path) || OPEN_PAGES.test(path)) return []
   return [`${status} without a valid key for a path that is not open (${path.slice(0, 80)})`]
