@@ -17,7 +17,8 @@ import { mapCamera } from '../index-builder/normalize/camera-map'
 import { assignedIdFor, assignIds, ASSIGNED_ID_BASE } from '../index-builder/normalize/assign-ids'
 import { DEFAULT_RAW_DIR } from '../index-builder/sources/read-sources'
 
-const real = await readSources()
+// The raw/ sources (the incoming ones are measured in derivation-errors.test.ts).
+const real = await readSources([DEFAULT_RAW_DIR])
 const byNasaId = new Map(real.records.map((r) => [r.nasa_id, r]))
 const mruFiles = ['NLF_0670_0726421423_362ECM_N0320604NCAM08111_01_095J01-metadata.json', 'NRF_0731_0731848568_991ECM_N0361610NCAM12731_04_195J01-metadata.json']
 const mru = mruFiles.map((f) => JSON.parse(readFileSync(path.join(DEFAULT_RAW_DIR, 'MarsRaw__mars-raw-utils', f), 'utf8')))

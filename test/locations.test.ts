@@ -1,3 +1,4 @@
+import { curiosityVoPhotos, rssFeedRecords, trelliscopePhotos } from './support/incoming-photos'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -123,6 +124,8 @@ describe('GET /api/v2/locations on the real records', () => {
       for (const p of Array.isArray(doc) ? doc : doc.photos) urls.push(p.img_src)
     }
     for (const line of read('GuiihDantas__mars-perseverance-data/dados_fotos_perseverance.csv.gz').trim().split(/\r?\n/).slice(1)) urls.push(line.split(',')[3]!)
+    // incoming (SOURCES.md §2.11, §2.13): the v1 table's MSSS URLs carry no site/drive; the VO archive's ids do
+    for (const p of [...trelliscopePhotos(), ...curiosityVoPhotos()]) urls.push(p.url)
     // one photo per image product (a browse size is not a new product; a Perseverance product version is)
     const images = new Map<string, string>()
     for (const url of urls) {
@@ -141,6 +144,8 @@ describe('GET /api/v2/locations on the real records', () => {
       const r = JSON.parse(read(`MarsRaw__mars-raw-utils/${f}`))
       images.set(f.replace('-metadata.json', ''), `perseverance_${r.site}_${r.drive}`)
     }
+    // the Perseverance feed (SOURCES.md §2.12) states site and drive on every record
+    for (const r of rssFeedRecords()) images.set(r.imageid, `perseverance_${r.site}_${Number(r.drive)}`)
     const counts = new Map<string, number>()
     for (const id of images.values()) counts.set(id, (counts.get(id) ?? 0) + 1)
     const sorted = (m: Map<string, number>) => Object.fromEntries([...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))

@@ -118,33 +118,37 @@ const cases: Record<string, Array<[string, 'some' | 'none' | 'all']>> = {
     ['site=61&drive=0&location_radius=1000&drive_max=1900', 'some'],
     ['site=2147483647', 'none'],
   ],
-  'width and height bounds (2 photos have dimensions)': [
+  'width and height bounds (PDS3 labels, the v1 table and the feeds give dimensions)': [
     ['min_width=1000', 'some'],
     ['max_width=1288&min_width=1288', 'some'],
-    ['min_height=969', 'none'],
+    ['min_height=969', 'some'],
+    ['min_height=5000', 'none'],
     ['min_width=1&max_width=10000&min_height=1&max_height=10000', 'some'],
   ],
   'sample_type (case-insensitive)': [
     ['sample_type=full', 'some'],
     ['sample_type=SUBFRAME,downsampled', 'some'],
-    ['sample_type=Thumbnail', 'none'],
+    ['sample_type=Thumbnail', 'some'],
+    ['sample_type=chemcam prc&rovers=perseverance', 'none'],
     ['sample_type=chemcam prc', 'some'],
   ],
-  'aspect ratio (within 1%) and its bounds (2 photos have dimensions)': [
+  'aspect ratio (within 1%) and its bounds': [
     ['aspect_ratio=4:3', 'some'],
     ['aspect_ratio= 4 : 3 ', 'some'],
     ['aspect_ratio=16:9', 'none'],
     ['aspect_ratio_min=1.3&aspect_ratio_max=1.34', 'some'],
-    ['aspect_ratio_min=1.4', 'none'],
+    ['aspect_ratio_min=1.4', 'some'],
+    ['aspect_ratio_min=50', 'none'],
     ['aspect_ratio=4:3&aspect_ratio_max=1.3', 'none'],
   ],
-  'mast elevation and azimuth bounds (2 photos have angles)': [
+  'mast elevation and azimuth bounds (feed and PDS3 records give angles, azimuths in [0, 360))': [
     ['mast_elevation_min=-20', 'some'],
     ['mast_elevation_max=-20', 'some'],
     ['mast_elevation_min=-90&mast_elevation_max=90', 'some'],
     ['mast_azimuth_min=100&mast_azimuth_max=360', 'some'],
     ['mast_azimuth_max=2', 'some'],
-    ['mast_azimuth_min=200', 'none'],
+    ['mast_azimuth_min=200', 'some'],
+    ['mast_azimuth_min=359.9999', 'none'],
   ],
   'combinations': [
     ['rovers=perseverance&cameras=NAVCAM_LEFT,NAVCAM_RIGHT&sol_min=1290&sol_max=1300&sort=-sol', 'some'],

@@ -96,14 +96,26 @@ describe('default output', () => {
 })
 
 describe('presets and fields', () => {
-  test('minimal: sol, earth_date and one image (medium, else full)', async () => {
+  test('minimal: sol, earth_date and one image, the nearest size the photo has (medium, else large, else full, else small)', async () => {
     for (const p of await photos('field_set=minimal&per_page=100&sort=rover')) {
       expect(Object.keys(p.attributes).every((k) => ['sol', 'earth_date', 'images'].includes(k))).toBe(true)
       if (p.attributes.images) {
         const keys = Object.keys(p.attributes.images)
         expect(keys.length).toBe(1)
-        expect(['medium', 'full']).toContain(keys[0])
+        expect(['medium', 'large', 'full', 'small']).toContain(keys[0])
       }
+    }
+    // every Perseverance photo has some image, so every one shows one (most hold only a large URL)
+    const ORDER = ['medium', 'large', 'full', 'small'] as const
+    for (let page = 1; page <= 3; page++) {
+      const std = await photos(`rovers=perseverance&per_page=100&page=${page}&sort=id`)
+      const min = await photos(`rovers=perseverance&field_set=minimal&per_page=100&page=${page}&sort=id`)
+      expect(min.length).toBe(std.length)
+      std.forEach((p: any, i: number) => {
+        const want = ORDER.find((k) => p.attributes.images?.[k] !== undefined)!
+        expect(want).toBeDefined()
+        expect(min[i].attributes.images).toEqual({ [want]: p.attributes.images[want] })
+      })
     }
   })
 

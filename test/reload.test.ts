@@ -167,7 +167,7 @@ describe('rebuild while serving', () => {
     servers.push(s)
     const clients = load(s.url, 6)
     await Bun.sleep(200)
-    const c = await buildIndex(dir, [join(RAW, 'GuiihDantas__mars-perseverance-data'), join(RAW, 'elbi3__Mars-Rover-Photo-Journal')])
+    const c = await buildIndex(dir, ['--only-sources', '--force', join(RAW, 'GuiihDantas__mars-perseverance-data'), join(RAW, 'elbi3__Mars-Rover-Photo-Journal')])
     await Bun.sleep(300)
     // Published but not yet signalled: still serving a.
     expect(((await (await fetch(`${s.url}/health`)).json()) as any).index.version).toBe(a)

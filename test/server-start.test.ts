@@ -42,7 +42,7 @@ function startFails(env: Record<string, string>) {
 let other: { dir: string; version: string }
 beforeAll(() => {
   const out = join(work, 'other-build')
-  const r = Bun.spawnSync([process.execPath, 'index-builder/cli.ts', '--out', out, join(ROOT, '../shared/data/raw/elbi3__Mars-Rover-Photo-Journal/spiritSol1.json.gz')], { cwd: ROOT })
+  const r = Bun.spawnSync([process.execPath, 'index-builder/cli.ts', '--out', out, '--only-sources', join(ROOT, '../shared/data/raw/elbi3__Mars-Rover-Photo-Journal/spiritSol1.json.gz')], { cwd: ROOT })
   if (r.exitCode !== 0) throw new Error('building the second index failed: ' + r.stderr.toString())
   other = { dir: out, version: readlinkSync(join(out, 'current')) }
 })

@@ -6,7 +6,8 @@ import { makeTestApp, testStore, type TestApp } from './setup/test-app'
 /**
  * GET /api/v2/photos/stats through the assembled app (decisions.md, Other endpoints): every
  * photo filter applies, groups sum to total_photos, which equals the list's total_count for the
- * same filters; percentages are to one decimal; groups are ordered and keyed as decided, and
+ * same filters; percentages are to 4 decimals by largest remainder (sum exactly 100, a non-empty
+ * group never 0); groups are ordered and keyed as decided, and
  * their counts equal a brute-force grouping of the real records.
  */
 let t: TestApp
@@ -38,16 +39,23 @@ const FILTERS = ['', 'rovers=perseverance', 'cameras=NAVCAM,FHAZ', 'sol_min=1290
 describe('stats: totals and groups', () => {
   for (const f of FILTERS) {
     for (const by of ['camera', 'rover', 'sol']) {
-      test(`group_by=${by}${f ? '&' + f : ''}: groups sum to total_photos = the list's total_count = the brute-force count, percentages to one decimal`, async () => {
+      test(`group_by=${by}${f ? '&' + f : ''}: groups sum to total_photos = the list's total_count = the brute-force count, percentages to 4 decimals summing to 100, none 0`, async () => {
         const s = await stats(`group_by=${by}&${f}`)
         const want = bruteForce(all, new URLSearchParams(f))
         expect(s.data.total_photos).toBe(want.length)
         expect(s.data.total_photos).toBe(await listTotal(f))
         expect(s.data.groups.reduce((a, g) => a + g.count, 0)).toBe(s.data.total_photos)
         expect(s.meta.returned_count).toBe(s.data.groups.length)
-        for (const g of s.data.groups) {
-          expect(g.percentage).toBe(Math.round((g.count / s.data.total_photos) * 1000) / 10)
-          expect(String(g.percentage)).toMatch(/^\d+(\.\d)?$/)
+        // Largest remainder in units of 0.0001 %: each share is its exact value floored or raised by one
+        // unit (or raised to the 1-unit minimum, paid by the largest group), and the units sum to 1,000,000.
+        const units = s.data.groups.map((g) => Math.round(g.percentage * 10_000))
+        if (s.data.groups.length > 0) expect(units.reduce((a, u) => a + u, 0)).toBe(1_000_000)
+        const raised = s.data.groups.filter((g) => Math.floor((g.count * 1_000_000) / s.data.total_photos) === 0).length
+        for (const [i, g] of s.data.groups.entries()) {
+          expect(String(g.percentage)).toMatch(/^\d+(\.\d{1,4})?$/)
+          expect(units[i]!).toBeGreaterThanOrEqual(1)
+          const exact = (g.count * 1_000_000) / s.data.total_photos
+          expect(Math.abs(units[i]! - exact)).toBeLessThanOrEqual(1 + raised)
         }
         const dates = want.map((p) => p.earth_date!).sort()
         expect(s.data.period).toEqual(want.length ? { from: dates[0], to: dates[dates.length - 1] } : {})

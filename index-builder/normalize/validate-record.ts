@@ -95,6 +95,8 @@ export function normaliseAzimuth(deg: number): number {
 
 export function validateRecord(rec: PhotoRecord): void {
   const b = boundsOf(rec.rover)
+  const images = rec.images as Record<string, string | undefined>
+  for (const size of ['small', 'medium', 'large', 'full']) if (images[size] !== undefined) checkUrl(images[size]!, `image ${size} URL`)
   if (rec.nasa_id.length > MAX_CHARS.nasa_id || !NASA_ID.test(rec.nasa_id)) throw new RecordError(`nasa_id ${JSON.stringify(rec.nasa_id.slice(0, 100))} is not a NASA product id`)
   checkText(rec.camera, 'camera', MAX_CHARS.camera)
   checkInt(rec.sol, 'sol', 0, b.maxSol)
@@ -105,8 +107,6 @@ export function validateRecord(rec: PhotoRecord): void {
   if (rec.date_taken_utc !== undefined && !(rec.date_taken_utc >= b.firstDayMs && rec.date_taken_utc <= b.lastDayMs)) {
     throw new RecordError(`date_taken_utc ${Number.isFinite(rec.date_taken_utc) ? new Date(rec.date_taken_utc).toISOString() : rec.date_taken_utc} is outside ${rec.rover}'s mission`)
   }
-  const images = rec.images as Record<string, string | undefined>
-  for (const size of ['small', 'medium', 'large', 'full']) if (images[size] !== undefined) checkUrl(images[size]!, `image ${size} URL`)
   if (rec.sample_type !== undefined && (rec.sample_type.length > MAX_CHARS.short || !SAMPLE_TYPE.test(rec.sample_type))) throw new RecordError(`sample_type ${JSON.stringify(rec.sample_type.slice(0, 40))} is not a sample type`)
   if (rec.date_taken_mars !== undefined && (rec.date_taken_mars.length > MAX_CHARS.short || !DATE_TAKEN_MARS.test(rec.date_taken_mars))) throw new RecordError(`date_taken_mars ${JSON.stringify(rec.date_taken_mars.slice(0, 40))} is not "Sol-NNNNNMhh:mm:ss"`)
   checkText(rec.title, 'title', MAX_CHARS.title)

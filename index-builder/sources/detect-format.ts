@@ -1,5 +1,5 @@
 import { parseTable, TableError, type Table } from './delimited-text'
-import { MAX_JSON_DEPTH } from './input-limits'
+import { MAX_JSON_DEPTH, MAX_JSON_STRING } from './input-limits'
 import { isFeatureCollection, isLineLayer } from './mmgis-layer'
 import { isMerRmcTable, isMerTraverseTable } from './mer-location-table'
 import { isMerTimetable } from './mer-timetable'
@@ -25,8 +25,9 @@ export function detectFormat(name: string, text: string): Detected {
   if (base === 'index' && /^https?:\/\/\S+$/m.test(text.slice(0, 4096))) return { format: 'url-index', text }
   const head = text.trimStart()[0]
   if (head === '{' || head === '[' || /\.(geo)?json$/i.test(name.replace(/\.gz$/i, ''))) {
-    const depth = jsonDepth(text)
-    if (depth > MAX_JSON_DEPTH) throw new SourceError(name, 'file', `JSON nested deeper than ${MAX_JSON_DEPTH} levels`)
+    const shape = jsonShape(text)
+    if (shape.depth > MAX_JSON_DEPTH) throw new SourceError(name, 'file', `JSON nested deeper than ${MAX_JSON_DEPTH} levels`)
+    if (shape.longestString > MAX_JSON_STRING) throw new SourceError(name, 'file', `holds a JSON string of ${shape.longestString} characters (at most ${MAX_JSON_STRING})`)
     let doc: unknown
     try {
       doc = JSON.parse(text)
@@ -71,20 +72,29 @@ function detectJson(doc: unknown): Detected {
   return { format: 'unknown', why: `JSON object with keys ${Object.keys(doc).slice(0, 6).join(', ')}` }
 }
 
-/** Deepest [ / { nesting of a JSON text, in one pass (brackets inside strings do not count). */
-export function jsonDepth(text: string): number {
+/**
+ * Deepest [ / { nesting and longest string literal of a JSON text, in one pass before it is parsed
+ * (brackets inside strings do not count), so a hostile file is refused before JSON.parse builds
+ * a 100,000-level structure or ten-megabyte values.
+ */
+export function jsonShape(text: string): { depth: number; longestString: number } {
   let depth = 0
   let max = 0
-  let inString = false
+  let longest = 0
+  let start = -1
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
-    if (inString) {
+    if (start >= 0) {
       if (c === 92) i++ // backslash: skip the escaped character
-      else if (c === 34) inString = false
-    } else if (c === 34) inString = true
+      else if (c === 34) {
+        if (i - start - 1 > longest) longest = i - start - 1
+        start = -1
+      }
+    } else if (c === 34) start = i
     else if (c === 91 || c === 123) {
       if (++depth > max) max = depth
     } else if (c === 93 || c === 125) depth--
   }
-  return max
+  if (start >= 0 && text.length - start - 1 > longest) longest = text.length - start - 1
+  return { depth: max, longestString: longest }
 }

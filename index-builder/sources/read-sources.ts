@@ -264,7 +264,7 @@ function validDrafts(drafts: PhotoDraft[], shared: Pick<ReadContext, 'skipBad' |
       out.push(d)
     } catch (e) {
       if (!(e instanceof RecordError)) throw e
-      const err = new SourceError(d.record.source, d.record.id !== undefined ? `${d.record.nasa_id.slice(0, 100)} (id ${d.record.id})` : d.record.nasa_id.slice(0, 100), e.reason)
+      const err = new SourceError(d.record.source, d.record.id !== undefined ? `id ${d.record.id}` : JSON.stringify(d.record.nasa_id.slice(0, 100)), e.reason)
       if (!shared.skipBad) throw err
       shared.skipped.push({ file: err.file, record: err.record, reason: err.reason })
     }

@@ -4,7 +4,10 @@ import type { RoverSlug } from '../../../src/catalog/rovers'
  * How each camera of the synthetic catalogue shoots and names its products (SOURCES.md §6.2,
  * §6.5-6.7): share of the rover's photos, id/URL family, stereo partner, mast angles and sweeps,
  * sizes and sample types, and the feed texts. Weights follow the manifests' camera-sol counts
- * and the Perseverance sample (§2.6).
+ * and the Perseverance sample (§2.6). Image sizes are the ones real records state (§2.11–2.13):
+ * Perseverance Navcam/Hazcam full 1280×960 and thumbnails 80×60, Mastcam-Z 1648×1200 / 192×144
+ * (raw_images feed); Curiosity Navcam 1024×1024 full and 256×256 downsampled (PDS3 labels);
+ * Mastcam and MAHLI the commonest sizes of the v1 table (measured from the images).
  */
 export const SAMPLE_TYPES = ['Full', 'Subframe', 'Downsampled', 'Thumbnail', 'ChemCam PRC'] as const
 export const FULL = 0
@@ -45,10 +48,10 @@ export interface CameraProfile {
   landingBurst?: number
 }
 
-const NAV_MSL: Product[] = [[FULL, 1024, 1024, 70], [SUBFRAME, 1024, 512, 15], [DOWNSAMPLED, 512, 512, 8], [THUMBNAIL, 64, 64, 7]]
+const NAV_MSL: Product[] = [[FULL, 1024, 1024, 70], [SUBFRAME, 1024, 512, 15], [DOWNSAMPLED, 256, 256, 8], [THUMBNAIL, 64, 64, 7]]
 const HAZ_MSL: Product[] = [[FULL, 1024, 1024, 75], [DOWNSAMPLED, 512, 512, 15], [THUMBNAIL, 64, 64, 10]]
-const M20_NAV: Product[] = [[FULL, 1288, 968, 92], [THUMBNAIL, 161, 121, 8]]
-const M20_Z: Product[] = [[FULL, 1648, 1200, 92], [THUMBNAIL, 160, 120, 8]]
+const M20_NAV: Product[] = [[FULL, 1280, 960, 92], [THUMBNAIL, 80, 60, 8]]
+const M20_Z: Product[] = [[FULL, 1648, 1200, 92], [THUMBNAIL, 192, 144, 8]]
 const MER_PAN: Product[] = [[FULL, 1024, 1024, 75], [SUBFRAME, 512, 512, 20], [SUBFRAME, 1024, 256, 5]]
 const MER_NAV: Product[] = [[FULL, 1024, 1024, 70], [DOWNSAMPLED, 512, 512, 20], [SUBFRAME, 1024, 512, 10]]
 const MER_HAZ: Product[] = [[FULL, 1024, 1024, 70], [DOWNSAMPLED, 512, 512, 30]]
@@ -75,9 +78,9 @@ export const PROFILES: readonly CameraProfile[] = [
   { ...MSL, family: 'msl-eng', camera: 'FHAZ', code: 'FL', pairCode: 'FR', pairChance: 0.9, dir: 'fcam', seq: 'FHAZ', weight: 6, mast: false, sweep: 0, products: HAZ_MSL, credit: 'NASA/JPL-Caltech', long: 'Front Hazard Avoidance Camera' },
   { ...MSL, family: 'msl-eng', camera: 'RHAZ', code: 'RL', pairCode: 'RR', pairChance: 0.9, dir: 'rcam', seq: 'RHAZ', weight: 4, mast: false, sweep: 0, products: HAZ_MSL, credit: 'NASA/JPL-Caltech', long: 'Rear Hazard Avoidance Camera' },
   { ...MSL, family: 'msl-eng', camera: 'NAVCAM', code: 'NL', pairCode: 'NR', pairChance: 0.5, dir: 'ncam', seq: 'NCAM', weight: 26, mast: true, sweep: 0.5, products: NAV_MSL, credit: 'NASA/JPL-Caltech', long: 'Navigation Camera' },
-  { ...MSL, family: 'msss', camera: 'MAST', code: 'ML', pairCode: 'MR', pairChance: 0.4, dir: 'mcam', seq: '', weight: 40, mast: true, sweep: 0.4, products: [[FULL, 1344, 1200, 60], [FULL, 1600, 1200, 20], [SUBFRAME, 1152, 432, 15], [THUMBNAIL, 144, 144, 5]], credit: 'NASA/JPL-Caltech/MSSS', long: 'Mast Camera (Mastcam)' },
+  { ...MSL, family: 'msss', camera: 'MAST', code: 'ML', pairCode: 'MR', pairChance: 0.4, dir: 'mcam', seq: '', weight: 40, mast: true, sweep: 0.4, products: [[FULL, 1408, 1200, 40], [FULL, 1600, 1200, 35], [SUBFRAME, 848, 848, 15], [THUMBNAIL, 192, 144, 5], [THUMBNAIL, 96, 96, 5]], credit: 'NASA/JPL-Caltech/MSSS', long: 'Mast Camera (Mastcam)' },
   { ...MSL, family: 'msl-ccam', camera: 'CHEMCAM', code: 'CR', dir: 'ccam', seq: 'CCAM', weight: 9, mast: true, sweep: 0, products: [[FULL, 1024, 1024, 80], [CHEMCAM_PRC, 1024, 1024, 20]], credit: 'NASA/JPL-Caltech/LANL', long: 'Chemistry & Camera (ChemCam)' },
-  { ...MSL, family: 'msss', camera: 'MAHLI', code: 'MH', dir: 'mhli', seq: '', weight: 10, mast: false, sweep: 0, products: [[FULL, 1584, 1184, 80], [SUBFRAME, 800, 600, 10], [THUMBNAIL, 132, 132, 10]], credit: 'NASA/JPL-Caltech/MSSS', long: 'Mars Hand Lens Imager (MAHLI)' },
+  { ...MSL, family: 'msss', camera: 'MAHLI', code: 'MH', dir: 'mhli', seq: '', weight: 10, mast: false, sweep: 0, products: [[FULL, 1632, 1200, 60], [FULL, 1584, 1184, 20], [SUBFRAME, 800, 600, 10], [THUMBNAIL, 192, 144, 10]], credit: 'NASA/JPL-Caltech/MSSS', long: 'Mars Hand Lens Imager (MAHLI)' },
   { ...MSL, family: 'msss', camera: 'MARDI', code: 'MD', dir: 'mrdi', seq: '', weight: 5, mast: false, sweep: 0, products: [[FULL, 1600, 1200, 1]], credit: 'NASA/JPL-Caltech/MSSS', long: 'Mars Descent Imager (MARDI)', landingBurst: 3684 },
   { ...M20, camera: 'NAVCAM_LEFT', code: 'NL', pairCamera: 'NAVCAM_RIGHT', pairChance: 0.55, dir: 'ncam', seq: 'NCAM', weight: 1326, mast: true, sweep: 0.5, products: M20_NAV, credit: 'NASA/JPL-Caltech', long: 'Left Navigation Camera (Navcam)' },
   { ...M20, camera: 'NAVCAM_RIGHT', code: 'NR', dir: 'ncam', seq: 'NCAM', weight: 300, mast: true, sweep: 0.3, products: M20_NAV, credit: 'NASA/JPL-Caltech', long: 'Right Navigation Camera (Navcam)' },

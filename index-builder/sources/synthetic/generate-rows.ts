@@ -82,7 +82,6 @@ export function generateRover(rows: GenRows, rover: RoverSlug, plans: SolPlan[],
   const clock = missionClock(rover)
   const facts = ROVERS[roverCode(rover)]!
   const landingDay = Date.parse(`${facts.landing_date}T00:00:00Z`) / 86_400_000
-  const m20 = rover === 'perseverance'
   let seqNo = 0
   let counter = 0
   const start = rows.length
@@ -142,7 +141,7 @@ export function generateRover(rows: GenRows, rover: RoverSlug, plans: SolPlan[],
           rows.x[i] = x
           rows.y[i] = y
           rows.z[i] = z
-          rows.az[i] = p.mast ? wrapAzimuth(a, m20) : NaN
+          rows.az[i] = p.mast ? wrapAzimuth(a) : NaN
           rows.el[i] = p.mast ? e : NaN
           rows.seq[i] = seqNo
           rows.frame[i] = f
@@ -232,10 +231,10 @@ function layOut(seqs: Sequence[], earliest: number): void {
   place(true)
 }
 
-function wrapAzimuth(a: number, signed: boolean): number {
-  let w = ((a % 360) + 360) % 360
-  if (signed && w >= 180) w -= 360
-  return w
+/** Into [0, 360), as the real builds serve every azimuth (feeds' −180…180 normalised). */
+function wrapAzimuth(a: number): number {
+  const w = ((a % 360) + 360) % 360
+  return w >= 360 ? 0 : w
 }
 
 /** Rover position in the site frame for (site, drive): a small, deterministic offset (metres). */
