@@ -1,3 +1,4 @@
+import { acceptRanges } from '../../src/http/accept-ranges'
 /**
  * Media type of a JSON body from the request's Accept header (decisions.md, Errors: `text/json`
  * or `text/plain` when Accept chooses them, anything else `application/json`; never 406).
@@ -32,19 +33,9 @@ function choose(accept: string, offered: readonly string[]): string {
   let best: string | undefined
   let bestQ = 0
   let bestRank = Infinity
-  for (const part of accept.slice(0, 1024).split(',')) {
-    const [rawType, ...params] = part.split(';')
-    const type = rawType!.trim().toLowerCase()
+  for (const { type, q } of acceptRanges(accept)) {
     const rank = offered.indexOf(type)
     if (rank < 0) continue
-    let q = 1
-    for (const p of params) {
-      const [k, v] = p.split('=')
-      if (k?.trim().toLowerCase() === 'q') {
-        const n = Number(v?.trim())
-        q = Number.isFinite(n) && n >= 0 && n <= 1 ? n : 0
-      }
-    }
     if (q > bestQ || (q === bestQ && q > 0 && rank < bestRank)) {
       best = type
       bestQ = q

@@ -2,7 +2,7 @@ import type { Store } from '../store/store'
 import { ROVERS } from '../catalog/rovers'
 import { validationError, type ParamError } from '../http/problems'
 import type { PhotoFilters } from '../query/filters'
-import { echo, INT32_MAX } from '../query/param-parsers'
+import { echo, INT32_MAX, parseDay } from '../query/param-parsers'
 import { roverStats } from '../query/rover-stats'
 import { scanMatches } from '../query/run-query'
 import { V1_ROVERS } from './v1-catalog'
@@ -147,10 +147,5 @@ function siftDown(heap: Float64Array, i: number, size: number): void {
 /** YYYY-M-D (month and day may lack their zero) as days since 1970-01-01, or undefined. */
 export function v1Day(raw: string): number | undefined {
   const m = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(raw)
-  if (!m) return undefined
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])]
-  const ms = Date.UTC(y, mo - 1, d)
-  const back = new Date(ms)
-  if (back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d) return undefined
-  return Math.round(ms / 86_400_000)
+  return m ? parseDay(`${m[1]}-${m[2]!.padStart(2, '0')}-${m[3]!.padStart(2, '0')}`) : undefined
 }

@@ -1,3 +1,4 @@
+import { acceptRanges } from '../../http/accept-ranges'
 import { Type } from '@sinclair/typebox'
 import type { ParamError } from '../../http/problems'
 import { echo, INT32_MAX, intParam, rawParam, readParam, type ParamSpec } from '../param-parsers'
@@ -61,20 +62,9 @@ export function formatFromAccept(accept: string | null): ExportFormat | undefine
   if (!accept) return undefined
   let best: ExportFormat | undefined
   let bestQ = 0
-  for (const part of accept.slice(0, 1024).split(',')) {
-    const [rawType, ...params] = part.split(';')
-    const type = rawType!.trim().toLowerCase()
+  for (const { type, q } of acceptRanges(accept)) {
     const hit = ACCEPTED.find(([t]) => t === type)
-    if (!hit) continue
-    let q = 1
-    for (const p of params) {
-      const [k, v] = p.split('=')
-      if (k?.trim().toLowerCase() === 'q') {
-        const n = Number(v?.trim())
-        q = Number.isFinite(n) && n >= 0 && n <= 1 ? n : 0
-      }
-    }
-    if (q > bestQ) {
+    if (hit && q > bestQ) {
       best = hit[1]
       bestQ = q
     }
