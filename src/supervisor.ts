@@ -14,6 +14,7 @@
 import type { Subprocess } from 'bun'
 import type { Config } from './config'
 import type { Logger } from './log'
+import { sumExpositions } from './metrics/sum-expositions'
 
 /** Set in a worker's environment: its number (1..N). Its presence makes src/server.ts serve instead of supervise. */
 export const WORKER_ENV = 'MV_WORKER'
@@ -43,11 +44,20 @@ export async function supervise(config: Config, entry: string, log: Logger): Pro
   const slots: Slot[] = Array.from({ length: config.workers }, (_, i) => ({ n: i + 1, startedAt: 0, delay: RESTART_MIN_MS }))
   let stopping = false
   let started = 0
+  // METRICS_PORT: each worker serves its own figures on a private loopback port; the supervisor
+  // serves their sum on METRICS_PORT (decisions.md, Workers and the port).
+  const workerMetricsPorts = config.metricsPort !== undefined ? slots.map(() => freePort('127.0.0.1')) : undefined
+  if (config.metricsPort !== undefined) serveSummedMetrics(config.metricsPort, workerMetricsPorts!, log)
 
   const spawn = (slot: Slot) => {
     slot.startedAt = Date.now()
     const proc = Bun.spawn([process.execPath, entry], {
-      env: { ...process.env, PORT: String(port), [WORKER_ENV]: String(slot.n) },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        [WORKER_ENV]: String(slot.n),
+        ...(workerMetricsPorts ? { METRICS_PORT: String(workerMetricsPorts[slot.n - 1]), METRICS_HOST: '127.0.0.1' } : {}),
+      },
       stdin: 'ignore',
       stdout: 'pipe',
       stderr: 'pipe',
@@ -108,8 +118,31 @@ async function passThrough(from: ReadableStream<Uint8Array>, to: NodeJS.WriteStr
   }
 }
 
-function freePort(): number {
-  const probe = Bun.listen({ hostname: '0.0.0.0', port: 0, socket: { data() {} } })
+/** GET /metrics on `port`: the sum of every worker's exposition (a worker that does not answer in 2 s is left out, and said so). */
+function serveSummedMetrics(port: number, workerPorts: number[], log: Logger): void {
+  Bun.serve({
+    port,
+    hostname: process.env.METRICS_HOST || '127.0.0.1',
+    reusePort: false,
+    fetch: async (request) => {
+      if (new URL(request.url).pathname !== '/metrics') return new Response('not found\n', { status: 404 })
+      const texts = await Promise.all(
+        workerPorts.map((p) =>
+          fetch(`http://127.0.0.1:${p}/metrics`, { signal: AbortSignal.timeout(2_000) })
+            .then((r) => (r.ok ? r.text() : ''))
+            .catch(() => ''),
+        ),
+      )
+      const missing = texts.filter((t) => t === '').length
+      if (missing) log.log('warn', 'supervisor.metrics-partial', { workers: workerPorts.length, missing })
+      const up = `# HELP workers_up Workers whose figures are in this sum\n# TYPE workers_up gauge\nworkers_up ${workerPorts.length - missing}\n`
+      return new Response(up + sumExpositions(texts.filter(Boolean)), { headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' } })
+    },
+  })
+}
+
+function freePort(hostname = '0.0.0.0'): number {
+  const probe = Bun.listen({ hostname, port: 0, socket: { data() {} } })
   const port = probe.port
   probe.stop(true)
   return port

@@ -23,6 +23,13 @@ function createKey(env: Record<string, string>): string {
 
 const eventsOf = (s: ServerProcess, event: string) => s.lines.filter((l) => l.includes(`"event":"${event}"`)).map((l) => JSON.parse(l))
 
+async function freePort(): Promise<number> {
+  const probe = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
+  const port = probe.port
+  probe.stop(true)
+  return port
+}
+
 describe('WORKERS', () => {
   test('WORKERS=2 without REDIS_URL refuses to start, saying the limits would multiply', async () => {
     const proc = Bun.spawn([process.execPath, 'src/server.ts'], { cwd: REPO, env: { ...process.env, WORKERS: '2', REDIS_URL: '', PORT: '0' }, stderr: 'pipe', stdout: 'ignore' })
@@ -67,5 +74,19 @@ describe('WORKERS', () => {
     expect(await s.stop('SIGTERM')).toBe(0)
     expect(eventsOf(s, 'server.stopped').length).toBe(2)
     expect(eventsOf(s, 'supervisor.stopped')[0].outcome).toBe('drained')
+  }, 30_000)
+
+  test.skipIf(!redis)('with METRICS_PORT the supervisor serves the sum of its workers\' figures: 60 health calls spread over two workers count 60', async () => {
+    const metricsPort = await freePort()
+    const s = await spawnServer({ WORKERS: '2', REDIS_URL: redis!.url, KEYS_DB: join(dir, 'keys-metrics.sqlite'), METRICS_PORT: String(metricsPort) })
+    running.push(s)
+    await s.waitFor('supervisor.started')
+    for (let i = 0; i < 60; i++) expect((await fetch(`${s.url}/health`, { keepalive: false })).status).toBe(200)
+    const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text()
+    expect(text).toContain('workers_up 2')
+    const health = text.split('\n').filter((l) => l.startsWith('http_requests_total{') && l.includes('route="/health"'))
+    expect(health.reduce((n, l) => n + Number(l.slice(l.lastIndexOf(' ') + 1)), 0)).toBe(60)
+    expect(text.match(/^index_info\{.*\} 1$/m)).not.toBeNull() // one shared index: not added up
+    expect(await s.stop('SIGTERM')).toBe(0)
   }, 30_000)
 })
