@@ -4,6 +4,7 @@
  * bound a build's memory on hostile input: `bun test/support/measured-build.ts <out> [--skip-bad]
  * [--force] <source paths...>` (the paths only, as --only-sources).
  */
+import { readFileSync } from 'node:fs'
 import { buildIndex } from '../../index-builder/build-index'
 
 const args = process.argv.slice(2)
@@ -18,4 +19,19 @@ try {
 } catch (e) {
   result = { ok: false, error: e instanceof Error ? e.message : String(e) }
 }
-process.stdout.write(JSON.stringify({ ...result, peakRssBytes: process.resourceUsage().maxRSS * 1024 }) + '\n')
+process.stdout.write(JSON.stringify({ ...result, peakRssBytes: peakRss() }) + '\n')
+
+/**
+ * This process's own peak RSS. On Linux, VmHWM of /proc/self/status: getrusage's maxRSS is not
+ * enough, because exec keeps the larger of the parent's high-water mark at fork and the child's
+ * own (a test runner grown to 1.2 GB would make every child look that big).
+ */
+function peakRss(): number {
+  try {
+    const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'))
+    if (m) return Number(m[1]) * 1024
+  } catch {
+    /* not Linux: fall back below */
+  }
+  return process.resourceUsage().maxRSS * 1024
+}
