@@ -14,7 +14,7 @@
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { DEFAULT_RAW_DIR, REPO_ROOT } from '../sources/list-files'
+import { REPO_ROOT } from '../sources/list-files'
 import { FEED_ROVERS, isFeedRover, type FeedRover } from './feed-spec'
 import { fetchFeeds, type FetchSummary } from './fetch-feeds'
 import { baseUrlOption, feedDirOption, numberOption, politeOptions, SHARED_OPTIONS, SHARED_USAGE, UsageError } from './fetch-options'
@@ -93,9 +93,9 @@ async function main(): Promise<number> {
     const published = existsSync(join(indexDir, 'current'))
     if (!changed && published && !v.rebuild) report.build.why = 'no page changed and an index is published'
     else {
-      // The real sources are named as well as FEED_DIR so the rebuilt index never drops them,
-      // whether source paths replace the builder's defaults or add to them.
-      const args = ['index-builder/cli.ts', '--out', indexDir, ...(v['skip-bad'] ? ['--skip-bad'] : []), ...(keep ? ['--keep', String(keep)] : []), DEFAULT_RAW_DIR]
+      // FEED_DIR is added to the builder's default real sources (BUILD_SOURCE_DIRS, else
+      // ../shared/data), so the rebuilt index never drops them.
+      const args = ['index-builder/cli.ts', '--out', indexDir, ...(v['skip-bad'] ? ['--skip-bad'] : []), ...(keep ? ['--keep', String(keep)] : [])]
       if (existsSync(feedDir)) args.push(feedDir)
       const started = performance.now()
       const p = Bun.spawn([process.execPath, ...args], { cwd: REPO_ROOT, stdout: 'pipe', stderr: 'inherit' })
