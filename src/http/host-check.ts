@@ -9,7 +9,11 @@
 const HOST = /^(?:\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9._~-]{1,253})(?::([0-9]{1,5}))?$/
 
 export function validAuthority(url: string): boolean {
-  const start = url.indexOf('//')
+  // Bun builds request.url from the Host header; when it cannot (a Host such as `<a>` or `a/b`),
+  // the URL is the bare request target, `//api/v1/…` for instance. Such a URL has no authority
+  // to check, and Elysia's router, which skips a scheme and `//`, would read a shifted path from
+  // it: only `http://` and `https://` URLs are valid.
+  const start = url.startsWith('http://') ? 5 : url.startsWith('https://') ? 6 : -1
   if (start < 0) return false
   let end = url.indexOf('/', start + 2)
   if (end < 0) end = url.length

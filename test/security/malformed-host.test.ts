@@ -37,6 +37,17 @@ describe('malformed Host headers', () => {
     expect(a.body).not.toContain('"data"')
   })
 
+  test('a Host Bun cannot build a URL from leaves the bare target as request.url: refused, never routed by a shifted path (`//api/v1/rovers/curiosity` once reached /rovers/curiosity)', async () => {
+    for (const host of ['<a>', 'a/b', 'a?b']) {
+      for (const [method, target] of [['GET', '//api/v1/rovers/curiosity'], ['GET', '/xxxxxx/rovers/curiosity'], ['HEAD', '/qq/zz/api/v2/panoramas'], ['GET', '/api/v2/photos']] as const) {
+        const a = await s.raw(method, target, host)
+        if (a === undefined) continue // the HTTP parser closed the connection: nothing served
+        expect({ host, target, status: a.status }).toEqual({ host, target, status: 400 })
+        expect(a.body).not.toContain('<svg')
+      }
+    }
+  })
+
   test('valid hosts are still served: names, ports, IPv4, IPv6 literals', async () => {
     for (const host of ['localhost', 'a', 'api.example.org:8443', '127.0.0.1:80', '[::1]', '[::1]:3000']) {
       const a = (await s.raw('GET', '/health', host))!

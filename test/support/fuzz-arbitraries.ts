@@ -649,7 +649,8 @@ export const HOSTILE_HOSTS = [
   'x"y', '', ' ', 'a b', 'user@evil.com', 'h:99999', 'a/b', 'a\\b', '[::1', 'a:b', 'a;b', "a'b", '<a>', 'a%2fb', 'é.example', 'a..b', '.',
 ]
 /** What the server accepts as a Host (src/http/host-check.ts): anything else may be refused before the app. */
-const VALID_HOST = { test: (h: string) => validAuthority(`http://${h}/`) }
+// A Host with a path character makes Bun give the app a bare request target: the server refuses it.
+const VALID_HOST = { test: (h: string) => !/[/?#]/.test(h) && validAuthority(`http://${h}/`) }
 
 function insertAt(target: string, junk: string): string {
   const q = target.indexOf('?')
