@@ -59,7 +59,7 @@ export function createApp(appDeps: AppDeps) {
     .use(catchAllPlugin(deps, { routes })) // every other path: keyed 404 / 405
   routes.bind(() => app.routes)
   // Request id, CORS, access log and metrics around the whole pipeline (src/http/edge.ts).
-  const metrics = installEdge(app, deps, routes)
+  const metrics = installEdge(app, deps)
   return Object.assign(app, { routeDocs: deps.routes, metrics })
 }
 

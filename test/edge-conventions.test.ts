@@ -40,6 +40,14 @@ describe('request id and access log', () => {
     expect(all).not.toContain(t.key)
     expect(all).not.toContain('f'.repeat(40))
   })
+
+  test('the route named in the log is the one Elysia ran (the catch-all for an unknown path, the page pattern for a rover page)', async () => {
+    const before = t.accessLines.length
+    await t.request('/api/v2/no-such-thing')
+    await t.app.handle(new Request('http://localhost/rovers/curiosity'))
+    const routes = t.accessLines.slice(before).map((l) => JSON.parse(l).route)
+    expect(routes).toEqual(['/*', '/rovers/:slug'])
+  })
 })
 
 describe('CORS (CORS_ORIGINS)', () => {

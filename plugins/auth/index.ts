@@ -4,6 +4,7 @@ import { ProblemError } from '../../src/http/problems'
 import { authenticate } from './authenticate'
 import { clientAddress, FailedAuthThrottle } from './failed-auth-throttle'
 import { keyOf, setKeyOf } from './key-of'
+import { noteRoute } from '../content-type/answer-state'
 import { syncHook } from '../../src/http/sync-hook'
 import { queryApiKey } from '../../src/v1/v1-key'
 import type { KeyRecord } from '../../src/keys/key-directory'
@@ -60,6 +61,9 @@ export function authPlugin(deps: PluginDeps) {
 
   type Ctx = { request: Request; route: string; server: { requestIP(r: Request): { address: string } | null } | null }
   const check = (request: Request, route: string | undefined, server: Ctx['server']): void | Promise<void> => {
+    // The first gate of every routed request: the route it ran is noted here for the access log
+    // and metrics, so they name what ran instead of matching the path again.
+    if (route !== undefined) noteRoute(request, route)
     if (keyOf(request) !== undefined || !deps.routes.needsKey(request.method, route)) return
     // The header, else the api_key query parameter where the matched route is declared to take
     // it (the v1 compatibility routes only): the one place a key is read.

@@ -20,6 +20,8 @@ export interface AnswerState {
   notModified?: boolean
   /** Callbacks that mark held resources (the in-flight slot) as still in use, for long answers. */
   whenRenewed?: Array<(nowMs: number) => void>
+  /** The route pattern Elysia matched, as the gates saw it (the access log and metrics name it). */
+  route?: string
 }
 
 const byRequest = new WeakMap<Request, AnswerState>()
@@ -77,6 +79,16 @@ export function holdAnswer(request: Request): { finish(): void; renew(nowMs: num
       if (!done) for (const fn of renewals) fn(nowMs)
     },
   }
+}
+
+/** Records the route Elysia matched for this request, once, where the gates read it. */
+export function noteRoute(request: Request, route: string): void {
+  state(request).route = route
+}
+
+/** The route Elysia matched, or undefined when the request was answered before routing. */
+export function matchedRoute(request: Request): string | undefined {
+  return byRequest.get(request)?.route
 }
 
 export function answerState(request: Request): AnswerState | undefined {

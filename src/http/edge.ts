@@ -1,6 +1,6 @@
 import type { AppDeps } from '../app-deps'
-import type { RouteTable } from '../../plugins/errors/route-table'
 import { keyOf } from '../../plugins/auth/key-of'
+import { matchedRoute } from '../../plugins/content-type/answer-state'
 import { corsHeaders, corsPolicy, isPreflight, preflightResponse } from '../../plugins/cors/cors-policy'
 import { accessLine, shouldLog, unknownKeyLabel } from '../../plugins/request-log/access-line'
 import { bodyBytesOf } from '../../plugins/request-log/body-bytes'
@@ -17,7 +17,7 @@ type Fetch = (request: Request) => Response | Promise<Response>
  * line and the metrics. Installed with Elysia's `wrap`, which both `app.handle` and the server's
  * native routes go through. /metrics on the main port answers only with `Authorization: Bearer METRICS_TOKEN`.
  */
-export function installEdge(app: { wrap(fn: (fn: any, request: Request) => any): unknown }, deps: AppDeps, routes: RouteTable): ServiceMetrics {
+export function installEdge(app: { wrap(fn: (fn: any, request: Request) => any): unknown }, deps: AppDeps): ServiceMetrics {
   const cors = corsPolicy(deps.config.corsOrigins)
   const metrics = new ServiceMetrics(deps)
   const logOn = deps.config.accessLog !== false
@@ -25,18 +25,7 @@ export function installEdge(app: { wrap(fn: (fn: any, request: Request) => any):
   const sample = deps.config.accessLogSample ?? 1
   const token = deps.config.metricsToken
   const write = deps.accessLog ?? ((line: string) => void process.stdout.write(line))
-  const SLOT = Symbol('edge.route')
 
-  const routeOf = (request: Request): string => {
-    const f = urlFacts(request.url)
-    const gen = routes.generation()
-    const memo = f.slots.get(SLOT) as { gen: number; method: string; route: string } | undefined
-    if (memo && memo.gen === gen && memo.method === request.method) return memo.route
-    const m = routes.match(request.method === 'HEAD' ? 'GET' : request.method, f.path)
-    const route = m ? m.pattern : 'unmatched'
-    f.slots.set(SLOT, { gen, method: request.method, route })
-    return route
-  }
 
   const finish = (request: Request, response: Response, id: string, started: number, route: string | undefined): Response => {
     let out = response
@@ -62,7 +51,7 @@ export function installEdge(app: { wrap(fn: (fn: any, request: Request) => any):
     }
     if (!countOn && !logOn) return out
     const ms = performance.now() - started
-    const r = route ?? routeOf(request)
+    const r = route ?? matchedRoute(request) ?? 'unmatched'
     const record = keyOf(request)
     if (countOn) metrics.observe(r, request.method, out.status, ms / 1000, record !== undefined)
     if (logOn && shouldLog(out.status, sample)) {
