@@ -1,4 +1,5 @@
 import { ProblemError, validationError } from '../../src/http/problems'
+import { readCappedBody } from '../../src/http/read-capped-body'
 
 /**
  * The JSON body of a request, read with a byte cap and a deadline: 415 unless Content-Type is JSON
@@ -6,7 +7,7 @@ import { ProblemError, validationError } from '../../src/http/problems'
  * bodies without Content-Length), 408 (RFC 9110 §15.5.9, with `Connection: close`) when the body
  * has not fully arrived `timeoutMs` after reading started, so a body trickled in byte by byte
  * cannot hold a connection, an in-flight slot and a handler; 400 (parameter `body`) when it is
- * empty, not valid JSON, or cut off by the client. This is the service's only body reader.
+ * empty, not valid JSON, or cut off by the client (src/http/read-capped-body.ts reads it).
  */
 export async function readJsonBody(request: Request, maxBytes: number, timeoutMs = 0): Promise<unknown> {
   const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
@@ -23,41 +24,10 @@ export async function readJsonBody(request: Request, maxBytes: number, timeoutMs
 }
 
 async function readCapped(request: Request, maxBytes: number, timeoutMs: number): Promise<string> {
-  const tooLarge = () => new ProblemError('payloadTooLarge', `The request body is larger than the limit of ${maxBytes} bytes.`)
-  const len = Number(request.headers.get('content-length'))
-  if (Number.isFinite(len) && len > maxBytes) throw tooLarge()
-  if (!request.body) return ''
-  const reader = request.body.getReader()
-  const chunks: Uint8Array[] = []
-  let total = 0
-  // At the deadline the socket's stream is cancelled, which ends the pending read.
-  let late = false
-  const timer = timeoutMs > 0 ? setTimeout(() => { late = true; reader.cancel().catch(() => {}) }, timeoutMs) : undefined
-  const timedOut = () => new ProblemError('requestTimeout', `The request body did not arrive within ${timeoutMs / 1000} s.`, { headers: { connection: 'close' } })
-  try {
-    for (;;) {
-      let chunk: Awaited<ReturnType<typeof reader.read>>
-      try {
-        chunk = await reader.read()
-      } catch {
-        if (late) throw timedOut()
-        // The client went away mid-body: nobody will read the answer, but it is the client's doing, not a 500.
-        throw validationError([{ parameter: 'body', message: 'was cut off: the connection closed before the body was complete' }])
-      }
-      if (late) throw timedOut()
-      if (chunk.done) break
-      total += chunk.value.byteLength
-      if (total > maxBytes) {
-        await reader.cancel().catch(() => {})
-        throw tooLarge()
-      }
-      chunks.push(chunk.value)
-    }
-  } finally {
-    clearTimeout(timer)
-  }
-  const all = new Uint8Array(total)
-  let at = 0
-  for (const c of chunks) { all.set(c, at); at += c.byteLength }
-  return new TextDecoder().decode(all)
+  const body = await readCappedBody(request, maxBytes, timeoutMs)
+  if ('text' in body) return body.text
+  if (body.refused === 413) throw new ProblemError('payloadTooLarge', `The request body is larger than the limit of ${maxBytes} bytes.`)
+  if (body.refused === 408) throw new ProblemError('requestTimeout', `The request body did not arrive within ${timeoutMs / 1000} s.`, { headers: { connection: 'close' } })
+  // The client went away mid-body: nobody will read the answer, but it is the client's doing, not a 500.
+  throw validationError([{ parameter: 'body', message: 'was cut off: the connection closed before the body was complete' }])
 }
