@@ -1,10 +1,10 @@
 import { Database } from 'bun:sqlite'
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { LRUCache } from 'lru-cache'
 import { generateKey, hashKey, isWellFormedKey } from './api-key'
 import { KeyStoreError, ownerEmail as normaliseEmail, type KeyDirectory, type KeyLimits, type KeyListing, type KeyRecord, type SessionRecord, type SignInIssue, type SignInLimits } from './key-directory'
-import { KEY_COLUMNS, SQLITE_SCHEMA, toListing, toRecord, type KeyRow as Row } from './key-schema'
+import { KeyLookupCache } from './lookup-cache'
+import { KEY_COLUMNS, SQLITE_SCHEMA, toListing, type KeyRow as Row } from './key-schema'
 import { SqliteSignIns } from './sqlite-sign-ins'
 
 export type { KeyLimits, KeyRecord, KeyListing } from './key-directory'
@@ -18,9 +18,6 @@ export interface KeyStoreOptions {
   changeCheckMs?: number
 }
 
-/** Cached "no such active key" (lru-cache stores no null). */
-const MISS = Object.freeze({ miss: true as const })
-type Cached = KeyRecord | typeof MISS
 
 /**
  * API keys in an embedded SQLite file (bun:sqlite, WAL mode), one key per e-mail, stored only as
@@ -37,7 +34,7 @@ export class KeyStore implements KeyDirectory {
   readonly path: string
   readonly #signIns: SqliteSignIns
   readonly #db: Database
-  readonly #cache: LRUCache<string, Cached>
+  readonly #cache: KeyLookupCache
   readonly #changeCheckMs: number
   #lastCheck = 0
   #dataVersion = -1
@@ -47,7 +44,7 @@ export class KeyStore implements KeyDirectory {
   private constructor(path: string, db: Database, opts: KeyStoreOptions) {
     this.path = path
     this.#db = db
-    this.#cache = new LRUCache<string, Cached>({ max: opts.cacheEntries ?? 10_000, ttl: opts.cacheTtlMs ?? 2_000, ttlAutopurge: false })
+    this.#cache = new KeyLookupCache(opts.cacheEntries ?? 10_000, opts.cacheTtlMs ?? 2_000)
     this.#changeCheckMs = opts.changeCheckMs ?? 2
     this.#byHash = db.query<Row, [string]>(
       `SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_hash = ?`,
@@ -80,13 +77,9 @@ export class KeyStore implements KeyDirectory {
     if (!isWellFormedKey(key)) return undefined
     this.#watchChanges()
     const hash = hashKey(key)
-    let hit = this.#cache.get(hash)
-    if (hit === undefined) {
-      const row = this.#byHash.get(hash)
-      hit = row && row.status === 'active' ? (toRecord(row) as KeyRecord) : MISS
-      this.#cache.set(hash, hit)
-    }
-    return hit === MISS ? undefined : (hit as KeyRecord)
+    const hit = this.#cache.get(hash)
+    if (hit !== undefined) return hit ?? undefined
+    return this.#cache.answer(hash, this.#byHash.get(hash))
   }
 
   /** Creates the key of `email` and returns its value (shown once; never stored). One key per e-mail. */

@@ -1,5 +1,4 @@
 import { SQL } from 'bun'
-import { LRUCache } from 'lru-cache'
 import { redactUrl } from '../redact-url'
 import { generateKey, hashKey, isWellFormedKey } from './api-key'
 import {
@@ -14,7 +13,8 @@ import {
   type SignInIssue,
   type SignInLimits,
 } from './key-directory'
-import { KEY_COLUMNS, POSTGRES_SCHEMA, toListing, toRecord, type KeyRow } from './key-schema'
+import { KeyLookupCache } from './lookup-cache'
+import { KEY_COLUMNS, POSTGRES_SCHEMA, toListing, type KeyRow } from './key-schema'
 
 export interface PgKeyStoreOptions {
   /** Lifetime of cached lookups (hits and misses), ms: the bound when the generation poll cannot reach the server. */
@@ -26,8 +26,6 @@ export interface PgKeyStoreOptions {
   max?: number
 }
 
-const MISS = Object.freeze({ miss: true as const })
-type Cached = KeyRecord | typeof MISS
 
 /**
  * The key store in PostgreSQL (KEYS_DB=postgres://…) through Bun's built-in SQL client, for
@@ -46,7 +44,7 @@ export class PgKeyStore implements KeyDirectory {
   readonly kind = 'postgres' as const
   readonly location: string
   readonly #sql: SQL
-  readonly #cache: LRUCache<string, Cached>
+  readonly #cache: KeyLookupCache
   readonly #timer: ReturnType<typeof setInterval>
   #generation = -1
   #polling = false
@@ -54,7 +52,7 @@ export class PgKeyStore implements KeyDirectory {
   private constructor(url: string, sql: SQL, opts: PgKeyStoreOptions) {
     this.location = redactUrl(url)
     this.#sql = sql
-    this.#cache = new LRUCache<string, Cached>({ max: opts.cacheEntries ?? 10_000, ttl: opts.cacheTtlMs ?? 10_000, ttlAutopurge: false })
+    this.#cache = new KeyLookupCache(opts.cacheEntries ?? 10_000, opts.cacheTtlMs ?? 10_000)
     this.#timer = setInterval(() => void this.#poll(), opts.pollMs ?? 250)
     this.#timer.unref?.()
   }
@@ -81,7 +79,7 @@ export class PgKeyStore implements KeyDirectory {
     if (!isWellFormedKey(key)) return undefined
     const hash = hashKey(key)
     const hit = this.#cache.get(hash)
-    if (hit !== undefined) return hit === MISS ? undefined : (hit as KeyRecord)
+    if (hit !== undefined) return hit ?? undefined
     return this.#load(hash)
   }
 
@@ -89,10 +87,8 @@ export class PgKeyStore implements KeyDirectory {
     const generation = this.#generation
     const rows = (await this.#sql.unsafe(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_hash = $1`, [hash])) as KeyRow[]
     const row = rows[0]
-    const value: Cached = row && row.status === 'active' ? (toRecord(row) as KeyRecord) : MISS
     // A change seen while the query ran may have made this row stale: answer it, but do not cache it.
-    if (generation === this.#generation) this.#cache.set(hash, value)
-    return value === MISS ? undefined : (value as KeyRecord)
+    return this.#cache.answer(hash, row, generation === this.#generation)
   }
 
   async create(email: string, limits: KeyLimits = {}): Promise<string> {
