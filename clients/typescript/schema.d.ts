@@ -5486,8 +5486,12 @@ export interface operations {
                                 status: "active" | "complete";
                                 /** @description Highest sol with photos (absent when the rover has none) */
                                 max_sol?: number;
-                                /** Format: date */
+                                /**
+                                 * Format: date
+                                 * @description Latest earth_date with photos (absent when none)
+                                 */
                                 max_date?: string;
+                                /** @description Photos of the rover in the index */
                                 total_photos: number;
                                 /** @description One entry per (sol, earth_date) with photos, ascending */
                                 photos: {
@@ -5522,8 +5526,12 @@ export interface operations {
                                 status: "active" | "complete";
                                 /** @description Highest sol with photos (absent when the rover has none) */
                                 max_sol?: number;
-                                /** Format: date */
+                                /**
+                                 * Format: date
+                                 * @description Latest earth_date with photos (absent when none)
+                                 */
                                 max_date?: string;
+                                /** @description Photos of the rover in the index */
                                 total_photos: number;
                                 /** @description One entry per (sol, earth_date) with photos, ascending */
                                 photos: {
@@ -5558,8 +5566,12 @@ export interface operations {
                                 status: "active" | "complete";
                                 /** @description Highest sol with photos (absent when the rover has none) */
                                 max_sol?: number;
-                                /** Format: date */
+                                /**
+                                 * Format: date
+                                 * @description Latest earth_date with photos (absent when none)
+                                 */
                                 max_date?: string;
+                                /** @description Photos of the rover in the index */
                                 total_photos: number;
                                 /** @description One entry per (sol, earth_date) with photos, ascending */
                                 photos: {

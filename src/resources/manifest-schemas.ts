@@ -1,15 +1,11 @@
 import { Type } from '@sinclair/typebox'
-import { ROVER_SLUGS } from '../catalog/rovers'
+import { closed, Day, Int, ROVER_SUMMARY, Slug } from './resource-schemas'
 
 /**
  * Response shapes of /rovers/{slug}/manifest and /rovers/{slug}/cameras for the OpenAPI document
  * and the tests (closed objects, as in ./resource-schemas.ts: an answer with a field not listed
  * here fails the tests).
  */
-const Slug = Type.Union(ROVER_SLUGS.map((s) => Type.Literal(s)))
-const Day = Type.String({ format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' })
-const Int = (description?: string) => Type.Integer(description ? { description } : {})
-const closed = { additionalProperties: false } as const
 
 export const ManifestDaySchema = Type.Object(
   {
@@ -28,13 +24,7 @@ export const ManifestSchema = Type.Object(
     type: Type.Literal('manifest'),
     attributes: Type.Object(
       {
-        name: Type.String(),
-        landing_date: Day,
-        launch_date: Day,
-        status: Type.Union([Type.Literal('active'), Type.Literal('complete')]),
-        max_sol: Type.Optional(Int('Highest sol with photos (absent when the rover has none)')),
-        max_date: Type.Optional(Day),
-        total_photos: Int(),
+        ...ROVER_SUMMARY,
         photos: Type.Array(ManifestDaySchema, { description: 'One entry per (sol, earth_date) with photos, ascending' }),
       },
       closed,

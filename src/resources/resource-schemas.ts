@@ -9,26 +9,31 @@ import { ROVER_SLUGS } from '../catalog/rovers'
  * `additionalProperties: false` on the resources: an answer with a field not listed here fails
  * the tests, so the document cannot fall behind the code.
  */
-const Slug = Type.Union(ROVER_SLUGS.map((s) => Type.Literal(s)))
-const Day = Type.String({ format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' })
+export const Slug = Type.Union(ROVER_SLUGS.map((s) => Type.Literal(s)))
+export const Day = Type.String({ format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' })
 const Url = Type.String({ format: 'uri' })
-const Int = (description?: string) => Type.Integer(description ? { description } : {})
-const closed = { additionalProperties: false } as const
+export const Int = (description?: string) => Type.Integer(description ? { description } : {})
+export const closed = { additionalProperties: false } as const
 
 const Coordinates = Type.Object({ x: Type.Number(), y: Type.Number(), z: Type.Number() }, { ...closed, description: 'Site-frame coordinates (xyz), metres' })
+
+/** What a rover is and how much of it the index holds: the rover resource's and the manifest's attributes alike. */
+export const ROVER_SUMMARY = {
+  name: Type.String(),
+  landing_date: Day,
+  launch_date: Day,
+  status: Type.Union([Type.Literal('active'), Type.Literal('complete')]),
+  max_sol: Type.Optional(Int('Highest sol with photos (absent when the rover has none)')),
+  max_date: Type.Optional(Type.String({ format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'Latest earth_date with photos (absent when none)' })),
+  total_photos: Int('Photos of the rover in the index'),
+}
 
 const roverProps = {
   id: Slug,
   type: Type.Literal('rover'),
   attributes: Type.Object(
     {
-      name: Type.String(),
-      landing_date: Day,
-      launch_date: Day,
-      status: Type.Union([Type.Literal('active'), Type.Literal('complete')]),
-      max_sol: Type.Optional(Int('Highest sol with photos (absent when the rover has none)')),
-      max_date: Type.Optional(Type.String({ format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'Latest earth_date with photos (absent when none)' })),
-      total_photos: Int('Photos of the rover in the index'),
+      ...ROVER_SUMMARY,
     },
     closed,
   ),
