@@ -73,7 +73,7 @@ export function docsPlugin(deps: PluginDeps) {
   }
   let openApi: { size: number; text: string } | undefined
   const openApiText = () => {
-    if (openApi === undefined || openApi.size !== deps.routes.size) openApi = { size: deps.routes.size, text: JSON.stringify(openApiDocument(routes(), '/')) }
+    if (openApi === undefined || openApi.size !== deps.routes.size) openApi = { size: deps.routes.size, text: JSON.stringify(openApiDocument(routes(), '/', (name) => deps.routes.tagDescription(name))) }
     return openApi.text
   }
 

@@ -1,5 +1,5 @@
 import { PROBLEMS, type ProblemKind } from '../../src/http/problems'
-import { tagDescription, type RouteDoc } from '../../src/http/route-docs'
+import type { RouteDoc } from '../../src/http/route-docs'
 import { cleanSchema } from './clean-schema'
 import { RATELIMIT_DRAFT } from '../rate-limit/ratelimit-fields'
 
@@ -175,7 +175,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   service: 'Discovery, documentation and health',
 }
 
-export function openApiDocument(routes: RouteDoc[], serverUrl: string): Record<string, unknown> {
+export function openApiDocument(routes: RouteDoc[], serverUrl: string, tagDescription: (name: string) => string | undefined = () => undefined): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {}
   const tags = new Set<string>()
   const kinds = new Set<ProblemKind>()

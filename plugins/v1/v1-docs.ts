@@ -1,6 +1,6 @@
 import { Type, type TObject, type TSchema } from '@sinclair/typebox'
 import { V1_RESPONSES } from '../../src/v1/v1-schemas'
-import { describeTag, type RouteDocs } from '../../src/http/route-docs'
+import type { RouteDocs } from '../../src/http/route-docs'
 import { V1_PREFIXES } from '../../src/v1/v1-paths'
 import { MAX_UNPAGED, V1_PER_PAGE } from '../../src/v1/v1-photos'
 
@@ -18,7 +18,7 @@ const FILTERS = {
  * prefix (the gates decide from them); the OpenAPI document shows them once, at the first.
  */
 export function registerV1Docs(routes: RouteDocs): void {
-  describeTag(
+  routes.describeTag(
     V1_TAG,
     'Drop-in replacement for the archived NASA Mars Rover Photos API v1: every path is served under both `/api/v1` and ' +
       '`/mars-photos/api/v1`, success bodies in v1\'s exact shapes, key as `api_key=` or `X-API-Key` (same keys, limits, ' +

@@ -35,6 +35,16 @@ export interface RouteDoc {
 
 export class RouteDocs {
   readonly #byRoute = new Map<string, RouteDoc>()
+  readonly #tagNotes = new Map<string, string>()
+
+  /** A description for an OpenAPI tag of this app (shown with the tag's operations). */
+  describeTag(name: string, description: string): void {
+    this.#tagNotes.set(name, description)
+  }
+
+  tagDescription(name: string): string | undefined {
+    return this.#tagNotes.get(name)
+  }
 
   /** Declare (or re-declare: the same method + path replaces) one route of this app. */
   register(doc: RouteDoc): void {
@@ -69,15 +79,4 @@ export class RouteDocs {
   get size(): number {
     return this.#byRoute.size
   }
-}
-
-const tagNotes = new Map<string, string>()
-
-/** A description for an OpenAPI tag (shown with the tag's operations). */
-export function describeTag(name: string, description: string): void {
-  tagNotes.set(name, description)
-}
-
-export function tagDescription(name: string): string | undefined {
-  return tagNotes.get(name)
 }
