@@ -1,3 +1,5 @@
+import { acceptRanges } from '../../src/http/accept-ranges'
+
 /**
  * The content coding of an answer, from Accept-Encoding (RFC 9110 §12.5.3): the acceptable
  * coding with the highest q; ties go to the server's order zstd, gzip, br (zstd and gzip bodies
@@ -13,17 +15,9 @@ const memo = new Map<string, Coding | undefined>()
 export function chooseCoding(header: string | null): Coding | undefined {
   if (header === null || header === '' || header.length > MAX_HEADER) return undefined
   if (memo.has(header)) return memo.get(header)
+  // Codings are listed like media ranges: name, then `;q=` (one parser: src/http/accept-ranges.ts).
   const q = new Map<string, number>()
-  for (const part of header.split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';')
-    if (!name) continue
-    let weight = 1
-    for (const p of params) {
-      const m = /^\s*q\s*=\s*([01](?:\.\d{0,3})?)\s*$/.exec(p)
-      if (m) weight = Number(m[1])
-    }
-    q.set(name, weight)
-  }
+  for (const { type, q: weight } of acceptRanges(header)) if (type) q.set(type, weight)
   let best: Coding | undefined
   let bestQ = 0
   for (const c of ORDER) {
