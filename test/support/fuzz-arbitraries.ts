@@ -854,14 +854,19 @@ export function keyViolations(target: string, validKey: boolean, status: number,
   let path = target.replace(/^[a-z]+:\/\/[^/]*/i, '')
   const cut = path.search(/[?#]/)
   if (cut >= 0) path = path.slice(0, cut)
-  // Dot segments resolve as a URL parser resolves them (RFC 3986 §5.2.4): `/rovers/../..` is `/`.
+  // A request built in process has its dot segments resolved by the URL parser (RFC 3986
+  // §5.2.4: `/rovers/../..` is `/`); on the wire Bun routes the target as sent (`/rovers/.` is a
+  // rover page). The path is open when the form the server saw is: either one.
+  const open = (p: string) => {
+    if (p.length > 1 && p.endsWith('/')) p = p.slice(0, -1)
+    return OPEN_PATHS.has(p) || OPEN_PAGES.test(p)
+  }
+  if (open(path)) return []
   try {
-    if (/(^|\/)\.\.?(\/|$)/.test(path)) path = new URL(path, 'http://judge').pathname
+    if (/(^|\/)\.\.?(\/|$)/.test(path) && open(new URL(path, 'http://judge').pathname)) return []
   } catch {
     /* not a path a URL can hold: judged as sent */
   }
-  if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1)
-  if (OPEN_PATHS.has(path) || OPEN_PAGES.test(path)) return []
   return [`${status} without a valid key for a path that is not open (${path.slice(0, 80)})`]
 }
 
