@@ -1,7 +1,7 @@
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createApp } from '../src/app'
+import { createApp } from '../app/app'
 import { loadConfig, type Config } from '../src/config'
 import { KeyStore } from '../src/keys/key-store'
 import { MemoryCounterStore } from '../src/limits/memory-counter-store'

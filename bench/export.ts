@@ -11,7 +11,7 @@ import type { ScenarioOptions } from './lib/scenario-options'
 /**
  * Scenario "export": how fast does GET /api/v2/photos/export stream every photo (default
  * fields, default order) end to end over loopback, and how much does the server's RSS grow?
- * The server is `bun src/server.ts` in its own process (keys and limits on, limits raised so the
+ * The server is `bun app/server.ts` in its own process (keys and limits on, limits raised so the
  * export is never refused); the client reads the whole body with fetch. Peak RSS growth is the
  * largest VmRSS sampled every 10 ms during the export minus VmRSS just before it.
  * Peers, same rows in the same order: DuckDB (in process, no HTTP) writing the same CSV and
@@ -25,7 +25,7 @@ export async function benchExport(o: ScenarioOptions) {
   const key = keys.create('bench@example.com')
   keys.close()
   const port = await freePort()
-  const proc = Bun.spawn([process.execPath, 'src/server.ts'], {
+  const proc = Bun.spawn([process.execPath, 'app/server.ts'], {
     cwd: o.root,
     env: { ...process.env, PORT: String(port), INDEX_DIR: o.indexDir, KEYS_DB: join(dir, 'keys.sqlite'), WATCH_INDEX: '0', LOG_LEVEL: 'warn', RATE_LIMIT_HOURLY: '1000000000', RATE_LIMIT_DAILY: '1000000000', REDIS_URL: '' },
     stdout: 'ignore',

@@ -1,6 +1,6 @@
 /**
  * Gatekeeping cost (issue 5): throughput of `GET /api/v2/rovers` through the assembled app (errors,
- * content type, auth, ETag, rate limit, body limit: every plugin of src/app.ts) against the same
+ * content type, auth, ETag, rate limit, body limit: every plugin of app/app.ts) against the same
  * route plugin alone (with only the JsonBody -> Response step it cannot answer without), in the
  * same process and the same run, rounds alternating so drift hits both alike. In process via
  * app.handle: it measures the plugins' own CPU cost, without the network in the figure. When
@@ -14,7 +14,7 @@ import { RouteDocs } from '../src/http/route-docs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { Elysia } from 'elysia'
-import { createApp } from '../src/app'
+import { createApp } from '../app/app'
 import type { AppDeps } from '../src/app-deps'
 import { loadConfig } from '../src/config'
 import { JsonBody } from '../src/http/json-body'

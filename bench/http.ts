@@ -17,7 +17,7 @@ export const COMPRESSED_SHARE_SLACK = 0.05
 const BIG = '1000000000'
 
 /**
- * Scenario 3: HTTP on loopback. The service (bun src/server.ts on the index, keys and limits
+ * Scenario 3: HTTP on loopback. The service (bun app/server.ts on the index, keys and limits
  * on, one key whose limits are raised for the bench) against a bare Bun.serve answering the
  * same bytes: a typical list query (25 photos), its 304 revalidation, and /health. Runs of the
  * two servers alternate; each figure is the median over the runs.
@@ -52,7 +52,7 @@ export async function benchHttp(o: ScenarioOptions): Promise<HttpResult> {
 
     const port = await freePort()
     const origin = `http://127.0.0.1:${port}`
-    server = Bun.spawn([process.execPath, 'src/server.ts'], { cwd: o.root, env: { ...env, PORT: String(port) }, stdout: 'ignore', stderr: 'pipe' })
+    server = Bun.spawn([process.execPath, 'app/server.ts'], { cwd: o.root, env: { ...env, PORT: String(port) }, stdout: 'ignore', stderr: 'pipe' })
     await waitReady(`${origin}/health`, server)
     const auth = { 'X-API-Key': key }
 

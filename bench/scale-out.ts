@@ -1,7 +1,7 @@
 /**
  * Scale-out: what sharing the limits through Redis costs, and what a second worker process buys.
  * Over HTTP on loopback (wrk), the same route and key on three deployments started here:
- *   memory   — one `bun src/server.ts`, in-memory counters (the baseline)
+ *   memory   — one `bun app/server.ts`, in-memory counters (the baseline)
  *   redis    — one process, counters in Redis (leased blocks: src/limits/redis-counter-store.ts)
  *   workers2 — WORKERS=2 on one port, counters in Redis
  * at 32 connections and at 1, runs alternating, medians. Goals: redis ≥ 80% of memory at 32 in
@@ -52,7 +52,7 @@ export async function benchScaleOut(o: ScenarioOptions): Promise<{ result: Scale
     const start = async (name: 'memory' | 'redis' | 'workers2') => {
       const port = await freePort()
       const extra = name === 'memory' ? {} : name === 'redis' ? { REDIS_URL: redisUrl } : { REDIS_URL: redisUrl, WORKERS: '2' }
-      const p = Bun.spawn([process.execPath, 'src/server.ts'], { cwd: o.root, env: { ...env, ...extra, PORT: String(port) }, stdout: 'ignore', stderr: 'ignore' })
+      const p = Bun.spawn([process.execPath, 'app/server.ts'], { cwd: o.root, env: { ...env, ...extra, PORT: String(port) }, stdout: 'ignore', stderr: 'ignore' })
       procs.push(p)
       await waitReady(`http://127.0.0.1:${port}/health`, p)
       return `http://127.0.0.1:${port}${ROUTE}`

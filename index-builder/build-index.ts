@@ -8,7 +8,7 @@ import { derivePanoramas } from './derive/panoramas'
 import { deriveSolManifest } from './derive/sol-manifest'
 import type { RoverManifest } from './sources/v1-manifest'
 import { deriveJourneyStops } from './derive/journey-stops'
-import { deriveTraverses, type TraverseBuild } from './derive/traverses'
+import { deriveTraverses } from './derive/traverses'
 import { writeAccessPaths } from './encode/access-paths'
 import { tableFromColumns } from './encode/arrow-table'
 import { BUILDER, contentVersion, digestFiles, manifestJson, readManifest } from './encode/manifest'
@@ -19,7 +19,7 @@ import { createProgress, type Progress } from './progress'
 import { readSources, type Waypoint } from './sources/read-sources'
 import type { DerivationErrors } from './normalize/measure-derivations'
 import { generateSynthetic } from './sources/synthetic'
-import { photoCoverage } from './summary'
+import { photoCoverage, type BuildSummary } from './summary'
 
 /**
  * The index build, start to end (style.md: the data's journey):
@@ -55,32 +55,6 @@ export function refusalToPublish(out: string, photos: number): string | undefine
     return `the build holds ${photos} photos, ${(100 * (1 - photos / before)).toFixed(1)}% fewer than the ${before} of the served index ${served!.version} (more than ${MAX_DROP * 100}% fewer needs --force)`
   }
   return undefined
-}
-
-export interface BuildSummary {
-  kind: Manifest['kind']
-  version: string
-  dir: string
-  /** The same content was already published: only `current` moved. */
-  reused: boolean
-  /** Old versions deleted by this build. */
-  removed: string[]
-  rows: Manifest['rows']
-  perRover: Record<RoverSlug, number>
-  sources: ManifestSource[]
-  skipped: Array<{ file: string; record: string; reason: string }>
-  /** Photos having each field (derived or read). */
-  coverage: Record<string, number>
-  /** Records whose field was derived by the readers (real builds). */
-  derived: Record<string, number>
-  /** Each derivation measured against the records that state the value (real builds). */
-  derivationErrors: DerivationErrors
-  files: Manifest['files']
-  seed?: number
-  /** Milliseconds per stage. */
-  timings: Record<string, number>
-  /** Which location table each rover's traverse was built from (real builds). */
-  traverses: TraverseBuild['report']
 }
 
 export interface BuildResult {

@@ -1,6 +1,35 @@
-import type { PhotoColumns, Utf8Column } from '../src/store/schema'
-import type { BuildSummary } from './build-index'
+import type { Manifest, ManifestSource, PhotoColumns, Utf8Column } from '../src/store/schema'
+import type { RoverSlug } from '../src/catalog/rovers'
+import type { DerivationErrors } from './normalize/measure-derivations'
+import type { TraverseBuild } from './derive/traverses'
 import { printable } from './sources/input-limits'
+
+/** What one build did, printed by formatSummary and returned by buildIndex. */
+export interface BuildSummary {
+  kind: Manifest['kind']
+  version: string
+  dir: string
+  /** The same content was already published: only `current` moved. */
+  reused: boolean
+  /** Old versions deleted by this build. */
+  removed: string[]
+  rows: Manifest['rows']
+  perRover: Record<RoverSlug, number>
+  sources: ManifestSource[]
+  skipped: Array<{ file: string; record: string; reason: string }>
+  /** Photos having each field (derived or read). */
+  coverage: Record<string, number>
+  /** Records whose field was derived by the readers (real builds). */
+  derived: Record<string, number>
+  /** Each derivation measured against the records that state the value (real builds). */
+  derivationErrors: DerivationErrors
+  files: Manifest['files']
+  seed?: number
+  /** Milliseconds per stage. */
+  timings: Record<string, number>
+  /** Which location table each rover's traverse was built from (real builds). */
+  traverses: TraverseBuild['report']
+}
 
 /** Photos having each field, counted over the columns (absent = sentinel, "" or NaN). */
 export function photoCoverage(p: PhotoColumns): Record<string, number> {

@@ -2,7 +2,7 @@
  * npm run fuzz -- [--requests N] [--concurrency C] [--seed S] [--wire-share F] [--index DIR]
  *
  * The long hostile-input run (docs/reliability.md, "Hostile input"): N requests (default 100,000)
- * against `bun src/server.ts` spawned on a free loopback port, from the arbitraries of
+ * against `bun app/server.ts` spawned on a free loopback port, from the arbitraries of
  * test/support/fuzz-arbitraries.ts: most sent with fetch (keep-alive), a share (default 12%) as raw
  * bytes over fresh connections (malformed framing, raw bytes in the target, odd versions).
  * Properties: no 5xx from the app; every app answer holds checkAnswer (problem documents, and
@@ -42,7 +42,7 @@ import {
 const ROOT = resolve(import.meta.dir, '..')
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
   console.log(`usage: npm run fuzz -- [--requests N] [--concurrency C] [--seed S] [--wire-share F] [--index DIR]
-  Hostile-input run against bun src/server.ts on a free port: no 5xx, every answer well formed.
+  Hostile-input run against bun app/server.ts on a free port: no 5xx, every answer well formed.
   --requests N      requests (default 100000)   --concurrency C   in flight (default 16)
   --seed S          fast-check seed             --wire-share F    share sent as raw bytes (default 0.12)
   --index DIR       index folder`)

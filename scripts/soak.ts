@@ -1,7 +1,7 @@
 /**
  * npm run soak -- [--minutes N | --seconds S] [--clients C] [--index DIR]
  *
- * Bounded loopback soak at saturation (docs/reliability.md, "Overload and soak"): `bun src/server.ts`
+ * Bounded loopback soak at saturation (docs/reliability.md, "Overload and soak"): `bun app/server.ts`
  * on a free 127.0.0.1 port, C keep-alive clients (default 32) asking a varied mix (filtered lists,
  * pages, cursors, stats, photos by id, batches, catalogue, locations) as fast as they can for N
  * minutes (default 10), spread over five keys: four with room to spare and one far over its hourly
@@ -24,7 +24,7 @@ import { spawnServer } from '../test/setup/test-app'
 const ROOT = resolve(import.meta.dir, '..')
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
   console.log(`usage: npm run soak -- [--minutes N | --seconds S] [--clients C] [--index DIR]
-  Bounded loopback soak at saturation against bun src/server.ts on a free port; prints per-period
+  Bounded loopback soak at saturation against bun app/server.ts on a free port; prints per-period
   throughput, latency, 429s, errors and RSS, and exits 1 when a pass criterion fails.
   --minutes N   duration (default 10)      --seconds S   duration in seconds instead
   --clients C   keep-alive clients (default 32)   --index DIR   index folder (default data/index, else data/index-test)`)

@@ -21,9 +21,12 @@ if (!has('redis-server') && process.getuid?.() === 0 && has('apt-get')) {
 // The OpenAPI contract tests' tools (tools/openapi: redocly, openapi-typescript with TypeScript 5,
 // ajv) are installed before the test process starts: installed from inside it, Bun's module
 // resolution would still see the folder as it was when the run began.
-if (!existsSync(join(import.meta.dir, '../tools/openapi/node_modules/ajv-formats'))) {
-  console.error('[test] installing the OpenAPI tools into tools/openapi')
-  spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: join(import.meta.dir, '../tools/openapi'), stdio: 'inherit' })
+// The import-graph check's tools (tools/graph: dependency-cruiser, TypeScript 5) likewise.
+for (const [folder, marker] of [['openapi', 'ajv-formats'], ['graph', 'dependency-cruiser']]) {
+  if (!existsSync(join(import.meta.dir, '../tools', folder, 'node_modules', marker))) {
+    console.error(`[test] installing the tools of tools/${folder}`)
+    spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: join(import.meta.dir, '../tools', folder), stdio: 'inherit' })
+  }
 }
 
 const args = ['test', ...process.argv.slice(2)]

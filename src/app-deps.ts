@@ -6,7 +6,7 @@ import type { CounterStore } from './limits/counter-store'
 import type { RouteDocs } from './http/route-docs'
 import type { Mailer } from './mail/mailer'
 
-/** Everything the assembled app needs, built once by src/server.ts (or a test). */
+/** Everything the assembled app needs, built once by app/server.ts (or a test). */
 export interface AppDeps {
   config: Config
   stores: StoreHolder

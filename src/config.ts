@@ -30,11 +30,11 @@ export interface Config {
   authFailLimit?: number
   /** That window, seconds. Optional: default 60. */
   authFailWindowS?: number
-  /** Longest a request body may take to arrive once the request started, seconds (src/server.ts). Optional: default 10. */
+  /** Longest a request body may take to arrive once the request started, seconds (app/server.ts). Optional: default 10. */
   bodyTimeoutS?: number
   /** On SIGTERM, how long requests in flight may take to finish before their connections are closed, seconds. Optional: default 10. */
   shutdownTimeoutS?: number
-  /** Server processes on this machine (src/supervisor.ts); more than 1 needs redisUrl. */
+  /** Server processes on this machine (app/supervisor.ts); more than 1 needs redisUrl. */
   workers: number
   /** Origins allowed cross-origin access (CORS_ORIGINS: comma list or `*`); empty: none. Optional. */
   corsOrigins?: string[]
@@ -44,7 +44,7 @@ export interface Config {
   accessLog?: boolean
   /** /metrics on the main port, for requests with `Authorization: Bearer <token>` (METRICS_TOKEN). Optional. */
   metricsToken?: string
-  /** A separate loopback-or-any port serving only /metrics (METRICS_PORT; src/server.ts). Optional. */
+  /** A separate loopback-or-any port serving only /metrics (METRICS_PORT; app/server.ts). Optional. */
   metricsPort?: number
   /** Count requests for /metrics (METRICS, default on; off only to measure what counting costs). Optional. */
   metrics?: boolean

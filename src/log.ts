@@ -1,5 +1,5 @@
 /**
- * One JSON line per event on stdout, beside the access log (src/http/edge.ts), so one stream
+ * One JSON line per event on stdout, beside the access log (app/edge.ts), so one stream
  * carries everything a log collector reads; stderr keeps only the start-up refusal message.
  * Never pass an API key or a request body here.
  */

@@ -14,7 +14,7 @@ import { linkIn, startTestSmtp } from './setup/smtp'
 
 /**
  * The deployment of docs/scale-out.md on one machine: HAProxy (deploy/haproxy-config.ts) in front
- * of three `bun src/server.ts` instances that share one Redis (limit counters, kept on disk) and
+ * of three `bun app/server.ts` instances that share one Redis (limit counters, kept on disk) and
  * one key store, each loading the same published index. `npm test` runs the short form;
  * `npm run cluster-test` the full one (CLUSTER_SCALE=full), printing every figure.
  */

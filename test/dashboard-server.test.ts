@@ -9,9 +9,9 @@ setDefaultTimeout(30_000)
 
 const ROOT = join(import.meta.dir, '..')
 
-/** `bun src/server.ts` on a free port with both output streams kept line by line. */
+/** `bun app/server.ts` on a free port with both output streams kept line by line. */
 async function serve(env: Record<string, string>) {
-  const proc = Bun.spawn([process.execPath, 'src/server.ts'], {
+  const proc = Bun.spawn([process.execPath, 'app/server.ts'], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', WATCH_INDEX: '0', LOG_LEVEL: 'info', SMTP_URL: '', MAIL_FROM: '', ...env },
     stdout: 'pipe',

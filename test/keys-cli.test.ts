@@ -61,7 +61,7 @@ describe('npm run keys', () => {
     }
   }, 30_000)
 
-  test('the same lifecycle against a running `bun src/server.ts` over HTTP', async () => {
+  test('the same lifecycle against a running `bun app/server.ts` over HTTP', async () => {
     const s = await spawnServer({ KEYS_DB })
     servers.push(s)
     const get = (key: string) => fetch(`${s.url}/api/v2`, { headers: { 'x-api-key': key } })

@@ -71,7 +71,7 @@ describe.skipIf(!redis)('Redis counter store (two instances, one budget)', () =>
     expect(usage.hourCount).toBe(60) // refused calls were not counted
   })
 
-  test('two `bun src/server.ts` processes on one Redis, 400 concurrent HTTP calls on one key: exactly the limit is admitted', async () => {
+  test('two `bun app/server.ts` processes on one Redis, 400 concurrent HTTP calls on one key: exactly the limit is admitted', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mv-redis-servers-'))
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
     const env = { KEYS_DB: join(dir, 'keys.sqlite'), REDIS_URL: redis!.url, RATE_LIMIT_HOURLY: '100', RATE_LIMIT_CONCURRENT: '1000' }

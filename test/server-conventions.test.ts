@@ -41,7 +41,7 @@ describe('the server process', () => {
   }, 30_000)
 
   test('--help exits 0 with a usage text on every script, `npm run serve -- --help` included', () => {
-    for (const script of ['src/server.ts', 'scripts/keys.ts', 'scripts/fuzz.ts', 'scripts/soak.ts', 'scripts/generate-client.ts', 'bench/run.ts', 'index-builder/cli.ts']) {
+    for (const script of ['app/server.ts', 'scripts/keys.ts', 'scripts/fuzz.ts', 'scripts/soak.ts', 'scripts/generate-client.ts', 'bench/run.ts', 'index-builder/cli.ts']) {
       const r = Bun.spawnSync([process.execPath, script, '--help'], { cwd: ROOT, env: { ...process.env, INDEX_DIR: join(work, 'none') } })
       expect(r.exitCode, script).toBe(0)
       expect(r.stdout.toString() + r.stderr.toString(), script).toMatch(/usage/i)
@@ -54,7 +54,7 @@ describe('the server process', () => {
 
 describe('the server process log', () => {
   test('lifecycle events and, with ACCESS_LOG on, one access line per request go to stdout as JSON', async () => {
-    const proc = Bun.spawn([process.execPath, 'src/server.ts'], {
+    const proc = Bun.spawn([process.execPath, 'app/server.ts'], {
       cwd: ROOT,
       env: { ...process.env, ...env('log'), PORT: '0', LOG_LEVEL: 'info', WATCH_INDEX: '0', ACCESS_LOG: '1' },
       stdout: 'pipe',

@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, readlinkSync, realpathSync, renameSync, rmSync, sy
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { Elysia } from 'elysia'
-import { gracefulStop } from '../src/server'
+import { gracefulStop } from '../app/server'
 import { spawnServer, type ServerProcess } from './setup/test-app'
 import { copyIndex as copyIndexInto } from './setup/index-copy'
 
@@ -11,7 +11,7 @@ import { copyIndex as copyIndexInto } from './setup/index-copy'
 const json = (r: Response): Promise<any> => r.json()
 
 /**
- * `bun src/server.ts` as a real process over the real test index (process.env.INDEX_DIR):
+ * `bun app/server.ts` as a real process over the real test index (process.env.INDEX_DIR):
  * start line, refusal of a missing or corrupt index, SIGHUP reload (refusing a corrupt one),
  * the index watch, and SIGTERM.
  */
@@ -34,7 +34,7 @@ function repoint(dir: string, target: string) {
 }
 
 function startFails(env: Record<string, string>) {
-  const r = Bun.spawnSync([process.execPath, 'src/server.ts'], { cwd: ROOT, env: { ...process.env, PORT: '0', KEYS_DB, ...env } })
+  const r = Bun.spawnSync([process.execPath, 'app/server.ts'], { cwd: ROOT, env: { ...process.env, PORT: '0', KEYS_DB, ...env } })
   return { code: r.exitCode, err: r.stderr.toString() }
 }
 

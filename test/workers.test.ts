@@ -32,7 +32,7 @@ async function freePort(): Promise<number> {
 
 describe('WORKERS', () => {
   test('WORKERS=2 without REDIS_URL refuses to start, saying the limits would multiply', async () => {
-    const proc = Bun.spawn([process.execPath, 'src/server.ts'], { cwd: REPO, env: { ...process.env, WORKERS: '2', REDIS_URL: '', PORT: '0' }, stderr: 'pipe', stdout: 'ignore' })
+    const proc = Bun.spawn([process.execPath, 'app/server.ts'], { cwd: REPO, env: { ...process.env, WORKERS: '2', REDIS_URL: '', PORT: '0' }, stderr: 'pipe', stdout: 'ignore' })
     expect(await proc.exited).toBe(1)
     const err = await new Response(proc.stderr).text()
     expect(err).toContain('WORKERS=2 needs REDIS_URL')

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
 
 /**
- * Tells the running server to load the new index: SIGHUP to the pid in a pid file (src/server.ts
+ * Tells the running server to load the new index: SIGHUP to the pid in a pid file (app/server.ts
  * reloads on SIGHUP). SIGHUP's default action ends a process, so the pid is signalled only when it
- * is alive and its command line runs src/server.ts: a stale pid file that now names some other
+ * is alive and its command line runs app/server.ts: a stale pid file that now names some other
  * process is reported, never signalled.
  *
  * Without a pid file nothing is sent: a server started with WATCH_INDEX (on by default) notices

@@ -6,7 +6,7 @@ import { spawnServer, type ServerProcess } from '../setup/test-app'
 import { leakViolations, rawExchange, type RawAnswer } from '../support/fuzz-arbitraries'
 
 /**
- * A real `bun src/server.ts` on a free loopback port over the real test index, with one valid key,
+ * A real `bun app/server.ts` on a free loopback port over the real test index, with one valid key,
  * and a way to send requests byte for byte (so the Host header and the request target are exactly
  * what an attacker sends: fetch would normalise both).
  */

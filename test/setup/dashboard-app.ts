@@ -1,4 +1,4 @@
-import { createApp, type App } from '../../src/app'
+import { createApp, type App } from '../../app/app'
 import type { AppDeps } from '../../src/app-deps'
 import { loadConfig, type Config } from '../../src/config'
 import type { KeyDirectory } from '../../src/keys/key-directory'

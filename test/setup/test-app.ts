@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createApp, type App } from '../../src/app'
+import { createApp, type App } from '../../app/app'
 import type { AppDeps } from '../../src/app-deps'
 import { loadConfig, type Config } from '../../src/config'
 import { KeyStore, type KeyLimits } from '../../src/keys/key-store'
@@ -60,7 +60,7 @@ export function testStore(indexDir = process.env.INDEX_DIR ?? 'data/index-test')
 }
 
 /**
- * The assembled app (src/app.ts, every real plugin) over the real test index, a temporary SQLite
+ * The assembled app (app/app.ts, every real plugin) over the real test index, a temporary SQLite
  * key file with one fresh key, and in-memory counters. Async because loading the index may be.
  */
 export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -116,11 +116,11 @@ export interface ServerProcess {
 }
 
 /**
- * `bun src/server.ts` as a child process on a free port (PORT=0), env on top of this process's.
+ * `bun app/server.ts` as a child process on a free port (PORT=0), env on top of this process's.
  * Resolves once it logged `server.started`; rejects with its stderr when it exits first.
  */
 export async function spawnServer(env: Record<string, string | undefined>, cwd = join(import.meta.dir, '../..')): Promise<ServerProcess> {
-  const proc = Bun.spawn([process.execPath, 'src/server.ts'], {
+  const proc = Bun.spawn([process.execPath, 'app/server.ts'], {
     cwd,
     // ACCESS_LOG off unless asked for: a long run would otherwise keep a line per request here.
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', WATCH_INDEX: '0', ACCESS_LOG: '0', ...env },

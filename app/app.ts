@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
-import type { AppDeps, PluginDeps } from './app-deps'
-import { RouteDocs } from './http/route-docs'
+import type { AppDeps, PluginDeps } from '../src/app-deps'
+import { RouteDocs } from '../src/http/route-docs'
 import { catchAllPlugin, errorsPlugin, hostCheckPlugin, methodCheckPlugin } from '../plugins/errors'
 import { RouteTable } from '../plugins/errors/route-table'
 import { bodyLimitPlugin, contentTypePlugin } from '../plugins/content-type'
@@ -16,7 +16,7 @@ import { camerasPlugin } from '../plugins/cameras'
 import { locationsPlugin } from '../plugins/locations'
 import { panoramasPlugin } from '../plugins/panoramas'
 import { compressionFor } from '../plugins/compression'
-import { installEdge } from './http/edge'
+import { installEdge } from './edge'
 import { roverManifestPlugin } from '../plugins/rover-manifest'
 import { v1Plugin } from '../plugins/v1'
 import { dashboardPlugin } from '../plugins/dashboard'
@@ -58,7 +58,7 @@ export function createApp(appDeps: AppDeps) {
     .use(journeysPlugin(deps)) // journey, traverse (keyed) and the public rover pages
     .use(catchAllPlugin(deps, { routes })) // every other path: keyed 404 / 405
   routes.bind(() => app.routes)
-  // Request id, CORS, access log and metrics around the whole pipeline (src/http/edge.ts).
+  // Request id, CORS, access log and metrics around the whole pipeline (app/edge.ts).
   const metrics = installEdge(app, deps)
   return Object.assign(app, { routeDocs: deps.routes, metrics })
 }

@@ -1,12 +1,12 @@
-import type { AppDeps } from '../app-deps'
-import { keyOf } from '../../plugins/auth/key-of'
-import { matchedRoute } from '../../plugins/content-type/answer-state'
-import { corsHeaders, corsPolicy, isPreflight, preflightResponse } from '../../plugins/cors/cors-policy'
-import { accessLine, shouldLog, unknownKeyLabel } from '../../plugins/request-log/access-line'
-import { bodyBytesOf } from '../../plugins/request-log/body-bytes'
-import { requestIdOf } from '../../plugins/request-log/request-id'
-import { ServiceMetrics } from '../../plugins/metrics/service-metrics'
-import { urlFacts } from './url-facts'
+import type { AppDeps } from '../src/app-deps'
+import { keyOf } from '../plugins/auth/key-of'
+import { matchedRoute } from '../plugins/content-type/answer-state'
+import { corsHeaders, corsPolicy, isPreflight, preflightResponse } from '../plugins/cors/cors-policy'
+import { accessLine, shouldLog, unknownKeyLabel } from '../plugins/request-log/access-line'
+import { bodyBytesOf } from '../plugins/request-log/body-bytes'
+import { requestIdOf } from '../plugins/request-log/request-id'
+import { ServiceMetrics } from '../plugins/metrics/service-metrics'
+import { urlFacts } from '../src/http/url-facts'
 
 type Fetch = (request: Request) => Response | Promise<Response>
 

@@ -12,11 +12,11 @@
  * drained, killing those still running past the shutdown deadline. Workers' output passes through.
  */
 import type { Subprocess } from 'bun'
-import type { Config } from './config'
-import type { Logger } from './log'
-import { sumExpositions } from './metrics/sum-expositions'
+import type { Config } from '../src/config'
+import type { Logger } from '../src/log'
+import { sumExpositions } from '../src/metrics/sum-expositions'
 
-/** Set in a worker's environment: its number (1..N). Its presence makes src/server.ts serve instead of supervise. */
+/** Set in a worker's environment: its number (1..N). Its presence makes app/server.ts serve instead of supervise. */
 export const WORKER_ENV = 'MV_WORKER'
 
 const RESTART_MIN_MS = 100

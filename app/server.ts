@@ -1,5 +1,5 @@
 /**
- * The server entry (`npm run serve`, `bun src/server.ts`): reads the config, loads the index,
+ * The server entry (`npm run serve`, `bun app/server.ts`): reads the config, loads the index,
  * opens the key file and the counter store, and serves the app on PORT.
  *
  * - Start: one log line `server.started` (port, index version, kind, rows, load ms). A missing or
@@ -16,16 +16,16 @@ import { watch, realpathSync } from 'node:fs'
 import { join } from 'node:path'
 import { createApp } from './app'
 import { lastResortResponse } from '../plugins/errors'
-import { loadConfig, type Config } from './config'
-import type { KeyDirectory } from './keys/key-directory'
-import { openKeyStore } from './keys/open-key-store'
-import { openMailer } from './mail/mailer'
-import { openCounterStore } from './limits/open-counter-store'
-import { logger } from './log'
-import { loadStore } from './store/load-store'
-import { warmSnapshot } from './query/warm-snapshot'
-import type { Store } from './store/store'
-import { StoreHolder } from './store/store-holder'
+import { loadConfig, type Config } from '../src/config'
+import type { KeyDirectory } from '../src/keys/key-directory'
+import { openKeyStore } from '../src/keys/open-key-store'
+import { openMailer } from '../src/mail/mailer'
+import { openCounterStore } from '../src/limits/open-counter-store'
+import { logger } from '../src/log'
+import { loadStore } from '../src/store/load-store'
+import { warmSnapshot } from '../src/query/warm-snapshot'
+import type { Store } from '../src/store/store'
+import { StoreHolder } from '../src/store/store-holder'
 import { supervise, WORKER_ENV, workersRefusal } from './supervisor'
 
 const SHUTDOWN_MS = 10_000
