@@ -232,7 +232,7 @@ describe('a missing or corrupt index is refused with an IndexLoadError naming th
     test(`the server refuses to start on ${what} and says which file and why`, () => {
       const dir = copyIndex(`server-${what.replace(/\W+/g, '-')}`)
       damage(dir)
-      const r = Bun.spawnSync([process.execPath, join(REPO, 'src', 'server.ts')], {
+      const r = Bun.spawnSync([process.execPath, join(REPO, 'app', 'server.ts')], {
         cwd: REPO,
         env: { ...process.env, INDEX_DIR: dir, PORT: '0', LOG_LEVEL: 'silent', KEYS_DB: join(scratch, 'keys.sqlite'), WATCH_INDEX: 'false' },
         stdout: 'pipe',

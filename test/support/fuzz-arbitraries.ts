@@ -834,7 +834,7 @@ export function leakViolations(status: number, type: string, body: string): stri
   const html = /html/i.test(type) || /<html|<!doctype/i.test(body.slice(0, 2000))
   if (html && !(status >= 200 && status < 300 && /^text\/html/i.test(type))) v.push(`${status} answer is HTML`)
   if (/\bat\s+(?:\S+\s+)?\(?(?:\/|file:\/\/)[^\s)]+:\d+:\d+\)?/.test(body)) v.push(`${status} answer carries a stack frame`)
-  if (/\/work\/|\/home\/|\/root\/|node_modules\/|\/src\/[\w/-]+\.ts\b/.test(body)) v.push(`${status} answer carries a server file path`)
+  if (/\/work\/|\/home\/|\/root\/|node_modules\/|\/(?:src|app|plugins|index-builder)\/[\w/-]+\.ts\b/.test(body)) v.push(`${status} answer carries a server file path`)
   return v
 }
 
