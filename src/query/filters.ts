@@ -1,5 +1,5 @@
 import type { PhotoColumns, Utf8Column } from '../store/schema'
-import type { FusedTerm } from './fused-term'
+import type { FusedTerm } from './fused-scan'
 
 /**
  * The photo filters, each written once as a column scan: `refine` keeps, in place and in

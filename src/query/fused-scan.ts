@@ -1,5 +1,4 @@
 import type { Filter } from './filters'
-import type { FusedTerm } from './fused-term'
 
 /**
  * One pass over a stretch of rows testing every filter per row (a "fused" scan), for the
@@ -18,6 +17,15 @@ import type { FusedTerm } from './fused-term'
  * The loop writes every row to `out` and advances by the test's 0/1, like the refine loops;
  * the terms run most selective first (the planner orders them) and stop at the first failure.
  */
+export interface FusedTerm {
+  /** Shape of the code (equal shapes compile to equal code). */
+  shape: string
+  /** What the code reads, passed in as arguments (columns, bounds). */
+  args: unknown[]
+  /** A boolean JS expression for row `r`, over the given argument names. */
+  code(a: string[]): string
+}
+
 /** Filters that can join a fused scan. */
 export interface Fusable extends Filter {
   fused(): FusedTerm | undefined
