@@ -1,7 +1,6 @@
 import type { AppDeps } from '../../src/app-deps'
-import { noteBodyBytes } from '../request-log/body-bytes'
+import { contextOf } from '../../src/http/request-context'
 import { chooseCoding, type Coding } from './accept-encoding'
-import { templateOf } from './answer-template'
 import { compressWhole, splicedBody } from './spliced-body'
 
 /**
@@ -24,15 +23,16 @@ export function compressionFor(deps: AppDeps): Encode {
   return (request, text, headers) => {
     headers.vary = 'Accept, Accept-Encoding'
     const coding = on && text.length >= MIN_BYTES ? chooseCoding(request.headers.get('accept-encoding')) : undefined
+    const ctx = contextOf(request)
     if (coding === undefined) {
-      noteBodyBytes(request, Buffer.byteLength(text))
+      ctx.noteBody(Buffer.byteLength(text))
       return text
     }
-    const template = templateOf(request)
+    const template = ctx.template
     let body = template ? splicedBody(template.text, text, coding, template.variants) : undefined
     if (body === undefined) body = wholeBody(whole, text, coding)
     headers['content-encoding'] = coding
-    noteBodyBytes(request, body.length, coding)
+    ctx.noteBody(body.length, coding)
     return body
   }
 }

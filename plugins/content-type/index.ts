@@ -2,11 +2,13 @@ import { Elysia } from 'elysia'
 import type { AppDeps } from '../../src/app-deps'
 import { JsonBody } from '../../src/http/json-body'
 import { ProblemError } from '../../src/http/problems'
-import { negotiateMediaType } from './negotiate'
+import { negotiateMediaType } from '../../src/http/negotiate'
 import { bodyTooLarge } from './body-limit'
-import { answered, answerState, type AnswerState } from './answer-state'
+import { contextOf, type RequestContext } from '../../src/http/request-context'
 import { syncHook } from '../../src/http/sync-hook'
-import type { Encode } from '../compression'
+
+/** Content coding of a JSON body (plugins/compression): the body to send; sets Content-Encoding and Vary in `headers`. */
+export type Encode = (request: Request, text: string, headers: Record<string, string>) => string | Uint8Array
 
 /**
  * Turns what resource handlers return (JsonBody, or a plain object/array) into a Response whose
@@ -26,40 +28,36 @@ export function contentTypePlugin(_deps: AppDeps, opts: { encode?: Encode } = {}
 
 /** A handler's result as a Response with the gate headers, or undefined to leave it to Elysia. */
 function toResponse(response: unknown, request: Request, set: { status?: number | string; headers: Record<string, unknown> }, encode?: Encode): Response | undefined {
-  const s = answerState(request)
-  if (s?.star && response instanceof JsonBody && response.status >= 200 && response.status < 300) {
+  const g = contextOf(request)
+  if (g.star && response instanceof JsonBody && response.status >= 200 && response.status < 300) {
     // RFC 9110 §13.1.2: `*` matched a representation that exists, for a request that was valid.
-    s.notModified = true
-    answered(request)
-    return new Response(null, { status: 304, headers: { ...s.success, vary: encode ? 'Accept, Accept-Encoding' : 'Accept', ...s.always } })
+    g.notModified = true
+    g.answered()
+    return new Response(null, { status: 304, headers: { ...g.success, vary: encode ? 'Accept, Accept-Encoding' : 'Accept', ...g.always } })
   }
-  const g = answered(request)
+  g.answered()
   if (response instanceof JsonBody) return jsonResponse(request, g, response.text, response.status, response.headers, encode)
-  if (response instanceof Response) return g ? withGateHeaders(response, g) : response
+  if (response instanceof Response) return g.success || g.always ? withGateHeaders(response, g) : response
   if (response !== null && typeof response === 'object' && isPlainJson(response))
     return jsonResponse(request, g, JSON.stringify(response), typeof set.status === 'number' ? set.status : 200)
   // Anything else (a string, nothing) Elysia maps itself: hand it the gate headers the slow way.
-  if (g) {
-    const status = typeof set.status === 'number' ? set.status : 200
-    if (g.success && status >= 200 && status < 300) Object.assign(set.headers, g.success)
-    if (g.always) Object.assign(set.headers, g.always)
-  }
+  const status = typeof set.status === 'number' ? set.status : 200
+  if (g.success && status >= 200 && status < 300) Object.assign(set.headers, g.success)
+  if (g.always) Object.assign(set.headers, g.always)
   return undefined
 }
 
-function jsonResponse(request: Request, g: AnswerState | undefined, text: string, status: number, own?: Record<string, string>, encode?: Encode): Response {
+function jsonResponse(request: Request, g: RequestContext, text: string, status: number, own?: Record<string, string>, encode?: Encode): Response {
   const headers: Record<string, string> = { 'content-type': negotiateMediaType(request.headers.get('accept')), vary: 'Accept', 'x-content-type-options': 'nosniff' }
-  if (g) {
-    if (g.success && status >= 200 && status < 300) Object.assign(headers, g.success)
-    if (g.always) Object.assign(headers, g.always)
-  }
+  if (g.success && status >= 200 && status < 300) Object.assign(headers, g.success)
+  if (g.always) Object.assign(headers, g.always)
   if (own) Object.assign(headers, own)
   // plugins/compression: Content-Encoding negotiated from Accept-Encoding (and Vary for it).
   return new Response(encode ? encode(request, text, headers) : text, { status, headers })
 }
 
 /** A handler built its own Response: it still gets the gate headers (rate limit; ETag when 2xx). */
-function withGateHeaders(response: Response, g: AnswerState): Response {
+function withGateHeaders(response: Response, g: RequestContext): Response {
   const ok = response.status >= 200 && response.status < 300
   let out = response
   for (const h of ok ? [g.success, g.always] : [g.always]) {

@@ -1,5 +1,5 @@
 import type { ProblemError } from '../../src/http/problems'
-import { negotiateMediaType } from '../content-type/negotiate'
+import { negotiateMediaType } from '../../src/http/negotiate'
 import { v1ProblemBody } from '../../src/v1/v1-errors'
 
 /**

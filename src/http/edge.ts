@@ -1,11 +1,8 @@
 import type { AppDeps } from '../app-deps'
-import { keyOf } from '../../plugins/auth/key-of'
-import { matchedRoute } from '../../plugins/content-type/answer-state'
-import { corsHeaders, corsPolicy, isPreflight, preflightResponse } from '../../plugins/cors/cors-policy'
-import { accessLine, shouldLog, unknownKeyLabel } from '../../plugins/request-log/access-line'
-import { bodyBytesOf } from '../../plugins/request-log/body-bytes'
-import { requestIdOf } from '../../plugins/request-log/request-id'
-import { ServiceMetrics } from '../../plugins/metrics/service-metrics'
+import { corsHeaders, corsPolicy, isPreflight, preflightResponse } from './cors-policy'
+import { accessLine, shouldLog, unknownKeyLabel } from './access-line'
+import { ServiceMetrics } from '../metrics/service-metrics'
+import { contextOf, type RequestContext } from './request-context'
 import { urlFacts } from './url-facts'
 
 type Fetch = (request: Request) => Response | Promise<Response>
@@ -27,7 +24,7 @@ export function installEdge(app: { wrap(fn: (fn: any, request: Request) => any):
   const write = deps.accessLog ?? ((line: string) => void process.stdout.write(line))
 
 
-  const finish = (request: Request, response: Response, id: string, started: number, route: string | undefined): Response => {
+  const finish = (request: Request, response: Response, ctx: RequestContext, route: string | undefined): Response => {
     let out = response
     const set = (k: string, v: string) => {
       try {
@@ -37,6 +34,7 @@ export function installEdge(app: { wrap(fn: (fn: any, request: Request) => any):
         out.headers.set(k, v)
       }
     }
+    const id = ctx.id
     set('x-request-id', id)
     if (cors.enabled) {
       const allowed = cors.allow(request.headers.get('origin'))
@@ -50,12 +48,11 @@ export function installEdge(app: { wrap(fn: (fn: any, request: Request) => any):
       }
     }
     if (!countOn && !logOn) return out
-    const ms = performance.now() - started
-    const r = route ?? matchedRoute(request) ?? 'unmatched'
-    const record = keyOf(request)
+    const ms = performance.now() - ctx.started
+    const r = route ?? ctx.route ?? 'unmatched'
+    const record = ctx.key
     if (countOn) metrics.observe(r, request.method, out.status, ms / 1000, record !== undefined)
     if (logOn && shouldLog(out.status, sample)) {
-      const body = bodyBytesOf(request)
       const cl = out.headers.get('content-length')
       const given = request.headers.get('x-api-key')
       write(
@@ -66,9 +63,9 @@ export function installEdge(app: { wrap(fn: (fn: any, request: Request) => any):
           route: r,
           status: out.status,
           ms,
-          bytes: body ? body.bytes : cl !== null ? Number(cl) : out.body === null ? 0 : null,
+          bytes: ctx.bodyBytes >= 0 ? ctx.bodyBytes : cl !== null ? Number(cl) : out.body === null ? 0 : null,
           key: record ? `key:${record.id}` : given ? unknownKeyLabel(given) : null,
-          encoding: body?.coding,
+          encoding: ctx.bodyCoding,
         }),
       )
     }
@@ -76,18 +73,17 @@ export function installEdge(app: { wrap(fn: (fn: any, request: Request) => any):
   }
 
   const edge = (request: Request, inner: Fetch): Response | Promise<Response> => {
-    const started = performance.now()
-    const id = requestIdOf(request)
-    if (isPreflight(request)) return finish(request, preflightResponse(cors, request), id, started, 'preflight')
+    const ctx = contextOf(request)
+    if (isPreflight(request)) return finish(request, preflightResponse(cors, request), ctx, 'preflight')
     if (token !== undefined && request.method === 'GET' && urlFacts(request.url).path === '/metrics') {
       const ok = request.headers.get('authorization') === 'Bearer ' + token
       const res = ok
         ? new Response(metrics.render(), { headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' } })
         : new Response(null, { status: 401, headers: { 'www-authenticate': 'Bearer realm="metrics"' } })
-      return finish(request, res, id, started, '/metrics')
+      return finish(request, res, ctx, '/metrics')
     }
     const r = inner(request)
-    return r instanceof Promise ? r.then((res) => finish(request, res, id, started, undefined)) : finish(request, r, id, started, undefined)
+    return r instanceof Promise ? r.then((res) => finish(request, res, ctx, undefined)) : finish(request, r, ctx, undefined)
   }
   // Elysia applies `wrap` functions around its general handler and around each route handler
   // it gives Bun's native router, so every request passes here whichever way it was routed.

@@ -1,5 +1,5 @@
-import type { AppDeps } from '../../src/app-deps'
-import { responseCacheFor } from '../../src/query/response-cache'
+import type { AppDeps } from '../app-deps'
+import { responseCacheFor } from '../query/response-cache'
 import { Counter, gauge, Histogram } from './metrics-registry'
 
 /**
