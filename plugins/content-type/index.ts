@@ -33,7 +33,9 @@ function toResponse(response: unknown, request: Request, set: { status?: number 
     // RFC 9110 §13.1.2: `*` matched a representation that exists, for a request that was valid.
     g.notModified = true
     g.answered()
-    return new Response(null, { status: 304, headers: { ...g.success, vary: encode ? 'Accept, Accept-Encoding' : 'Accept', ...g.always } })
+    const headers: Record<string, string> = { ...g.success, vary: encode ? 'Accept, Accept-Encoding' : 'Accept', ...g.always }
+    g.stampId(headers)
+    return new Response(null, { status: 304, headers })
   }
   g.answered()
   if (response instanceof JsonBody) return jsonResponse(request, g, response.text, response.status, response.headers, encode)
@@ -52,6 +54,7 @@ function jsonResponse(request: Request, g: RequestContext, text: string, status:
   if (g.success && status >= 200 && status < 300) Object.assign(headers, g.success)
   if (g.always) Object.assign(headers, g.always)
   if (own) Object.assign(headers, own)
+  g.stampId(headers)
   // plugins/compression: Content-Encoding negotiated from Accept-Encoding (and Vary for it).
   return new Response(encode ? encode(request, text, headers) : text, { status, headers })
 }

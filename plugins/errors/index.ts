@@ -52,7 +52,9 @@ export function errorsPlugin(deps: AppDeps, opts: { routes?: RouteTable; docs?: 
       delete h['cache-control']
       delete h['content-type']
       // v1's error shape for the v1 routes, decided by the route that matched (not the URL).
-      return renderProblem(problem, request.headers.get('accept'), ctx.answered().always, typeof route === 'string' && isV1Path(route))
+      const res = renderProblem(problem, request.headers.get('accept'), ctx.answered().always, typeof route === 'string' && isV1Path(route), ctx.id)
+      ctx.idSent = true
+      return res
     } catch (e) {
       try {
         deps.log.log('error', 'request.render-failed', { error: e instanceof Error ? e.message : 'unknown' })

@@ -98,7 +98,7 @@ export function etagPlugin(deps: PluginDeps) {
         const now = clock()
         const record = ctx.key!
         const usage = deps.limits.peek(record.id, now) as { hourCount: number; dayCount: number }
-        return notModified(set, v, rateLimitHeaders(effectiveLimits(record, deps.config), usage.hourCount, now, usage.dayCount))
+        return notModified(ctx, set, v, rateLimitHeaders(effectiveLimits(record, deps.config), usage.hourCount, now, usage.dayCount))
       }) as never,
     )
   } else {
@@ -113,18 +113,21 @@ export function etagPlugin(deps: PluginDeps) {
       const now = clock()
       const record = ctx.key!
       const usage = await deps.limits.peek(record.id, now)
-      return notModified(set, v, rateLimitHeaders(effectiveLimits(record, deps.config), usage.hourCount, now, usage.dayCount))
+      return notModified(ctx, set, v, rateLimitHeaders(effectiveLimits(record, deps.config), usage.hourCount, now, usage.dayCount))
     }) as never)
   }
   return plugin
 }
+
+const NOT_MODIFIED_VARY = Object.freeze({ vary: 'Accept, Accept-Encoding' })
 
 /**
  * RFC 9110 §15.4.5: 304 has no body and carries the ETag, Cache-Control and Vary a 200 would,
  * plus the X-RateLimit-* figures (a 304 is not counted: they are the current ones). Returned from
  * the transform hook as Elysia's status(), with the headers on `set`, so Elysia ends the request.
  */
-function notModified(set: { headers: Record<string, unknown> }, validators: Readonly<Record<string, string>>, limits: Record<string, string>) {
-  Object.assign(set.headers, validators, { vary: 'Accept, Accept-Encoding' }, limits)
+function notModified(ctx: RequestContext, set: { headers: Record<string, unknown> }, validators: Readonly<Record<string, string>>, limits: Record<string, string>) {
+  Object.assign(set.headers, validators, NOT_MODIFIED_VARY, limits)
+  ctx.stampId(set.headers)
   return status(304, '')
 }

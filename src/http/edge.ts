@@ -35,7 +35,7 @@ export function installEdge(app: { wrap(fn: (fn: any, request: Request) => any):
       }
     }
     const id = ctx.id
-    set('x-request-id', id)
+    if (!ctx.idSent) set('x-request-id', id)
     if (cors.enabled) {
       const allowed = cors.allow(request.headers.get('origin'))
       if (allowed) {

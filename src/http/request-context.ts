@@ -39,6 +39,8 @@ export class RequestContext {
   /** Bytes of the answer body as sent, and its content coding, where the body is built. */
   bodyBytes = -1
   bodyCoding: string | undefined = undefined
+  /** True once a renderer put X-Request-Id into the Response it built (the edge then need not set it). */
+  idSent = false
   /** The cached answer the body was stamped from, so compression can splice its pieces. */
   template: AnswerTemplate | undefined = undefined
   #id: string | undefined = undefined
@@ -110,6 +112,12 @@ export class RequestContext {
         if (!done) for (const fn of renewals) fn(nowMs)
       },
     }
+  }
+
+  /** Puts X-Request-Id into the headers of the Response about to be built from them. */
+  stampId(headers: Record<string, unknown>): void {
+    headers['x-request-id'] = this.id
+    this.idSent = true
   }
 
   noteBody(bytes: number, coding?: string): void {
