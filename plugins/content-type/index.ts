@@ -7,8 +7,11 @@ import { bodyTooLarge } from './body-limit'
 import { contextOf, type RequestContext } from '../../src/http/request-context'
 import { syncHook } from '../../src/http/sync-hook'
 
-/** Content coding of a JSON body (plugins/compression): the body to send; sets Content-Encoding and Vary in `headers`. */
-export type Encode = (request: Request, text: string, headers: Record<string, string>) => string | Uint8Array
+/**
+ * Content coding of a JSON body (plugins/compression): the body to send, its coding noted in the
+ * request's context (`bodyCoding`); its answers vary on Accept-Encoding too.
+ */
+export type Encode = (request: Request, text: string) => string | Uint8Array
 
 /**
  * Turns what resource handlers return (JsonBody, or a plain object/array) into a Response whose
@@ -50,13 +53,44 @@ function toResponse(response: unknown, request: Request, set: { status?: number 
 }
 
 function jsonResponse(request: Request, g: RequestContext, text: string, status: number, own?: Record<string, string>, encode?: Encode): Response {
-  const headers: Record<string, string> = { 'content-type': negotiateMediaType(request.headers.get('accept')), vary: 'Accept', 'x-content-type-options': 'nosniff' }
-  if (g.success && status >= 200 && status < 300) Object.assign(headers, g.success)
-  if (g.always) Object.assign(headers, g.always)
-  if (own) Object.assign(headers, own)
-  g.stampId(headers)
   // plugins/compression: Content-Encoding negotiated from Accept-Encoding (and Vary for it).
-  return new Response(encode ? encode(request, text, headers) : text, { status, headers })
+  const body = encode ? encode(request, text) : text
+  const headers = new Headers(templateFor(negotiateMediaType(request.headers.get('accept')), status >= 200 && status < 300 ? g.success : undefined, encode !== undefined, g.bodyCoding))
+  const always = g.always
+  if (always) for (const k in always) headers.set(k, always[k]!)
+  if (own) for (const k in own) headers.set(k, own[k]!)
+  headers.set('x-request-id', g.id)
+  g.idSent = true
+  return new Response(body, { status, headers })
+}
+
+/**
+ * The headers a JSON answer shares with every other answer of the same media type, validators
+ * (one frozen object per URL and index version, plugins/etag) and content coding, built once as
+ * a Headers object: copying one costs a fraction of building the same headers from an object
+ * (each name and value checked again) on every answer. Only the per-request ones are added to
+ * the copy (rate-limit figures, the request id). Bounded: a cache that fills is dropped whole.
+ */
+const TEMPLATE_MAX = 64
+const plainTemplates = new Map<string, Headers>()
+const validatedTemplates = new WeakMap<object, Map<string, Headers>>()
+
+function templateFor(contentType: string, success: Readonly<Record<string, string>> | undefined, coded: boolean, coding: string | undefined): Headers {
+  let byKey = plainTemplates
+  if (success !== undefined) {
+    let m = validatedTemplates.get(success)
+    if (m === undefined) validatedTemplates.set(success, (m = new Map()))
+    byKey = m
+  }
+  const key = contentType + '\n' + (coded ? 'c' : '') + (coding ?? '')
+  let t = byKey.get(key)
+  if (t === undefined) {
+    t = new Headers({ 'content-type': contentType, vary: coded ? 'Accept, Accept-Encoding' : 'Accept', 'x-content-type-options': 'nosniff', ...success })
+    if (coding !== undefined) t.set('content-encoding', coding)
+    if (byKey.size >= TEMPLATE_MAX) byKey.clear()
+    byKey.set(key, t)
+  }
+  return t
 }
 
 /** A handler built its own Response: it still gets the gate headers (rate limit; ETag when 2xx). */

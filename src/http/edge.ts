@@ -4,6 +4,7 @@ import { accessLine, shouldLog, unknownKeyLabel } from './access-line'
 import { ServiceMetrics } from '../metrics/service-metrics'
 import { contextOf, type RequestContext } from './request-context'
 import { urlFacts } from './url-facts'
+import { writeStdoutLine } from './line-writer'
 
 type Fetch = (request: Request) => Response | Promise<Response>
 
@@ -21,7 +22,7 @@ export function installEdge(app: { wrap(fn: (fn: any, request: Request) => any):
   const countOn = deps.config.metrics !== false
   const sample = deps.config.accessLogSample ?? 1
   const token = deps.config.metricsToken
-  const write = deps.accessLog ?? ((line: string) => void process.stdout.write(line))
+  const write = deps.accessLog ?? writeStdoutLine
 
 
   const finish = (request: Request, response: Response, ctx: RequestContext, route: string | undefined): Response => {

@@ -37,7 +37,8 @@ export class RequestContext {
   /** Set when that happened, before the whenAnswered callbacks run (the rate limit leaves a 304 uncounted). */
   notModified = false
   /** Bytes of the answer body as sent, and its content coding, where the body is built. */
-  bodyBytes = -1
+  #bodyBytes = -1
+  #bodyText: string | undefined = undefined
   bodyCoding: string | undefined = undefined
   /** True once a renderer put X-Request-Id into the Response it built (the edge then need not set it). */
   idSent = false
@@ -121,8 +122,25 @@ export class RequestContext {
   }
 
   noteBody(bytes: number, coding?: string): void {
-    this.bodyBytes = bytes
+    this.#bodyBytes = bytes
+    this.#bodyText = undefined
     this.bodyCoding = coding
+  }
+
+  /** An uncoded text body: its UTF-8 length is measured only if someone asks (the access log). */
+  noteText(text: string): void {
+    this.#bodyText = text
+    this.#bodyBytes = -1
+    this.bodyCoding = undefined
+  }
+
+  /** Bytes of the body as noted, or -1 when none was. */
+  get bodyBytes(): number {
+    if (this.#bodyText !== undefined) {
+      this.#bodyBytes = Buffer.byteLength(this.#bodyText)
+      this.#bodyText = undefined
+    }
+    return this.#bodyBytes
   }
 }
 
