@@ -57,9 +57,10 @@ function jsonResponse(request: Request, g: RequestContext, text: string, status:
   const body = encode ? encode(request, text) : text
   const headers = new Headers(templateFor(negotiateMediaType(request.headers.get('accept')), status >= 200 && status < 300 ? g.success : undefined, encode !== undefined, g.bodyCoding))
   const always = g.always
-  if (always) for (const k in always) headers.set(k, always[k]!)
+  // append: none of these names is in the template (set would look for one first).
+  if (always) for (const k in always) headers.append(k, always[k]!)
   if (own) for (const k in own) headers.set(k, own[k]!)
-  headers.set('x-request-id', g.id)
+  headers.append('x-request-id', g.id)
   g.idSent = true
   return new Response(body, { status, headers })
 }
