@@ -87,8 +87,31 @@ export function authPlugin(deps: PluginDeps) {
     ctx.key = found
   }
 
+  const sync = !(shared || deps.keys.kind !== 'sqlite')
+  // The same decision at the edge, for a revalidation answered before routing
+  // (src/http/early-answers.ts): only a key sent in X-API-Key and found at once; a missing or
+  // refused key, or a store that must be asked asynchronously, goes down the pipeline, which
+  // decides (and counts refusals towards the throttle) as for any request.
+  deps.early?.addGate((ctx, request, route) => {
+    if (ctx.key !== undefined) return 'next'
+    if (!sync || !deps.routes.needsKey(request.method, route)) return 'pipeline'
+    const header = request.headers.get('x-api-key')
+    if (header === null || header === '') return 'pipeline'
+    try {
+      const found = authenticate(header, deps.keys)
+      if (found instanceof Promise) {
+        found.catch(() => {})
+        return 'pipeline'
+      }
+      ctx.key = found
+      return 'next'
+    } catch {
+      return 'pipeline'
+    }
+  })
+
   const plugin = new Elysia({ name: 'auth' })
-  if (shared || deps.keys.kind !== 'sqlite') {
+  if (!sync) {
     return plugin.onTransform({ as: 'global' }, async ({ request, route, server }: Ctx) => await check(request, route, server))
   }
   // Synchronous with SQLite keys and local counters: declared so (src/http/sync-hook.ts).

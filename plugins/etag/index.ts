@@ -74,11 +74,32 @@ export function etagPlugin(deps: PluginDeps) {
   }
 
   type Ctx = { request: Request; route: string; set: { headers: Record<string, unknown> } }
-  /** 'tag': a listed tag matched (304 now); 'star': `*` (decided after the handler); undefined: answer normally. */
-  const conditional = (request: Request, etag: string) => {
+  /**
+   * 'tag': a listed tag matched (304 now); 'star': `*` (decided after the handler); undefined:
+   * answer normally. A conditional request's route is noted for the edge (src/http/early-answers.ts),
+   * so its next revalidation can be answered there.
+   */
+  const conditional = (request: Request, route: string, etag: string) => {
     const inm = request.headers.get('if-none-match')
-    return inm === null ? undefined : ifNoneMatch(inm, etag)
+    if (inm === null) return undefined
+    deps.early?.noteRoute(request.method, request.url, route)
+    return ifNoneMatch(inm, etag)
   }
+
+  // At the edge, after the auth gate found the key: the same validators and condition; only a
+  // listed tag that matches is answered there (a 304 with the current, uncounted figures).
+  deps.early?.addGate((ctx, request, route) => {
+    const v = validators(ctx, request, route)
+    if (!v) return 'pipeline'
+    const inm = request.headers.get('if-none-match')
+    if (inm === null || ifNoneMatch(inm, v.etag!) !== 'tag') return 'pipeline'
+    const record = ctx.key!
+    const now = clock()
+    const limits = effectiveLimits(record, deps.config)
+    const usage = deps.limits.peek(record.id, now)
+    const answer = (u: { hourCount: number; dayCount: number }) => notModifiedResponse(ctx, v, rateLimitHeaders(limits, u.hourCount, now, u.dayCount))
+    return usage instanceof Promise ? usage.then(answer) : answer(usage)
+  })
 
   const plugin = new Elysia({ name: 'etag' })
   if (deps.limits.kind === 'memory') {
@@ -92,7 +113,7 @@ export function etagPlugin(deps: PluginDeps) {
         const v = validators(ctx, request, route)
         if (!v) return
         ctx.addHeaders('success', v)
-        const c = conditional(request, v.etag!)
+        const c = conditional(request, route, v.etag!)
         if (c === 'star') return void (ctx.star = true)
         if (c !== 'tag') return
         const now = clock()
@@ -107,7 +128,7 @@ export function etagPlugin(deps: PluginDeps) {
       const v = validators(ctx, request, route)
       if (!v) return
       ctx.addHeaders('success', v)
-      const c = conditional(request, v.etag!)
+      const c = conditional(request, route, v.etag!)
       if (c === 'star') return void (ctx.star = true)
       if (c !== 'tag') return
       const now = clock()
@@ -120,6 +141,20 @@ export function etagPlugin(deps: PluginDeps) {
 }
 
 const NOT_MODIFIED_VARY = Object.freeze({ vary: 'Accept, Accept-Encoding' })
+
+/** The headers of a 304 for one set of validators, built once (copying a Headers is cheaper than building one). */
+const notModifiedTemplates = new WeakMap<object, Headers>()
+
+/** The same 304 as notModified() below, built at the edge: validators and Vary from a template, then the figures and the request id. */
+function notModifiedResponse(ctx: RequestContext, validators: Readonly<Record<string, string>>, limits: Record<string, string>): Response {
+  let t = notModifiedTemplates.get(validators)
+  if (t === undefined) notModifiedTemplates.set(validators, (t = new Headers({ ...validators, ...NOT_MODIFIED_VARY })))
+  const headers = new Headers(t)
+  for (const k in limits) headers.append(k, limits[k]!)
+  headers.append('x-request-id', ctx.id)
+  ctx.idSent = true
+  return new Response(null, { status: 304, headers })
+}
 
 /**
  * RFC 9110 §15.4.5: 304 has no body and carries the ETag, Cache-Control and Vary a 200 would,

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../app-deps'
+import type { PluginDeps } from '../app-deps'
 import { corsHeaders, corsPolicy, isPreflight, preflightResponse } from './cors-policy'
 import { accessLine, shouldLog, unknownKeyLabel } from './access-line'
 import { ServiceMetrics } from '../metrics/service-metrics'
@@ -15,13 +15,14 @@ type Fetch = (request: Request) => Response | Promise<Response>
  * line and the metrics. Installed with Elysia's `wrap`, which both `app.handle` and the server's
  * native routes go through. /metrics on the main port answers only with `Authorization: Bearer METRICS_TOKEN`.
  */
-export function installEdge(app: { wrap(fn: (fn: any, request: Request) => any): unknown }, deps: AppDeps): ServiceMetrics {
+export function installEdge(app: { wrap(fn: (fn: any, request: Request) => any): unknown }, deps: PluginDeps): ServiceMetrics {
   const cors = corsPolicy(deps.config.corsOrigins)
   const metrics = new ServiceMetrics(deps)
   const logOn = deps.config.accessLog !== false
   const countOn = deps.config.metrics !== false
   const sample = deps.config.accessLogSample ?? 1
   const token = deps.config.metricsToken
+  const early = deps.early
   const write = deps.accessLog ?? writeStdoutLine
 
 
@@ -83,6 +84,21 @@ export function installEdge(app: { wrap(fn: (fn: any, request: Request) => any):
         : new Response(null, { status: 401, headers: { 'www-authenticate': 'Bearer realm="metrics"' } })
       return finish(request, res, ctx, '/metrics')
     }
+    // A revalidation the gates can decide before routing (src/http/early-answers.ts). Whatever
+    // goes wrong there, the pipeline answers the request as if the edge had not looked.
+    if (early !== undefined && request.method === 'GET' && request.headers.has('if-none-match')) {
+      let a: Response | Promise<Response> | undefined
+      try {
+        a = early.answer(ctx, request)
+      } catch {
+        a = undefined
+      }
+      if (a instanceof Promise) return a.then((res) => finish(request, res, ctx, undefined), () => pipeline(request, inner, ctx))
+      if (a !== undefined) return finish(request, a, ctx, undefined)
+    }
+    return pipeline(request, inner, ctx)
+  }
+  const pipeline = (request: Request, inner: Fetch, ctx: RequestContext): Response | Promise<Response> => {
     const r = inner(request)
     return r instanceof Promise ? r.then((res) => finish(request, res, ctx, undefined)) : finish(request, r, ctx, undefined)
   }
