@@ -15,7 +15,7 @@ export type Encode = (request: Request, text: string) => string | Uint8Array
 
 /**
  * Turns what resource handlers return (JsonBody, or a plain object/array) into a Response whose
- * Content-Type is the media type Accept asks for (./negotiate.ts), with `Vary: Accept`
+ * Content-Type is the media type Accept asks for (src/http/negotiate.ts), with `Vary: Accept`
  * (RFC 9110 §12.5.5) and `X-Content-Type-Options: nosniff` (the body is data, never to be sniffed
  * as HTML). Error bodies are negotiated the same way by plugins/errors.
  * Mounted before any route: Elysia applies a global mapResponse only to routes added after it.

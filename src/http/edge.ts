@@ -11,7 +11,9 @@ type Fetch = (request: Request) => Response | Promise<Response>
 /**
  * The edge of the app, around Elysia's whole pipeline (so it sees every answer: 304s and 429s
  * made in onRequest, errors, preflights): CORS preflight before anything else (no key, not
- * counted: decisions.md), then on the way out the request id, the CORS headers, one access-log
+ * counted: decisions.md), then revalidations the gates can answer before routing
+ * (./early-answers.ts), then on the way out the request id (when the renderer has not written
+ * it already), the CORS headers, one access-log
  * line and the metrics. Installed with Elysia's `wrap`, which both `app.handle` and the server's
  * native routes go through. /metrics on the main port answers only with `Authorization: Bearer METRICS_TOKEN`.
  */
