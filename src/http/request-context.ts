@@ -144,7 +144,7 @@ export class RequestContext {
   }
 }
 
-/** A cached answer's text and its per-coding compressed pieces (src/http/spliced-body.ts). */
+/** A cached answer's text and its per-coding compressed pieces (the response cache's entry; compression splices them). */
 export interface AnswerTemplate {
   readonly text: string
   readonly variants: Map<string, unknown>
@@ -158,9 +158,4 @@ export function contextOf(request: Request): RequestContext {
   let c = contexts.get(request)
   if (c === undefined) contexts.set(request, (c = new RequestContext(request, performance.now())))
   return c
-}
-
-/** The context if one was created (readers that must not create one, e.g. after the answer). */
-export function existingContextOf(request: Request): RequestContext | undefined {
-  return contexts.get(request)
 }
