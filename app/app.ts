@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppDeps, PluginDeps } from '../src/app-deps'
 import { RouteDocs } from '../src/http/route-docs'
+import { EarlyAnswers } from '../src/http/early-answers'
 import { catchAllPlugin, errorsPlugin, hostCheckPlugin, methodCheckPlugin } from '../plugins/errors'
 import { RouteTable } from '../plugins/errors/route-table'
 import { bodyLimitPlugin, contentTypePlugin } from '../plugins/content-type'
@@ -32,7 +33,7 @@ import { journeysPlugin } from '../plugins/journeys'
  */
 export function createApp(appDeps: AppDeps) {
   const routes = new RouteTable()
-  const deps: PluginDeps = { ...appDeps, routes: new RouteDocs() }
+  const deps: PluginDeps = { ...appDeps, routes: new RouteDocs(), early: new EarlyAnswers() }
   // standardHostname off: Elysia reads the path after the first `/` past `//`, not at a fixed
   // offset that a Host shorter than 4 characters moved into the path.
   const app = new Elysia({ handler: { standardHostname: false } })

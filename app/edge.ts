@@ -1,33 +1,34 @@
-import type { AppDeps } from '../src/app-deps'
-import { keyOf } from '../plugins/auth/key-of'
-import { matchedRoute } from '../plugins/content-type/answer-state'
-import { corsHeaders, corsPolicy, isPreflight, preflightResponse } from '../plugins/cors/cors-policy'
-import { accessLine, shouldLog, unknownKeyLabel } from '../plugins/request-log/access-line'
-import { bodyBytesOf } from '../plugins/request-log/body-bytes'
-import { requestIdOf } from '../plugins/request-log/request-id'
-import { ServiceMetrics } from '../plugins/metrics/service-metrics'
+import type { PluginDeps } from '../src/app-deps'
+import { corsHeaders, corsPolicy, isPreflight, preflightResponse } from '../src/http/cors-policy'
+import { accessLine, shouldLog, unknownKeyLabel } from '../src/http/access-line'
+import { ServiceMetrics } from '../src/metrics/service-metrics'
+import { contextOf, type RequestContext } from '../src/http/request-context'
 import { urlFacts } from '../src/http/url-facts'
+import { writeStdoutLine } from '../src/http/line-writer'
 
 type Fetch = (request: Request) => Response | Promise<Response>
 
 /**
  * The edge of the app, around Elysia's whole pipeline (so it sees every answer: 304s and 429s
  * made in onRequest, errors, preflights): CORS preflight before anything else (no key, not
- * counted: decisions.md), then on the way out the request id, the CORS headers, one access-log
+ * counted: decisions.md), then revalidations the gates can answer before routing
+ * (./early-answers.ts), then on the way out the request id (when the renderer has not written
+ * it already), the CORS headers, one access-log
  * line and the metrics. Installed with Elysia's `wrap`, which both `app.handle` and the server's
  * native routes go through. /metrics on the main port answers only with `Authorization: Bearer METRICS_TOKEN`.
  */
-export function installEdge(app: { wrap(fn: (fn: any, request: Request) => any): unknown }, deps: AppDeps): ServiceMetrics {
+export function installEdge(app: { wrap(fn: (fn: any, request: Request) => any): unknown }, deps: PluginDeps): ServiceMetrics {
   const cors = corsPolicy(deps.config.corsOrigins)
   const metrics = new ServiceMetrics(deps)
   const logOn = deps.config.accessLog !== false
   const countOn = deps.config.metrics !== false
   const sample = deps.config.accessLogSample ?? 1
   const token = deps.config.metricsToken
-  const write = deps.accessLog ?? ((line: string) => void process.stdout.write(line))
+  const early = deps.early
+  const write = deps.accessLog ?? writeStdoutLine
 
 
-  const finish = (request: Request, response: Response, id: string, started: number, route: string | undefined): Response => {
+  const finish = (request: Request, response: Response, ctx: RequestContext, route: string | undefined): Response => {
     let out = response
     const set = (k: string, v: string) => {
       try {
@@ -37,7 +38,8 @@ export function installEdge(app: { wrap(fn: (fn: any, request: Request) => any):
         out.headers.set(k, v)
       }
     }
-    set('x-request-id', id)
+    const id = ctx.id
+    if (!ctx.idSent) set('x-request-id', id)
     if (cors.enabled) {
       const allowed = cors.allow(request.headers.get('origin'))
       if (allowed) {
@@ -50,12 +52,11 @@ export function installEdge(app: { wrap(fn: (fn: any, request: Request) => any):
       }
     }
     if (!countOn && !logOn) return out
-    const ms = performance.now() - started
-    const r = route ?? matchedRoute(request) ?? 'unmatched'
-    const record = keyOf(request)
+    const ms = performance.now() - ctx.started
+    const r = route ?? ctx.route ?? 'unmatched'
+    const record = ctx.key
     if (countOn) metrics.observe(r, request.method, out.status, ms / 1000, record !== undefined)
     if (logOn && shouldLog(out.status, sample)) {
-      const body = bodyBytesOf(request)
       const cl = out.headers.get('content-length')
       const given = request.headers.get('x-api-key')
       write(
@@ -66,9 +67,9 @@ export function installEdge(app: { wrap(fn: (fn: any, request: Request) => any):
           route: r,
           status: out.status,
           ms,
-          bytes: body ? body.bytes : cl !== null ? Number(cl) : out.body === null ? 0 : null,
+          bytes: ctx.bodyBytes >= 0 ? ctx.bodyBytes : cl !== null ? Number(cl) : out.body === null ? 0 : null,
           key: record ? `key:${record.id}` : given ? unknownKeyLabel(given) : null,
-          encoding: body?.coding,
+          encoding: ctx.bodyCoding,
         }),
       )
     }
@@ -76,18 +77,32 @@ export function installEdge(app: { wrap(fn: (fn: any, request: Request) => any):
   }
 
   const edge = (request: Request, inner: Fetch): Response | Promise<Response> => {
-    const started = performance.now()
-    const id = requestIdOf(request)
-    if (isPreflight(request)) return finish(request, preflightResponse(cors, request), id, started, 'preflight')
+    const ctx = contextOf(request)
+    if (isPreflight(request)) return finish(request, preflightResponse(cors, request), ctx, 'preflight')
     if (token !== undefined && request.method === 'GET' && urlFacts(request.url).path === '/metrics') {
       const ok = request.headers.get('authorization') === 'Bearer ' + token
       const res = ok
         ? new Response(metrics.render(), { headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' } })
         : new Response(null, { status: 401, headers: { 'www-authenticate': 'Bearer realm="metrics"' } })
-      return finish(request, res, id, started, '/metrics')
+      return finish(request, res, ctx, '/metrics')
     }
+    // A revalidation the gates can decide before routing (src/http/early-answers.ts). Whatever
+    // goes wrong there, the pipeline answers the request as if the edge had not looked.
+    if (early !== undefined && request.method === 'GET' && request.headers.has('if-none-match')) {
+      let a: Response | Promise<Response> | undefined
+      try {
+        a = early.answer(ctx, request)
+      } catch {
+        a = undefined
+      }
+      if (a instanceof Promise) return a.then((res) => finish(request, res, ctx, undefined), () => pipeline(request, inner, ctx))
+      if (a !== undefined) return finish(request, a, ctx, undefined)
+    }
+    return pipeline(request, inner, ctx)
+  }
+  const pipeline = (request: Request, inner: Fetch, ctx: RequestContext): Response | Promise<Response> => {
     const r = inner(request)
-    return r instanceof Promise ? r.then((res) => finish(request, res, id, started, undefined)) : finish(request, r, id, started, undefined)
+    return r instanceof Promise ? r.then((res) => finish(request, res, ctx, undefined)) : finish(request, r, ctx, undefined)
   }
   // Elysia applies `wrap` functions around its general handler and around each route handler
   // it gives Bun's native router, so every request passes here whichever way it was routed.

@@ -7,10 +7,10 @@ import { KeyStore } from '../src/keys/key-store'
 import { MemoryCounterStore } from '../src/limits/memory-counter-store'
 import { loadStore } from '../src/store/load-store'
 import { StoreHolder } from '../src/store/store-holder'
-import { rateLimitHeaders } from '../plugins/rate-limit/limit-rules'
+import { rateLimitHeaders } from '../src/limits/limit-rules'
 import { windowsAt } from '../src/limits/windows'
 import { round3 } from './lib/measure'
-import { accessLine } from '../plugins/request-log/access-line'
+import { accessLine } from '../src/http/access-line'
 import type { ScenarioOptions } from './lib/scenario-options'
 
 /**

@@ -4,6 +4,7 @@ import type { StoreHolder } from './store/store-holder'
 import type { KeyDirectory } from './keys/key-directory'
 import type { CounterStore } from './limits/counter-store'
 import type { RouteDocs } from './http/route-docs'
+import type { EarlyAnswers } from './http/early-answers'
 import type { Mailer } from './mail/mailer'
 
 /** Everything the assembled app needs, built once by app/server.ts (or a test). */
@@ -28,4 +29,6 @@ export interface AppDeps {
  */
 export interface PluginDeps extends AppDeps {
   routes: RouteDocs
+  /** Revalidations answered at the edge (src/http/early-answers.ts); gates register there. Absent: none. */
+  early?: EarlyAnswers
 }

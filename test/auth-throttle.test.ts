@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { KeyStore } from '../src/keys/key-store'
-import { addressBucket, clientAddress, FailedAuthThrottle } from '../plugins/auth/failed-auth-throttle'
+import { addressBucket, clientAddress, FailedAuthThrottle } from '../src/limits/failed-auth-throttle'
 import { makeTestApp, spawnServer, type TestApp } from './setup/test-app'
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Database } from 'bun:sqlite'
-import { INVALID_KEY_DETAIL, MISSING_KEY_DETAIL } from '../plugins/auth/authenticate'
+import { INVALID_KEY_DETAIL, MISSING_KEY_DETAIL } from '../src/keys/authenticate'
 import { generateKey, hashKey, isWellFormedKey } from '../src/keys/api-key'
 import { makeTestApp, type TestApp } from './setup/test-app'
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { negotiateMediaType } from '../plugins/content-type/negotiate'
+import { negotiateMediaType } from '../src/http/negotiate'
 import { makeTestApp, type TestApp } from './setup/test-app'
 
 /** Response JSON, untyped (tests assert on its fields). */

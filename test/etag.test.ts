@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { entityTag, ifNoneMatchMatches } from '../plugins/etag/entity-tag'
+import { entityTag, ifNoneMatchMatches } from '../src/http/entity-tag'
 import { requestKey } from '../src/http/request-key'
 import { JsonBody } from '../src/http/json-body'
 import { makeTestApp, type TestApp } from './setup/test-app'

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { hashKey } from '../src/keys/api-key'
-import { INVALID_KEY_DETAIL } from '../plugins/auth/authenticate'
+import { INVALID_KEY_DETAIL } from '../src/keys/authenticate'
 import { makeTestApp, spawnServer, type ServerProcess } from './setup/test-app'
 
 /** Response JSON, untyped (tests assert on its fields). */

@@ -1,15 +1,12 @@
 import { Elysia } from 'elysia'
 import type { PluginDeps } from '../../src/app-deps'
 import { ProblemError } from '../../src/http/problems'
-import { authenticate } from './authenticate'
-import { clientAddress, FailedAuthThrottle } from './failed-auth-throttle'
-import { keyOf, setKeyOf } from './key-of'
-import { noteRoute } from '../content-type/answer-state'
+import { authenticate } from '../../src/keys/authenticate'
+import { clientAddress, FailedAuthThrottle } from '../../src/limits/failed-auth-throttle'
+import { contextOf } from '../../src/http/request-context'
 import { syncHook } from '../../src/http/sync-hook'
 import { queryApiKey } from '../../src/v1/v1-key'
 import type { KeyRecord } from '../../src/keys/key-directory'
-
-export { keyOf } from './key-of'
 
 /**
  * X-API-Key -> key record, or 401 (interface.md, Authentication). Whether a key is needed comes
@@ -22,7 +19,7 @@ export { keyOf } from './key-of'
  * a body before transform: routes that take a body read it themselves (`parse: 'none'` and
  * plugins/photos/read-json-body.ts), so a bad body never answers before the key is checked.
  * Failed attempts (a key sent but unknown) are counted per client address
- * (./failed-auth-throttle.ts; in Redis when the limits are); past the limit they get 429.
+ * (src/limits/failed-auth-throttle.ts; in Redis when the limits are); past the limit they get 429.
  */
 export function authPlugin(deps: PluginDeps) {
   const throttle = new FailedAuthThrottle({ limit: deps.config.authFailLimit ?? 30, windowMs: (deps.config.authFailWindowS ?? 60) * 1000 })
@@ -63,8 +60,9 @@ export function authPlugin(deps: PluginDeps) {
   const check = (request: Request, route: string | undefined, server: Ctx['server']): void | Promise<void> => {
     // The first gate of every routed request: the route it ran is noted here for the access log
     // and metrics, so they name what ran instead of matching the path again.
-    if (route !== undefined) noteRoute(request, route)
-    if (keyOf(request) !== undefined || !deps.routes.needsKey(request.method, route)) return
+    const ctx = contextOf(request)
+    if (route !== undefined) ctx.route = route
+    if (ctx.key !== undefined || !deps.routes.needsKey(request.method, route)) return
     // The header, else the api_key query parameter where the matched route is declared to take
     // it (the v1 compatibility routes only): the one place a key is read.
     const header = request.headers.get('x-api-key') ?? (route !== undefined && deps.routes.lookup(request.method, route)?.keyInQuery ? queryApiKey(request.url) : null)
@@ -85,12 +83,35 @@ export function authPlugin(deps: PluginDeps) {
       return failed(e)
     }
     // A key store that must ask its database (PostgreSQL on a cache miss) answers with a promise.
-    if (found instanceof Promise) return found.then((record) => void setKeyOf(request, record), failed)
-    setKeyOf(request, found)
+    if (found instanceof Promise) return found.then((record) => void (ctx.key = record), failed)
+    ctx.key = found
   }
 
+  const sync = !(shared || deps.keys.kind !== 'sqlite')
+  // The same decision at the edge, for a revalidation answered before routing
+  // (src/http/early-answers.ts): only a key sent in X-API-Key and found at once; a missing or
+  // refused key, or a store that must be asked asynchronously, goes down the pipeline, which
+  // decides (and counts refusals towards the throttle) as for any request.
+  deps.early?.addGate((ctx, request, route) => {
+    if (ctx.key !== undefined) return 'next'
+    if (!sync || !deps.routes.needsKey(request.method, route)) return 'pipeline'
+    const header = request.headers.get('x-api-key')
+    if (header === null || header === '') return 'pipeline'
+    try {
+      const found = authenticate(header, deps.keys)
+      if (found instanceof Promise) {
+        found.catch(() => {})
+        return 'pipeline'
+      }
+      ctx.key = found
+      return 'next'
+    } catch {
+      return 'pipeline'
+    }
+  })
+
   const plugin = new Elysia({ name: 'auth' })
-  if (shared || deps.keys.kind !== 'sqlite') {
+  if (!sync) {
     return plugin.onTransform({ as: 'global' }, async ({ request, route, server }: Ctx) => await check(request, route, server))
   }
   // Synchronous with SQLite keys and local counters: declared so (src/http/sync-hook.ts).

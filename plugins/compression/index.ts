@@ -1,7 +1,6 @@
 import type { AppDeps } from '../../src/app-deps'
-import { noteBodyBytes } from '../request-log/body-bytes'
+import { contextOf } from '../../src/http/request-context'
 import { chooseCoding, type Coding } from './accept-encoding'
-import { templateOf } from './answer-template'
 import { compressWhole, splicedBody } from './spliced-body'
 
 /**
@@ -10,29 +9,26 @@ import { compressWhole, splicedBody } from './spliced-body'
  * `Vary: Accept, Accept-Encoding`. Cached answers are spliced from pieces compressed once per
  * cache entry; other bodies (errors are small; the OpenAPI document) are compressed whole, the
  * last few kept by text.
- * Used by plugins/content-type where the Response is built: returns the body to send and sets
- * Content-Encoding in `headers`.
+ * Used by plugins/content-type where the Response is built: returns the body to send and notes
+ * its size and coding in the request's context (the renderer writes Content-Encoding from it).
  */
 export const MIN_BYTES = 1024
 const WHOLE_MEMO = 16
 
-export type Encode = (request: Request, text: string, headers: Record<string, string>) => string | Uint8Array
-
-export function compressionFor(deps: AppDeps): Encode {
+export function compressionFor(deps: AppDeps): (request: Request, text: string) => string | Uint8Array {
   const on = deps.config.compression !== false
   const whole = new Map<string, Uint8Array>()
-  return (request, text, headers) => {
-    headers.vary = 'Accept, Accept-Encoding'
+  return (request, text) => {
     const coding = on && text.length >= MIN_BYTES ? chooseCoding(request.headers.get('accept-encoding')) : undefined
+    const ctx = contextOf(request)
     if (coding === undefined) {
-      noteBodyBytes(request, Buffer.byteLength(text))
+      ctx.noteText(text)
       return text
     }
-    const template = templateOf(request)
+    const template = ctx.template
     let body = template ? splicedBody(template.text, text, coding, template.variants) : undefined
     if (body === undefined) body = wholeBody(whole, text, coding)
-    headers['content-encoding'] = coding
-    noteBodyBytes(request, body.length, coding)
+    ctx.noteBody(body.length, coding)
     return body
   }
 }

@@ -2,15 +2,20 @@ import { Elysia } from 'elysia'
 import type { AppDeps } from '../../src/app-deps'
 import { JsonBody } from '../../src/http/json-body'
 import { ProblemError } from '../../src/http/problems'
-import { negotiateMediaType } from './negotiate'
+import { negotiateMediaType } from '../../src/http/negotiate'
 import { bodyTooLarge } from './body-limit'
-import { answered, answerState, type AnswerState } from './answer-state'
+import { contextOf, type RequestContext } from '../../src/http/request-context'
 import { syncHook } from '../../src/http/sync-hook'
-import type { Encode } from '../compression'
+
+/**
+ * Content coding of a JSON body (plugins/compression): the body to send, its coding noted in the
+ * request's context (`bodyCoding`); its answers vary on Accept-Encoding too.
+ */
+export type Encode = (request: Request, text: string) => string | Uint8Array
 
 /**
  * Turns what resource handlers return (JsonBody, or a plain object/array) into a Response whose
- * Content-Type is the media type Accept asks for (./negotiate.ts), with `Vary: Accept`
+ * Content-Type is the media type Accept asks for (src/http/negotiate.ts), with `Vary: Accept`
  * (RFC 9110 §12.5.5) and `X-Content-Type-Options: nosniff` (the body is data, never to be sniffed
  * as HTML). Error bodies are negotiated the same way by plugins/errors.
  * Mounted before any route: Elysia applies a global mapResponse only to routes added after it.
@@ -26,40 +31,71 @@ export function contentTypePlugin(_deps: AppDeps, opts: { encode?: Encode } = {}
 
 /** A handler's result as a Response with the gate headers, or undefined to leave it to Elysia. */
 function toResponse(response: unknown, request: Request, set: { status?: number | string; headers: Record<string, unknown> }, encode?: Encode): Response | undefined {
-  const s = answerState(request)
-  if (s?.star && response instanceof JsonBody && response.status >= 200 && response.status < 300) {
+  const g = contextOf(request)
+  if (g.star && response instanceof JsonBody && response.status >= 200 && response.status < 300) {
     // RFC 9110 §13.1.2: `*` matched a representation that exists, for a request that was valid.
-    s.notModified = true
-    answered(request)
-    return new Response(null, { status: 304, headers: { ...s.success, vary: encode ? 'Accept, Accept-Encoding' : 'Accept', ...s.always } })
+    g.notModified = true
+    g.answered()
+    const headers: Record<string, string> = { ...g.success, vary: encode ? 'Accept, Accept-Encoding' : 'Accept', ...g.always }
+    g.stampId(headers)
+    return new Response(null, { status: 304, headers })
   }
-  const g = answered(request)
+  g.answered()
   if (response instanceof JsonBody) return jsonResponse(request, g, response.text, response.status, response.headers, encode)
-  if (response instanceof Response) return g ? withGateHeaders(response, g) : response
+  if (response instanceof Response) return g.success || g.always ? withGateHeaders(response, g) : response
   if (response !== null && typeof response === 'object' && isPlainJson(response))
     return jsonResponse(request, g, JSON.stringify(response), typeof set.status === 'number' ? set.status : 200)
   // Anything else (a string, nothing) Elysia maps itself: hand it the gate headers the slow way.
-  if (g) {
-    const status = typeof set.status === 'number' ? set.status : 200
-    if (g.success && status >= 200 && status < 300) Object.assign(set.headers, g.success)
-    if (g.always) Object.assign(set.headers, g.always)
-  }
+  const status = typeof set.status === 'number' ? set.status : 200
+  if (g.success && status >= 200 && status < 300) Object.assign(set.headers, g.success)
+  if (g.always) Object.assign(set.headers, g.always)
   return undefined
 }
 
-function jsonResponse(request: Request, g: AnswerState | undefined, text: string, status: number, own?: Record<string, string>, encode?: Encode): Response {
-  const headers: Record<string, string> = { 'content-type': negotiateMediaType(request.headers.get('accept')), vary: 'Accept', 'x-content-type-options': 'nosniff' }
-  if (g) {
-    if (g.success && status >= 200 && status < 300) Object.assign(headers, g.success)
-    if (g.always) Object.assign(headers, g.always)
-  }
-  if (own) Object.assign(headers, own)
+function jsonResponse(request: Request, g: RequestContext, text: string, status: number, own?: Record<string, string>, encode?: Encode): Response {
   // plugins/compression: Content-Encoding negotiated from Accept-Encoding (and Vary for it).
-  return new Response(encode ? encode(request, text, headers) : text, { status, headers })
+  const body = encode ? encode(request, text) : text
+  const headers = new Headers(templateFor(negotiateMediaType(request.headers.get('accept')), status >= 200 && status < 300 ? g.success : undefined, encode !== undefined, g.bodyCoding))
+  const always = g.always
+  // append: none of these names is in the template (set would look for one first).
+  if (always) for (const k in always) headers.append(k, always[k]!)
+  if (own) for (const k in own) headers.set(k, own[k]!)
+  headers.append('x-request-id', g.id)
+  g.idSent = true
+  return new Response(body, { status, headers })
+}
+
+/**
+ * The headers a JSON answer shares with every other answer of the same media type, validators
+ * (one frozen object per URL and index version, plugins/etag) and content coding, built once as
+ * a Headers object: copying one costs a fraction of building the same headers from an object
+ * (each name and value checked again) on every answer. Only the per-request ones are added to
+ * the copy (rate-limit figures, the request id). Bounded: a cache that fills is dropped whole.
+ */
+const TEMPLATE_MAX = 64
+const plainTemplates = new Map<string, Headers>()
+const validatedTemplates = new WeakMap<object, Map<string, Headers>>()
+
+function templateFor(contentType: string, success: Readonly<Record<string, string>> | undefined, coded: boolean, coding: string | undefined): Headers {
+  let byKey = plainTemplates
+  if (success !== undefined) {
+    let m = validatedTemplates.get(success)
+    if (m === undefined) validatedTemplates.set(success, (m = new Map()))
+    byKey = m
+  }
+  const key = contentType + '\n' + (coded ? 'c' : '') + (coding ?? '')
+  let t = byKey.get(key)
+  if (t === undefined) {
+    t = new Headers({ 'content-type': contentType, vary: coded ? 'Accept, Accept-Encoding' : 'Accept', 'x-content-type-options': 'nosniff', ...success })
+    if (coding !== undefined) t.set('content-encoding', coding)
+    if (byKey.size >= TEMPLATE_MAX) byKey.clear()
+    byKey.set(key, t)
+  }
+  return t
 }
 
 /** A handler built its own Response: it still gets the gate headers (rate limit; ETag when 2xx). */
-function withGateHeaders(response: Response, g: AnswerState): Response {
+function withGateHeaders(response: Response, g: RequestContext): Response {
   const ok = response.status >= 200 && response.status < 300
   let out = response
   for (const h of ok ? [g.success, g.always] : [g.always]) {

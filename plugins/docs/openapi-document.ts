@@ -1,7 +1,7 @@
 import { PROBLEMS, type ProblemKind } from '../../src/http/problems'
 import type { RouteDoc } from '../../src/http/route-docs'
 import { cleanSchema } from './clean-schema'
-import { RATELIMIT_DRAFT } from '../rate-limit/ratelimit-fields'
+import { RATELIMIT_DRAFT } from '../../src/limits/ratelimit-fields'
 
 /**
  * The OpenAPI 3.1 document of the whole interface, generated from the route registry

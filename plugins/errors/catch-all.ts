@@ -2,9 +2,7 @@ import { Elysia } from 'elysia'
 import type { AppDeps } from '../../src/app-deps'
 import type { RouteTable } from './route-table'
 import { notFoundOrMethod } from './to-problem'
-
-/** The pattern of the catch-all route, as Elysia reports it in `route`. */
-export const CATCH_ALL_ROUTE = '/*'
+import { CATCH_ALL_ROUTE } from '../../src/http/route-docs'
 
 /**
  * The route of every path no other route takes (the app's last route). It is keyed like the rest

@@ -1,15 +1,13 @@
 import { Elysia } from 'elysia'
 import type { AppDeps, PluginDeps } from '../../src/app-deps'
 import { ProblemError } from '../../src/http/problems'
-import { answered } from '../content-type/answer-state'
-import { keyOf } from '../auth/key-of'
-import { MISSING_KEY_DETAIL } from '../auth/authenticate'
+import { contextOf } from '../../src/http/request-context'
+import { MISSING_KEY_DETAIL } from '../../src/keys/authenticate'
 import { renderProblem } from './render-problem'
 import { RouteTable } from './route-table'
 import { methodNotAllowed, notFoundOrMethod, toProblem } from './to-problem'
 import { syncHook } from '../../src/http/sync-hook'
 import { validAuthority } from '../../src/http/host-check'
-import { requestIdOf } from '../request-log/request-id'
 import { isV1Path } from '../../src/v1/v1-paths'
 
 /**
@@ -29,11 +27,12 @@ export function errorsPlugin(deps: AppDeps, opts: { routes?: RouteTable; docs?: 
   // Synchronous: declared so (src/http/sync-hook.ts), or every route handler would be async.
   const render = syncHook(({ code, error, request, set, route }: { code: unknown; error: unknown; request: Request; set: { headers: unknown }; route?: string }) => {
     try {
-      let { problem, internal } = code === 'NOT_FOUND' && keyOf(request) === undefined
+      const ctx = contextOf(request)
+      let { problem, internal } = code === 'NOT_FOUND' && ctx.key === undefined
         ? { problem: new ProblemError('unauthorized', MISSING_KEY_DETAIL), internal: undefined } // no route matched: fail closed
         : toProblem({ code, error, request }, table, opts.docs)
       if (internal !== undefined) {
-        const requestId = requestIdOf(request)
+        const requestId = ctx.id
         const e = internal as { message?: unknown; stack?: unknown }
         deps.log.log('error', 'request.failed', {
           request_id: requestId,
@@ -53,7 +52,9 @@ export function errorsPlugin(deps: AppDeps, opts: { routes?: RouteTable; docs?: 
       delete h['cache-control']
       delete h['content-type']
       // v1's error shape for the v1 routes, decided by the route that matched (not the URL).
-      return renderProblem(problem, request.headers.get('accept'), answered(request)?.always, typeof route === 'string' && isV1Path(route))
+      const res = renderProblem(problem, request.headers.get('accept'), ctx.answered().always, typeof route === 'string' && isV1Path(route), ctx.id)
+      ctx.idSent = true
+      return res
     } catch (e) {
       try {
         deps.log.log('error', 'request.render-failed', { error: e instanceof Error ? e.message : 'unknown' })

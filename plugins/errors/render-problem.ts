@@ -1,5 +1,5 @@
 import type { ProblemError } from '../../src/http/problems'
-import { negotiateMediaType } from '../content-type/negotiate'
+import { negotiateMediaType } from '../../src/http/negotiate'
 import { v1ProblemBody } from '../../src/v1/v1-errors'
 
 /**
@@ -7,9 +7,10 @@ import { v1ProblemBody } from '../../src/v1/v1-errors'
  * `retryAfter` on 429 and `errors` on 400) is serialised, in the media type Accept asks for.
  * On v1 paths the body is the v1 variant (src/v1/v1-errors.ts: `errors` is v1's string).
  */
-export function renderProblem(problem: ProblemError, accept: string | null, extra?: Record<string, string>, v1 = false): Response {
+export function renderProblem(problem: ProblemError, accept: string | null, extra?: Record<string, string>, v1 = false, requestId?: string): Response {
   const headers: Record<string, string> = { 'content-type': negotiateMediaType(accept, true), vary: 'Accept', 'x-content-type-options': 'nosniff' }
   if (extra) Object.assign(headers, extra)
   if (problem.headers) Object.assign(headers, problem.headers)
+  if (requestId !== undefined) headers['x-request-id'] = requestId
   return new Response(JSON.stringify(v1 ? v1ProblemBody(problem) : problem.body()), { status: problem.status, headers })
 }

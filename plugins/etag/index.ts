@@ -3,22 +3,24 @@ import type { PluginDeps } from '../../src/app-deps'
 import { originFor } from '../../src/http/links'
 import { syncHook } from '../../src/http/sync-hook'
 import { urlFacts } from '../../src/http/url-facts'
-import type { KeyRecord } from '../../src/keys/key-store'
-import { keyOf } from '../auth/key-of'
-import { CATCH_ALL_ROUTE } from '../errors/catch-all'
-import { addHeaders, markStarConditional } from '../content-type/answer-state'
-import { effectiveLimits, rateLimitHeaders } from '../rate-limit/limit-rules'
+import { contextOf, type RequestContext } from '../../src/http/request-context'
+import { CATCH_ALL_ROUTE } from '../../src/http/route-docs'
+import { entityTag, ifNoneMatch } from '../../src/http/entity-tag'
+import { negotiateMediaType } from '../../src/http/negotiate'
+import { effectiveLimits, rateLimitHeaders } from '../../src/limits/limit-rules'
 import { cacheControlFor } from './cache-policy'
-import { entityTag, ifNoneMatch } from './entity-tag'
-import { negotiateMediaType } from '../content-type/negotiate'
 import { EXPORT_PATH, exportTagSuffix, exportVariant } from '../../src/query/export/export-params'
 
+/** The validators last made for one URL: valid while the pinned index version, origin and route are the same. */
 interface Validators {
-  /** Index version and origin the tag was made for. */
   version: string
   base: string
-  headers: Readonly<Record<string, string>> | undefined
+  route: string
+  headers: Readonly<Record<string, string>>
 }
+
+const MEMO_MAX = 4096
+const MEMO_MAX_URL = 2048
 
 /**
  * ETag and If-None-Match on keyed GET (and HEAD) resources (interface.md, Photos: conditional
@@ -35,47 +37,69 @@ interface Validators {
  */
 export function etagPlugin(deps: PluginDeps) {
   const clock = deps.clock ?? Date.now
-  const SLOT = Symbol('etag.validators') // per app: the memo depends on this app's routes
+  // Per app (the validators depend on this app's routes), per URL string: every value in it
+  // is derived from the URL, the route Elysia matched for it, the pinned index version and the
+  // origin, all compared before an entry is used, so it never carries one request's state to another.
+  const memo = new Map<string, Validators>()
 
   /**
-   * The validators of a keyed GET resource, or undefined when the request is not one. The tag is
-   * memoised per URL (src/http/url-facts.ts) and recomputed when the pinned index version or the
-   * origin differ.
+   * The validator headers of a keyed GET resource, or undefined when the request is not one.
+   * One frozen object per URL while the index version and origin stay the same.
    */
-  const validators = (request: Request, route: string): { record: KeyRecord; headers: Readonly<Record<string, string>>; memo: Validators } | undefined => {
+  const validators = (ctx: RequestContext, request: Request, route: string): Readonly<Record<string, string>> | undefined => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return undefined
-    const record = keyOf(request)
-    if (!record) return undefined
+    if (ctx.key === undefined) return undefined
     if (route === undefined || route === CATCH_ALL_ROUTE) return undefined
-    const f = urlFacts(request.url)
-    let memo = f.slots.get(SLOT) as Validators | undefined
-    if (memo === undefined) f.slots.set(SLOT, (memo = { version: '', base: '', headers: undefined }))
     const version = deps.stores.forRequest(request).version
     const base = originFor(request, deps.config)
+    const url = request.url
     if (route === EXPORT_PATH) {
       // The export's representation also depends on Accept: one tag per format (RFC 9110 §8.8.3),
       // none for an invalid format (that request is a 400, never a 304). Not memoised per URL.
+      const f = urlFacts(url)
       const accept = request.headers.get('accept')
       const variant = exportVariant(f.params(), accept)
       if (variant === undefined) return undefined
-      const headers = Object.freeze({ etag: entityTag(version, base, f.getKey() + exportTagSuffix(variant, negotiateMediaType(accept))), 'cache-control': cacheControlFor(route) })
-      return { record, headers, memo: { ...memo, headers } }
+      return Object.freeze({ etag: entityTag(version, base, f.getKey() + exportTagSuffix(variant, negotiateMediaType(accept))), 'cache-control': cacheControlFor(route) })
     }
-    if (memo.headers === undefined || memo.version !== version || memo.base !== base) {
-      // Shared by every request of this URL: answer-state copies before it would add to it.
-      memo.headers = Object.freeze({ etag: entityTag(version, base, f.getKey()), 'cache-control': cacheControlFor(route) })
-      memo.version = version
-      memo.base = base
+    const m = memo.get(url)
+    if (m !== undefined && m.version === version && m.base === base && m.route === route) return m.headers
+    // Shared by every request of this URL: the context copies before it would add to it.
+    const headers = Object.freeze({ etag: entityTag(version, base, urlFacts(url).getKey()), 'cache-control': cacheControlFor(route) })
+    if (url.length <= MEMO_MAX_URL) {
+      if (memo.size >= MEMO_MAX) memo.clear()
+      memo.set(url, { version, base, route, headers })
     }
-    return { record, headers: memo.headers, memo }
+    return headers
   }
 
   type Ctx = { request: Request; route: string; set: { headers: Record<string, unknown> } }
-  /** 'tag': a listed tag matched (304 now); 'star': `*` (decided after the handler); undefined: answer normally. */
-  const conditional = (request: Request, etag: string) => {
+  /**
+   * 'tag': a listed tag matched (304 now); 'star': `*` (decided after the handler); undefined:
+   * answer normally. A conditional request's route is noted for the edge (src/http/early-answers.ts),
+   * so its next revalidation can be answered there.
+   */
+  const conditional = (request: Request, route: string, etag: string) => {
     const inm = request.headers.get('if-none-match')
-    return inm === null ? undefined : ifNoneMatch(inm, etag)
+    if (inm === null) return undefined
+    deps.early?.noteRoute(request.method, request.url, route)
+    return ifNoneMatch(inm, etag)
   }
+
+  // At the edge, after the auth gate found the key: the same validators and condition; only a
+  // listed tag that matches is answered there (a 304 with the current, uncounted figures).
+  deps.early?.addGate((ctx, request, route) => {
+    const v = validators(ctx, request, route)
+    if (!v) return 'pipeline'
+    const inm = request.headers.get('if-none-match')
+    if (inm === null || ifNoneMatch(inm, v.etag!) !== 'tag') return 'pipeline'
+    const record = ctx.key!
+    const now = clock()
+    const limits = effectiveLimits(record, deps.config)
+    const usage = deps.limits.peek(record.id, now)
+    const answer = (u: { hourCount: number; dayCount: number }) => notModifiedResponse(ctx, v, rateLimitHeaders(limits, u.hourCount, now, u.dayCount))
+    return usage instanceof Promise ? usage.then(answer) : answer(usage)
+  })
 
   const plugin = new Elysia({ name: 'etag' })
   if (deps.limits.kind === 'memory') {
@@ -85,31 +109,51 @@ export function etagPlugin(deps: PluginDeps) {
     plugin.onTransform(
       { as: 'global' },
       syncHook(({ request, route, set }: Ctx) => {
-        const v = validators(request, route)
+        const ctx = contextOf(request)
+        const v = validators(ctx, request, route)
         if (!v) return
-        addHeaders(request, 'success', v.headers)
-        const c = conditional(request, v.headers.etag!)
-        if (c === 'star') return void markStarConditional(request)
+        ctx.addHeaders('success', v)
+        const c = conditional(request, route, v.etag!)
+        if (c === 'star') return void (ctx.star = true)
         if (c !== 'tag') return
         const now = clock()
-        const usage = deps.limits.peek(v.record.id, now) as { hourCount: number; dayCount: number }
-        return notModified(set, v.headers, rateLimitHeaders(effectiveLimits(v.record, deps.config), usage.hourCount, now, usage.dayCount))
+        const record = ctx.key!
+        const usage = deps.limits.peek(record.id, now) as { hourCount: number; dayCount: number }
+        return notModified(ctx, set, v, rateLimitHeaders(effectiveLimits(record, deps.config), usage.hourCount, now, usage.dayCount))
       }) as never,
     )
   } else {
     plugin.onTransform({ as: 'global' }, (async ({ request, route, set }: Ctx) => {
-      const v = validators(request, route)
+      const ctx = contextOf(request)
+      const v = validators(ctx, request, route)
       if (!v) return
-      addHeaders(request, 'success', v.headers)
-      const c = conditional(request, v.headers.etag!)
-      if (c === 'star') return void markStarConditional(request)
+      ctx.addHeaders('success', v)
+      const c = conditional(request, route, v.etag!)
+      if (c === 'star') return void (ctx.star = true)
       if (c !== 'tag') return
       const now = clock()
-      const usage = await deps.limits.peek(v.record.id, now)
-      return notModified(set, v.headers, rateLimitHeaders(effectiveLimits(v.record, deps.config), usage.hourCount, now, usage.dayCount))
+      const record = ctx.key!
+      const usage = await deps.limits.peek(record.id, now)
+      return notModified(ctx, set, v, rateLimitHeaders(effectiveLimits(record, deps.config), usage.hourCount, now, usage.dayCount))
     }) as never)
   }
   return plugin
+}
+
+const NOT_MODIFIED_VARY = Object.freeze({ vary: 'Accept, Accept-Encoding' })
+
+/** The headers of a 304 for one set of validators, built once (copying a Headers is cheaper than building one). */
+const notModifiedTemplates = new WeakMap<object, Headers>()
+
+/** The same 304 as notModified() below, built at the edge: validators and Vary from a template, then the figures and the request id. */
+function notModifiedResponse(ctx: RequestContext, validators: Readonly<Record<string, string>>, limits: Record<string, string>): Response {
+  let t = notModifiedTemplates.get(validators)
+  if (t === undefined) notModifiedTemplates.set(validators, (t = new Headers({ ...validators, ...NOT_MODIFIED_VARY })))
+  const headers = new Headers(t)
+  for (const k in limits) headers.append(k, limits[k]!)
+  headers.append('x-request-id', ctx.id)
+  ctx.idSent = true
+  return new Response(null, { status: 304, headers })
 }
 
 /**
@@ -117,7 +161,8 @@ export function etagPlugin(deps: PluginDeps) {
  * plus the X-RateLimit-* figures (a 304 is not counted: they are the current ones). Returned from
  * the transform hook as Elysia's status(), with the headers on `set`, so Elysia ends the request.
  */
-function notModified(set: { headers: Record<string, unknown> }, validators: Readonly<Record<string, string>>, limits: Record<string, string>) {
-  Object.assign(set.headers, validators, { vary: 'Accept, Accept-Encoding' }, limits)
+function notModified(ctx: RequestContext, set: { headers: Record<string, unknown> }, validators: Readonly<Record<string, string>>, limits: Record<string, string>) {
+  Object.assign(set.headers, validators, NOT_MODIFIED_VARY, limits)
+  ctx.stampId(set.headers)
   return status(304, '')
 }

@@ -5,11 +5,10 @@ import { urlFacts } from '../../src/http/url-facts'
 import { DEFAULT_EXPORT_MAX_ROWS, EXPORT_PATH, EXPORT_QUERY_SCHEMA, exportTagSuffix, FORMAT_MEDIA } from '../../src/query/export/export-params'
 import { planExport, ROWS_PER_CALL } from '../../src/query/export/export-plan'
 import { exportStream } from '../../src/query/export/export-stream'
-import { keyOf } from '../auth/key-of'
-import { addHeaders, holdAnswer } from '../content-type/answer-state'
-import { negotiateMediaType } from '../content-type/negotiate'
-import { entityTag } from '../etag/entity-tag'
-import { effectiveLimits, rateLimitHeaders } from '../rate-limit/limit-rules'
+import { contextOf } from '../../src/http/request-context'
+import { negotiateMediaType } from '../../src/http/negotiate'
+import { entityTag } from '../../src/http/entity-tag'
+import { effectiveLimits, rateLimitHeaders } from '../../src/limits/limit-rules'
 import { chargeExport } from './charge-export'
 
 /**
@@ -34,12 +33,13 @@ export function exportPlugin(deps: PluginDeps) {
     // HEAD (RFC 9110 §9.3.2): the GET's headers, no body, so nothing is streamed and only the call itself counts.
     const head = request.method === 'HEAD'
     let charged = 1
-    const record = keyOf(request)
+    const ctx = contextOf(request)
+    const record = ctx.key
     if (record && !head) {
       const now = clock()
       const limits = effectiveLimits(record, deps.config)
       const { hourCount, refusal } = await chargeExport(deps.limits, record.id, limits, plan.cost, plan.rows.length, now)
-      addHeaders(request, 'always', rateLimitHeaders(limits, hourCount, now))
+      ctx.addHeaders('always', rateLimitHeaders(limits, hourCount, now))
       if (refusal) throw refusal
       charged = plan.cost
     }
@@ -59,7 +59,7 @@ export function exportPlugin(deps: PluginDeps) {
     }
 
     if (head) return new Response(null, { status: 200, headers })
-    const hold = holdAnswer(request)
+    const hold = ctx.hold()
     const started = performance.now()
     const body = exportStream(plan, {
       signal: request.signal,

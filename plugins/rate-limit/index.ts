@@ -3,9 +3,8 @@ import type { AppDeps } from '../../src/app-deps'
 import type { Decision, Limits } from '../../src/limits/counter-store'
 import type { KeyRecord } from '../../src/keys/key-store'
 import { syncHook } from '../../src/http/sync-hook'
-import { keyOf } from '../auth/key-of'
-import { addHeaders, answerState, whenAnswered, whenRenewed } from '../content-type/answer-state'
-import { effectiveLimits, rateLimitHeaders, refusal } from './limit-rules'
+import { contextOf, type RequestContext } from '../../src/http/request-context'
+import { effectiveLimits, rateLimitHeaders, refusal } from '../../src/limits/limit-rules'
 
 /**
  * Per-key limits (interface.md, Limits; decisions.md): one atomic decision per keyed call asks the
@@ -23,19 +22,19 @@ import { effectiveLimits, rateLimitHeaders, refusal } from './limit-rules'
 export function rateLimitPlugin(deps: AppDeps) {
   const clock = deps.clock ?? Date.now
 
-  const apply = (request: Request, decision: Decision, limits: Limits, now: number) => {
-    addHeaders(request, 'always', rateLimitHeaders(limits, decision.hourCount, now, decision.dayCount))
+  const apply = (ctx: RequestContext, decision: Decision, limits: Limits, now: number) => {
+    ctx.addHeaders('always', rateLimitHeaders(limits, decision.hourCount, now, decision.dayCount))
     if (decision.refused) throw refusal(decision.refused, limits, now)
     const lease = decision.lease
-    if (lease) whenAnswered(request, () => lease.release())
-    if (lease?.renew) whenRenewed(request, (nowMs) => lease.renew!(nowMs))
+    if (lease) ctx.onAnswered(() => lease.release())
+    if (lease?.renew) ctx.onRenewed((nowMs) => lease.renew!(nowMs))
   }
 
   /** For a `*` conditional within its limits: the headers now, the count once the answer is known. */
-  const deferred = (request: Request, record: KeyRecord, limits: Limits, hourCount: number, now: number) => {
-    addHeaders(request, 'always', rateLimitHeaders(limits, hourCount, now))
-    whenAnswered(request, () => {
-      if (answerState(request)?.notModified) return
+  const deferred = (ctx: RequestContext, record: KeyRecord, limits: Limits, hourCount: number, now: number) => {
+    ctx.addHeaders('always', rateLimitHeaders(limits, hourCount, now))
+    ctx.onAnswered(() => {
+      if (ctx.notModified) return
       void Promise.resolve(deps.limits.acquire(record.id, limits, now)).then((d) => d.lease?.release())
     })
   }
@@ -46,28 +45,30 @@ export function rateLimitPlugin(deps: AppDeps) {
     plugin.onTransform(
       { as: 'global' },
       syncHook(({ request }: { request: Request }) => {
-        const record = keyOf(request)
+        const ctx = contextOf(request)
+        const record = ctx.key
         if (!record) return
         const now = clock()
         const limits = effectiveLimits(record, deps.config)
-        if (answerState(request)?.star) {
+        if (ctx.star) {
           const usage = deps.limits.peek(record.id, now) as { hourCount: number; dayCount: number }
-          if (usage.hourCount < limits.hourly && usage.dayCount < limits.daily) return void deferred(request, record, limits, usage.hourCount + 1, now)
+          if (usage.hourCount < limits.hourly && usage.dayCount < limits.daily) return void deferred(ctx, record, limits, usage.hourCount + 1, now)
         }
-        apply(request, deps.limits.acquire(record.id, limits, now) as Decision, limits, now)
+        apply(ctx, deps.limits.acquire(record.id, limits, now) as Decision, limits, now)
       }),
     )
   } else {
     plugin.onTransform({ as: 'global' }, async ({ request }: { request: Request }) => {
-      const record = keyOf(request)
+      const ctx = contextOf(request)
+      const record = ctx.key
       if (!record) return
       const now = clock()
       const limits = effectiveLimits(record, deps.config)
-      if (answerState(request)?.star) {
+      if (ctx.star) {
         const usage = await deps.limits.peek(record.id, now)
-        if (usage.hourCount < limits.hourly && usage.dayCount < limits.daily) return void deferred(request, record, limits, usage.hourCount + 1, now)
+        if (usage.hourCount < limits.hourly && usage.dayCount < limits.daily) return void deferred(ctx, record, limits, usage.hourCount + 1, now)
       }
-      apply(request, await deps.limits.acquire(record.id, limits, now), limits, now)
+      apply(ctx, await deps.limits.acquire(record.id, limits, now), limits, now)
     })
   }
   return plugin

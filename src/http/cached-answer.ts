@@ -4,7 +4,7 @@ import { responseCacheFor } from '../query/response-cache'
 import { originFor } from './links'
 import { requestKey } from './request-key'
 import { urlFacts } from './url-facts'
-import { noteTemplate } from '../../plugins/compression/answer-template'
+import { contextOf } from './request-context'
 
 export type Render = (store: Store, params: URLSearchParams, base: string) => string
 
@@ -26,7 +26,7 @@ export function cachedAnswer(deps: AppDeps): (request: Request, render: Render, 
     const key = (request.method === 'GET' ? f.getKey() : requestKey(request.method, f.path, f.params())) + extraKey
     const entry = cache.entry(store.version, base, key, () => render(store, f.params(), base))
     if (entry === undefined) return cache.getStamped(store.version, base, key, () => render(store, f.params(), base))
-    noteTemplate(request, entry) // plugins/compression splices this entry's compressed pieces
+    contextOf(request).template = entry // plugins/compression splices this entry's compressed pieces
     return entry.stampedAt(Date.now())
   }
 }

@@ -33,6 +33,9 @@ export interface RouteDoc {
   hidden?: boolean
 }
 
+/** The pattern of the app's catch-all route (every path no other route takes), as Elysia reports it in `route`. */
+export const CATCH_ALL_ROUTE = '/*'
+
 export class RouteDocs {
   readonly #byRoute = new Map<string, RouteDoc>()
   readonly #tagNotes = new Map<string, string>()

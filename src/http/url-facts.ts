@@ -8,15 +8,13 @@ import { requestKey } from './request-key'
  * rebuilt method lists: about 4 µs of the ~21 µs a 304 cost in process (bench/http, issue 6).
  *
  * The memo holds only URL-derived values (never anything from headers), so sharing it between
- * requests cannot leak one request's state into another. Plugins keep their own derived slots
- * in `slots` (keyed by a symbol they own). Bounded: cleared when full; very long URLs are not kept.
+ * requests cannot leak one request's state into another; per-request state lives in the
+ * request's context (./request-context.ts). Bounded: cleared when full; very long URLs are not kept.
  */
 export interface UrlFacts {
   readonly url: string
   /** The path as sent (pathOf): no query, no fragment. */
   readonly path: string
-  /** Per-plugin derived values (route match, entity tag...), keyed by a symbol each owner holds. */
-  readonly slots: Map<symbol, unknown>
   /** requestKey('GET', path, query) (memoised; the key of GET and HEAD alike for the ETag). */
   getKey(): string
   /** The query parameters, as a fresh object (callers may hand it to code that mutates it). */
@@ -30,7 +28,6 @@ const MAX_URL_LENGTH = 2048
 const memo = new Map<string, UrlFacts>()
 
 class Facts implements UrlFacts {
-  readonly slots = new Map<symbol, unknown>()
   #key?: string
   #origin?: string
   constructor(

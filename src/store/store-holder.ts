@@ -1,13 +1,14 @@
 import type { Store } from './store'
+import { contextOf } from '../http/request-context'
 
 /**
- * Holds the current snapshot. A request pins the snapshot it first sees (forRequest), so the
- * ETag, the query and the response of one request always belong to one index version, even
- * when a reload swaps a new snapshot in mid-request.
+ * Holds the current snapshot. A request pins the snapshot it first sees (forRequest, kept in the
+ * request's context: src/http/request-context.ts), so the ETag, the query and the response of
+ * one request always belong to one index version, even when a reload swaps a new snapshot in
+ * mid-request.
  */
 export class StoreHolder {
   #current: Store
-  #pinned = new WeakMap<Request, Store>()
   #listeners: Array<(next: Store, previous: Store) => void> = []
 
   constructor(initial: Store) {
@@ -19,12 +20,8 @@ export class StoreHolder {
   }
 
   forRequest(request: Request): Store {
-    let s = this.#pinned.get(request)
-    if (!s) {
-      s = this.#current
-      this.#pinned.set(request, s)
-    }
-    return s
+    const ctx = contextOf(request)
+    return (ctx.store ??= this.#current)
   }
 
   swap(next: Store): void {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { makeTestApp, type TestApp } from '../setup/test-app'
 import { startRawServer, type RawServer } from './support'
-import { MISSING_KEY_DETAIL } from '../../plugins/auth/authenticate'
+import { MISSING_KEY_DETAIL } from '../../src/keys/authenticate'
 
 /**
  * The key check decides from the route that actually runs. Before, the router skipped a fixed

@@ -11,7 +11,10 @@ export class Counter {
   readonly #values = new Map<string, number>()
   constructor(readonly name: string, readonly help: string, readonly labels: readonly string[]) {}
   inc(values: readonly string[], by = 1): void {
-    const k = values.join('\u0000')
+    this.incKey(seriesKey(values), by)
+  }
+  /** inc() for the key seriesKey(values) made once by the caller (one key for several metrics of a request). */
+  incKey(k: string, by = 1): void {
     this.#values.set(k, (this.#values.get(k) ?? 0) + by)
   }
   render(): string {
@@ -25,7 +28,9 @@ export class Histogram {
   readonly #series = new Map<string, { buckets: Float64Array; sum: number; count: number }>()
   constructor(readonly name: string, readonly help: string, readonly labels: readonly string[], readonly bounds: readonly number[] = LATENCY_BUCKETS_S) {}
   observe(values: readonly string[], v: number): void {
-    const k = values.join('\u0000')
+    this.observeKey(seriesKey(values), v)
+  }
+  observeKey(k: string, v: number): void {
     let s = this.#series.get(k)
     if (!s) this.#series.set(k, (s = { buckets: new Float64Array(this.bounds.length), sum: 0, count: 0 }))
     for (let i = 0; i < this.bounds.length; i++) if (v <= this.bounds[i]!) s.buckets[i]!++
@@ -42,6 +47,11 @@ export class Histogram {
     }
     return out
   }
+}
+
+/** The map key of one label-value series. */
+export function seriesKey(values: readonly string[]): string {
+  return values.join('\u0000')
 }
 
 export function gauge(name: string, help: string, samples: Array<[Record<string, string>, number]>): string {

@@ -1,5 +1,5 @@
-import { ProblemError } from '../../src/http/problems'
-import type { KeyDirectory, KeyRecord } from '../../src/keys/key-directory'
+import { ProblemError } from '../http/problems'
+import type { KeyDirectory, KeyRecord } from './key-directory'
 
 /** interface.md, Errors: the missing-key detail asks for the key in the X-API-Key header. */
 export const MISSING_KEY_DETAIL = 'An API key is required: send your key in the X-API-Key header.'

@@ -1,4 +1,4 @@
-import { acceptRanges } from '../../src/http/accept-ranges'
+import { acceptRanges } from './accept-ranges'
 /**
  * Media type of a JSON body from the request's Accept header (decisions.md, Errors: `text/json`
  * or `text/plain` when Accept chooses them, anything else `application/json`; never 406).

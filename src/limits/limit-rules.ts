@@ -1,8 +1,8 @@
-import type { Config } from '../../src/config'
-import { ProblemError } from '../../src/http/problems'
-import type { KeyRecord } from '../../src/keys/key-store'
-import type { LimitName, Limits } from '../../src/limits/counter-store'
-import { secondsUntil, windowsAt } from '../../src/limits/windows'
+import type { Config } from '../config'
+import { ProblemError } from '../http/problems'
+import type { KeyRecord } from '../keys/key-store'
+import type { LimitName, Limits } from './counter-store'
+import { secondsUntil, windowsAt } from './windows'
 import { ratelimitPolicy, ratelimitState } from './ratelimit-fields'
 
 /** The limits of one key: its operator-set figures, else the configured defaults (interface.md, Limits). */

@@ -1,5 +1,5 @@
-import type { Limits } from '../../src/limits/counter-store'
-import { secondsUntil, windowsAt } from '../../src/limits/windows'
+import type { Limits } from './counter-store'
+import { secondsUntil, windowsAt } from './windows'
 
 /**
  * The IETF rate-limit fields beside X-RateLimit-* (decisions.md, IETF rate-limit fields), as the

@@ -16,10 +16,18 @@ export interface AccessFacts {
   encoding?: string
 }
 
+/** The ISO text of the last time written: every line of one millisecond shares it. */
+let lastTime = NaN
+let lastIso = ''
+
 export function accessLine(f: AccessFacts): string {
+  if (f.time !== lastTime) {
+    lastIso = new Date(f.time).toISOString()
+    lastTime = f.time
+  }
   return (
     JSON.stringify({
-      t: new Date(f.time).toISOString(),
+      t: lastIso,
       level: 'info',
       event: 'http.request',
       request_id: f.id,
