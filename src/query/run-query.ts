@@ -1,8 +1,8 @@
 import type { Store } from '../store/store'
 import { compileFilters, type Filter, type FilterName, type PhotoFilters } from './filters'
 import type { Order } from './order'
-import { fusedScan, fusedTerms } from './fused-scan'
 import { intersectSources } from './intersect-sources'
+import { RowTest } from './row-test'
 import { selectPage } from './select-page'
 import { allRows, indexSources, nasaIdSource, partition, type Source } from './sources'
 import { walk, walkable, type CursorPosition } from './walk'
@@ -104,7 +104,7 @@ function prepare(store: Store, f: PhotoFilters): Prepared {
  * without reading a row, so among those the smallest wins over any scan. Otherwise the cost is
  * the rows read, weighted by how scattered they are: a permutation of a field unrelated to time
  * reads rows in random order, about 3.5 times the cost of a sequential read on the reference
- * machine (also with the fused scans of fused-scan.ts: a quarter of the rows through
+ * machine (also with the fused scans of row-test.ts: a quarter of the rows through
  * perm_mast_azimuth took about as long as every row in order).
  */
 function smallest(sources: Source[], filters: number): Source {
@@ -128,47 +128,18 @@ const CHUNK = 16_384
 const chunkBuf = new Int32Array(CHUNK)
 
 /**
- * Streams the rows of `src` that pass `filters` to `sink`, chunk by chunk (the chunk buffer is
- * reused: the sink must copy what it keeps).
+ * Streams the rows of `src` that pass `test` to `sink`, chunk by chunk (the chunk buffer is
+ * reused: the sink must copy what it keeps). Every filter runs in one compiled pass per chunk.
  */
-function scan(src: Source, filters: Filter[], sink: (rows: Int32Array, len: number) => void): void {
+function scan(src: Source, test: RowTest, sink: (rows: Int32Array, len: number) => void): void {
   const perm = src.perm
-  const terms = filters.length > 0 ? fusedTerms(filters) : undefined
-  if (terms) {
-    // Every filter in one compiled pass per chunk (fused-scan.ts).
-    for (let i = 0; i < src.slices.length; i += 2) {
-      const e = src.slices[i + 1]
-      for (let a = src.slices[i]; a < e; a += CHUNK) {
-        const len = fusedScan(terms, a, Math.min(e, a + CHUNK), perm, chunkBuf, 0)
-        if (len > 0) sink(chunkBuf, len)
-      }
-    }
-    return
-  }
   for (let i = 0; i < src.slices.length; i += 2) {
     const e = src.slices[i + 1]
     for (let a = src.slices[i]; a < e; a += CHUNK) {
-      const b = Math.min(e, a + CHUNK)
-      let len = b - a
-      let rest = filters
-      if (perm !== null) chunkBuf.set(perm.subarray(a, b))
-      else if (filters.length > 0) {
-        // Rows in table order: the first filter reads them straight from the columns.
-        len = filters[0].refineRange(a, b, chunkBuf)
-        rest = filters.slice(1)
-      } else for (let k = 0; k < len; k++) chunkBuf[k] = a + k
-      len = refineAll(rest, chunkBuf, len)
+      const len = test.scan(a, Math.min(e, a + CHUNK), perm, chunkBuf, 0)
       if (len > 0) sink(chunkBuf, len)
     }
   }
-}
-
-function refineAll(filters: Filter[], sel: Int32Array, len: number): number {
-  for (const f of filters) {
-    if (len === 0) break
-    len = f.refine(sel, len)
-  }
-  return len
 }
 
 /** Every matching row into the scratch buffer: sel[0..len) in no particular order (copy before the next query). */
@@ -179,16 +150,9 @@ function collect(prep: Prepared): { sel: Int32Array; len: number } {
     // Every filter is covered by the pair (prepare() only pairs sources that cover them all).
     return { sel, len: intersectSources(prep.marked, prep.best, prep.tableRows, sel) }
   }
-  const terms = fusedTerms(prep.residual)
-  if (terms) {
-    const { slices, perm } = prep.best
-    for (let i = 0; i < slices.length; i += 2) m = fusedScan(terms, slices[i], slices[i + 1], perm, sel, m)
-    return { sel, len: m }
-  }
-  scan(prep.best, prep.residual, (rows, len) => {
-    sel.set(rows.subarray(0, len), m)
-    m += len
-  })
+  const test = new RowTest(prep.residual)
+  const { slices, perm } = prep.best
+  for (let i = 0; i < slices.length; i += 2) m = test.scan(slices[i], slices[i + 1], perm, sel, m)
   return { sel, len: m }
 }
 
@@ -209,7 +173,7 @@ export function scanMatches(store: Store, f: PhotoFilters, sink: { rows(sel: Int
     for (let i = 0; i < prep.best.slices.length; i += 2) sink.range(prep.best.slices[i], prep.best.slices[i + 1])
     return
   }
-  scan(prep.best, prep.residual, (rows, len) => sink.rows(rows, len))
+  scan(prep.best, new RowTest(prep.residual), (rows, len) => sink.rows(rows, len))
 }
 
 export function runQuery(store: Store, f: PhotoFilters, order: Order, req: PageRequest): QueryOutcome {
@@ -309,9 +273,10 @@ function walkPage(store: Store, src: Source, order: Order, filters: Filter[], re
   let skip = req.after ? 0 : req.offset
   let visited = 0
   let gaveUp = false
+  const test = new RowTest(filters)
   walk(src, order, store.paths, minKey, (batch, len) => {
     visited += len
-    const m = refineAll(filters, batch, len)
+    const m = test.refine(batch, len)
     let i = 0
     if (skip > 0) {
       const k = Math.min(skip, m)
