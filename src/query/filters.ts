@@ -63,6 +63,11 @@ export function valueRange(col: NumberColumn, lo: number, hi: number): Filter {
   return { shape: `range-${typeOf(col)}`, args: [col, lo, hi], code: ([c, l, h]) => `${c}[r] >= ${l} && ${c}[r] <= ${h}` }
 }
 
+/** An integer range filter (absent is -1: a lower bound below 0 would let it in, so it starts at 0). */
+export function intRange(col: Int32Array, r: IntRange): Filter {
+  return valueRange(col, Math.max(r.lo, 0), r.hi)
+}
+
 /** The value lies in one of several inclusive intervals (Mars time windows; none: nothing passes). */
 export function intervals(col: Int32Array, ranges: IntRange[]): Filter {
   const k = ranges.length
@@ -138,9 +143,8 @@ export function compileFilters(p: PhotoColumns, folded: Utf8Column, f: PhotoFilt
   let empty = false
   const int = (name: FilterName, col: Int32Array, r: IntRange | undefined) => {
     if (!r) return
-    const lo = Math.max(r.lo, 0)
-    if (lo > r.hi) empty = true
-    byName.set(name, valueRange(col, lo, r.hi))
+    if (Math.max(r.lo, 0) > r.hi) empty = true
+    byName.set(name, intRange(col, r))
   }
   const float = (name: FilterName, col: Float32Array | Float64Array, r: FloatRange | undefined) => {
     if (!r) return

@@ -1,17 +1,20 @@
 import type { Store } from '../store/store'
-import { compileFilters, type Filter, type FilterName, type PhotoFilters } from './filters'
+import type { Filter, PhotoFilters } from './filters'
 import type { Order } from './order'
+import { planQuery, type QueryPlan } from './query-plan'
 import { intersectSources } from './intersect-sources'
 import { RowTest } from './row-test'
 import { selectPage } from './select-page'
-import { allRows, indexSources, nasaIdSource, partition, type Source } from './sources'
+import { partition, type Source } from './sources'
 import { walk, walkable, type CursorPosition } from './walk'
 
 /**
- * The planner and executor shared by list, cursor and stats:
- *  1. compile the filters and find the index sources (binary searches only);
- *  2. count on the smallest source: its size when it satisfies every filter, else a scan of
- *     its rows through the remaining filters (typed-array loops over a selection vector);
+ * The executor shared by list, cursor and stats:
+ *  1. plan (query-plan.ts): compile the filters, find the index sources and value grids
+ *     (binary searches and per-cell arithmetic only);
+ *  2. count: the best source's size when it satisfies every filter, or the grid's count when a
+ *     grid answers every filter, else a scan of its rows through the remaining filters (one
+ *     generated loop, row-test.ts);
  *  3. take the page: straight from the matches when they are already in order, by walking a
  *     source that is in the requested order when that touches fewer rows (with a budget, so a
  *     walk whose matches bunch at the far end gives up early), else by selecting the page's
@@ -41,88 +44,6 @@ function scratch(len: number): Int32Array {
   return selScratch
 }
 
-/** Sources larger than this share of all rows make the nasa_id byte search worth running. */
-const NASA_SEARCH_SHARE = 1 / 16
-
-interface Prepared {
-  filters: Map<FilterName, Filter>
-  sources: Source[]
-  best: Source
-  /** Rows must also be in this source (bitset intersection); the residual filters exclude what it covers. */
-  marked?: Source
-  residual: Filter[]
-  empty: boolean
-  /** Rows in the table. */
-  tableRows: number
-}
-
-function prepare(store: Store, f: PhotoFilters): Prepared {
-  const p = store.photos
-  const paths = store.paths
-  const compiled = compileFilters(p, paths.nasaIdFolded, f, paths.aspectRatio)
-  let cameraCodes: number[] | undefined
-  if (f.cameras) {
-    const want = new Set(f.cameras)
-    cameraCodes = []
-    p.camera.dict.forEach((name, i) => { if (name !== '' && want.has(name)) cameraCodes!.push(i) })
-  }
-  const sources = [allRows(p.length), ...(compiled.empty ? [] : indexSources(p, paths, f, cameraCodes))]
-  const filterCount = compiled.byName.size
-  let best = smallest(sources, filterCount)
-  if (f.nasaId !== undefined && f.nasaId !== '' && best.size > p.length * NASA_SEARCH_SHARE && !compiled.empty) {
-    const s = nasaIdSource(paths, f.nasaId)
-    sources.push(s)
-    best = smallest(sources, filterCount)
-  }
-  // Two sources that together satisfy every filter, intersected through a bitset, when that
-  // reads fewer rows than counting on the best one (intersect-sources.ts).
-  let marked: Source | undefined
-  if (best.covers.size < filterCount) {
-    let pairCost = cost(best, filterCount)
-    for (const a of sources) for (const b of sources) {
-      if (a === b || (a.perm === null && a.slices[1] - a.slices[0] === p.length)) continue
-      const union = new Set([...a.covers, ...b.covers])
-      const c = (a.size + b.size) * BITSET_COST
-      if (union.size === filterCount && c < pairCost) { pairCost = c; marked = a; best = b }
-    }
-  }
-  // The remaining filters, most selective first: a source covering only one filter tells
-  // exactly how many rows pass it; the others are guessed.
-  const passing = new Map<FilterName, number>()
-  for (const s of sources) if (s.covers.size === 1) for (const n of s.covers) passing.set(n, Math.min(passing.get(n) ?? Infinity, s.size))
-  const guess = (n: FilterName) => passing.get(n) ?? (n === 'nasaId' ? p.length / 20 : p.length / 2)
-  const residual = [...compiled.byName]
-    .filter(([name]) => !best.covers.has(name) && !marked?.covers.has(name))
-    .sort((a, b) => guess(a[0]) - guess(b[0]))
-    .map(([, f]) => f)
-  if (marked) best = { ...best, label: `${best.label}&${marked.label}` }
-  return { filters: compiled.byName, sources, best, marked, residual, empty: compiled.empty, tableRows: p.length }
-}
-
-/**
- * The cheapest source to count on. A source that satisfies every filter is counted by its size
- * without reading a row, so among those the smallest wins over any scan. Otherwise the cost is
- * the rows read, weighted by how scattered they are: a permutation of a field unrelated to time
- * reads rows in random order, about 3.5 times the cost of a sequential read on the reference
- * machine (also with the fused scans of row-test.ts: a quarter of the rows through
- * perm_mast_azimuth took about as long as every row in order).
- */
-function smallest(sources: Source[], filters: number): Source {
-  let best = sources[0]
-  for (const s of sources) if (cost(s, filters) < cost(best, filters) || (cost(s, filters) === cost(best, filters) && s.covers.size > best.covers.size)) best = s
-  return best
-}
-
-function cost(s: Source, filters: number): number {
-  return s.covers.size === filters ? s.size * COVERED_COST : s.size * (s.scattered ? SCATTERED_COST : 1)
-}
-
-const SCATTERED_COST = 3.5
-/** Per row of a source that needs no scan (its size is the count; only the page's rows are read). */
-const COVERED_COST = 1 / 1024
-/** Per row of either source of a bitset intersection (sequential reads, bit operations in cache). */
-const BITSET_COST = 0.5
-
 /** Rows per chunk of a scan: small enough for the chunk and its column reads to stay in cache. */
 const CHUNK = 16_384
 const chunkBuf = new Int32Array(CHUNK)
@@ -143,7 +64,7 @@ function scan(src: Source, test: RowTest, sink: (rows: Int32Array, len: number) 
 }
 
 /** Every matching row into the scratch buffer: sel[0..len) in no particular order (copy before the next query). */
-function collect(prep: Prepared): { sel: Int32Array; len: number } {
+function collect(prep: QueryPlan): { sel: Int32Array; len: number } {
   const sel = scratch(prep.best.size)
   let m = 0
   if (prep.marked) {
@@ -162,7 +83,7 @@ function collect(prep: Prepared): { sel: Int32Array; len: number } {
  * the aggregation then reads the columns in order, without a row list).
  */
 export function scanMatches(store: Store, f: PhotoFilters, sink: { rows(sel: Int32Array, len: number): void; range(from: number, to: number): void }): void {
-  const prep = prepare(store, f)
+  const prep = planQuery(store, f)
   if (prep.empty) return
   if (prep.marked) {
     const { sel, len } = collect(prep)
@@ -177,25 +98,30 @@ export function scanMatches(store: Store, f: PhotoFilters, sink: { rows(sel: Int
 }
 
 export function runQuery(store: Store, f: PhotoFilters, order: Order, req: PageRequest): QueryOutcome {
-  const prep = prepare(store, f)
+  const prep = planQuery(store, f)
   if (prep.empty) return { total: 0, rows: new Int32Array(0), plan: 'empty' }
   const { best, residual } = prep
   const want = req.offset + req.limit
   // A cursor is a bound on the packed sort key (every order that can be walked packs).
   const minKey = req.after && order.packed ? order.cursorBound(req.after.values, req.after.id) : -Infinity
 
-  // Count: free when the source satisfies every filter, else one scan that also collects.
+  // Count: free when the source satisfies every filter or a grid answers them all, else one
+  // scan that also collects.
+  const covered = residual.length === 0 && !prep.marked
   let collected: { sel: Int32Array; len: number } | undefined
   let total = best.size
-  if (residual.length > 0 || prep.marked) {
-    collected = collect(prep)
-    total = collected.len
+  if (!covered) {
+    if (prep.count !== undefined) total = prep.count
+    else {
+      collected = collect(prep)
+      total = collected.len
+    }
   }
   if (!req.after && req.offset >= total) return { total, rows: new Int32Array(0), plan: `${best.label}:past-end` }
 
   // The matches are one stretch already in order: the page is a slice of it.
   const inOrder = order.isDefault && best.rowOrdered && best.slices.length === 2
-  if (inOrder && !collected) {
+  if (inOrder && covered) {
     const [a, b] = best.slices
     const perm = best.perm
     let from = a + req.offset
@@ -214,15 +140,16 @@ export function runQuery(store: Store, f: PhotoFilters, order: Order, req: PageR
     if (!order.isDefault && order.single) candidates.push(fullPerm(store, order))
     for (const s of candidates) {
       const uncovered = [...prep.filters.keys()].filter((n) => !s.covers.has(n)).length
-      // Rows visited until `want` matches, if matches are spread evenly over the source.
-      const cost = uncovered === 0 ? want : (want * s.size) / total
+      // Rows visited until `want` matches, if matches are spread evenly over the source, plus
+      // the heap of a merge of several row lists in the default order.
+      const runs = order.isDefault && s.perm !== null ? s.slices.length / 2 : 0
+      const cost = (uncovered === 0 ? want : (want * s.size) / total) + (runs > 1 ? runs : 0)
       if (cost < walkCost) { walkSrc = s; walkCost = cost }
     }
     const selectCost = collected ? collected.len : best.size
     if (walkSrc && walkCost < selectCost / 2) {
-      const filters = [...prep.filters.entries()].filter(([n]) => !walkSrc!.covers.has(n)).map(([, x]) => x)
       // A skewed walk (matches bunched at the far end) gives up after the cost of a select.
-      const rows = walkPage(store, walkSrc, order, filters, req, minKey, selectCost / 2)
+      const rows = walkPage(store, walkSrc, order, prep.testsFor(walkSrc), req, minKey, selectCost / 2)
       if (rows) return { total, rows, plan: `${best.label}:walk-${walkSrc.label}` }
     }
   }
