@@ -75,13 +75,16 @@ export function matchGrid(grid: ValueGrid, q: BoxQuery, label: string): GridMatc
     }
   }
   if (edges.length > 0) {
-    const test = new RowTest(q.over(grid.xs!, grid.ys!))
+    // The grid's values in cell order when it keeps them; else (an exact grid, whose cells a
+    // box never crosses) the table's columns through its row list.
+    const test = new RowTest(grid.xs ? q.over(grid.xs, grid.ys!) : [...q.filters.values()])
+    const perm = grid.xs ? null : grid.rows!
     for (let i = 0; i < edges.length; i += 2) {
       if (scratch.length < edges[i + 1] - edges[i]) scratch = new Int32Array(edges[i + 1] - edges[i])
-      count += test.scan(edges[i], edges[i + 1], null, scratch, 0)
+      count += test.scan(edges[i], edges[i + 1], perm, scratch, 0)
     }
   }
-  if (!grid.exact) return { count, filter: edgeFilter(cls, grid.cell, [...q.filters.values()]) }
+  if (edges.length > 0 || !grid.exact) return { count, filter: edgeFilter(cls, grid.cell, [...q.filters.values()]) }
   const source: Source = { perm: grid.rows!, slices, size: count, covers: new Set(q.filters.keys()), rowOrdered: true, scattered: true, label }
   return { count, filter: cellFilter(cls, grid.cell), source }
 }
