@@ -223,40 +223,56 @@ describe('two value ranges that together cover every filter are intersected thro
   })
 })
 
-describe('fused scans (one compiled loop per filter combination) keep exactly the rows the filter-by-filter refinement keeps', () => {
-  test('every fusable filter kind, alone and combined, over every row and over a permutation, with and without the aspect_ratio column', async () => {
+describe('generated row loops (one definition per filter, one compiled loop per combination) keep exactly the rows the brute force keeps', () => {
+  const PLANS = [
+    'min_width=1024&min_height=900&aspect_ratio_min=1.2&aspect_ratio_max=1.4',
+    'mast_elevation_min=-10&mast_elevation_max=10&mast_azimuth_min=90&mast_azimuth_max=180',
+    'mars_time_min=M16:30:00&mars_time_max=M08:30:00&rovers=curiosity,spirit',
+    'mars_time_golden_hour=true',
+    'sample_type=full&sol_min=10&sol_max=2000&date_min=2004-01-01&date_max=2021-12-31',
+    'cameras=NAVCAM,FHAZ&site_min=0&site_max=50&drive_min=100&drive_max=3000',
+    'aspect_ratio=4:3',
+    'aspect_ratio_min=1&aspect_ratio_max=1.7778&max_width=1024',
+    'nasa_id=ncam&sol_max=3000',
+    'nasa_id=0&mast_azimuth_max=45',
+  ]
+  test('scan over rows and over a permutation, refine and refineRange, each filter alone and all together, with and without the aspect_ratio column', async () => {
     const { compileFilters } = await import('../src/query/filters')
-    const { fusedScan, fusedTerms } = await import('../src/query/fused-scan')
+    const { RowTest } = await import('../src/query/row-test')
+    const { parsePhotoQuery } = await import('../src/query/photo-params')
     const p = store.photos
     const n = p.length
-    const plans = [
-      { width: { lo: 1024, hi: 2 ** 31 - 1 }, height: { lo: 900, hi: 2 ** 31 - 1 }, aspectRatio: { lo: 1.2, hi: 1.4 } },
-      { mastElevation: { lo: -10, hi: 10 }, mastAzimuth: { lo: 90, hi: 180 } },
-      { marsTime: [{ lo: 0, hi: 30_000_000 }, { lo: 60_000_000, hi: 86_399_999 }], rovers: [0, 2] },
-      { sampleTypes: ['full'], sol: { lo: 10, hi: 2000 }, earthDate: { lo: 12_000, hi: 19_000 } },
-      { cameras: ['NAVCAM', 'FHAZ'], site: { lo: 0, hi: 50 }, drive: { lo: 100, hi: 3000 } },
-      { aspectRatio: { lo: 1.3, hi: 1.3 } },
-      // Ratios that real dimensions hit exactly (rows on a float32-rounded bound take the exact test).
-      { aspectRatio: { lo: 4 / 3, hi: 4 / 3 } },
-      { aspectRatio: { lo: 1, hi: 16 / 9 }, width: { lo: 0, hi: 1024 } },
-      { marsTime: [] },
-    ]
-    expect(store.paths.aspectRatio).toBeDefined()
-    for (const f of plans) for (const ratio of [undefined, store.paths.aspectRatio]) {
-      const filters = [...compileFilters(p, store.paths.nasaIdFolded, f, ratio).byName.values()]
-      const terms = fusedTerms(filters)
-      expect(terms).toBeDefined()
-      for (const perm of [null, store.paths.perm.mast_azimuth]) {
-        const want = new Int32Array(n)
-        for (let i = 0; i < n; i++) want[i] = perm ? perm[i] : i
-        let len = n
-        for (const x of filters) len = x.refine(want, len)
-        const got = new Int32Array(n)
-        const half = n >> 1
-        const m = fusedScan(terms!, half, n, perm, got, fusedScan(terms!, 0, half, perm, got, 0))
-        expect(m).toBe(len)
-        expect(got.subarray(0, m)).toEqual(want.subarray(0, len))
+    const perm = store.paths.perm.mast_azimuth
+    const rowOfId = new Map<number, number>()
+    for (let r = 0; r < n; r++) rowOfId.set(p.id[r], r)
+    let nonEmpty = 0
+    for (const q of PLANS) {
+      const f = parsePhotoQuery(new URLSearchParams(q), store).filters
+      const want = bruteForce(all, new URLSearchParams(q)).map((x) => rowOfId.get(x.id)!)
+      const inRowOrder = Int32Array.from(want).sort()
+      const wanted = new Set(want)
+      const inPermOrder = perm.filter((r) => wanted.has(r))
+      if (want.length) nonEmpty++
+      for (const ratio of [undefined, store.paths.aspectRatio]) {
+        const filters = [...compileFilters(p, store.paths.nasaIdFolded, f, ratio).byName.values()]
+        for (const subset of [filters, ...filters.map((x) => [x])]) {
+          const t = new RowTest(subset)
+          const solo = subset.length === 1 && filters.length > 1
+          // Each filter alone keeps a superset; all together keep exactly the brute force's rows.
+          const check = (got: Int32Array, expected: Int32Array) => {
+            if (solo) for (const r of expected) expect(got.includes(r)).toBe(true)
+            else expect(got).toEqual(expected)
+          }
+          const out = new Int32Array(n)
+          const half = n >> 1
+          check(out.slice(0, t.scan(half, n, null, out, t.scan(0, half, null, out, 0))), inRowOrder)
+          check(out.slice(0, t.scan(half, n, perm, out, t.scan(0, half, perm, out, 0))), inPermOrder)
+          check(out.slice(0, t.refineRange(0, n, out)), inRowOrder)
+          const sel = perm.slice()
+          check(sel.slice(0, t.refine(sel, n)), inPermOrder)
+        }
       }
     }
+    expect(nonEmpty).toBeGreaterThanOrEqual(8)
   })
 })

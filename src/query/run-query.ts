@@ -1,17 +1,20 @@
 import type { Store } from '../store/store'
-import { compileFilters, type Filter, type FilterName, type PhotoFilters } from './filters'
+import type { Filter, PhotoFilters } from './filters'
 import type { Order } from './order'
-import { fusedScan, fusedTerms } from './fused-scan'
+import { planQuery, type QueryPlan } from './query-plan'
 import { intersectSources } from './intersect-sources'
+import { RowTest } from './row-test'
 import { selectPage } from './select-page'
-import { allRows, indexSources, nasaIdSource, partition, type Source } from './sources'
+import { partition, type Source } from './sources'
 import { walk, walkable, type CursorPosition } from './walk'
 
 /**
- * The planner and executor shared by list, cursor and stats:
- *  1. compile the filters and find the index sources (binary searches only);
- *  2. count on the smallest source: its size when it satisfies every filter, else a scan of
- *     its rows through the remaining filters (typed-array loops over a selection vector);
+ * The executor shared by list, cursor and stats:
+ *  1. plan (query-plan.ts): compile the filters, find the index sources and value grids
+ *     (binary searches and per-cell arithmetic only);
+ *  2. count: the best source's size when it satisfies every filter, or the grid's count when a
+ *     grid answers every filter, else a scan of its rows through the remaining filters (one
+ *     generated loop, row-test.ts);
  *  3. take the page: straight from the matches when they are already in order, by walking a
  *     source that is in the requested order when that touches fewer rows (with a budget, so a
  *     walk whose matches bunch at the far end gives up early), else by selecting the page's
@@ -41,154 +44,36 @@ function scratch(len: number): Int32Array {
   return selScratch
 }
 
-/** Sources larger than this share of all rows make the nasa_id byte search worth running. */
-const NASA_SEARCH_SHARE = 1 / 16
-
-interface Prepared {
-  filters: Map<FilterName, Filter>
-  sources: Source[]
-  best: Source
-  /** Rows must also be in this source (bitset intersection); the residual filters exclude what it covers. */
-  marked?: Source
-  residual: Filter[]
-  empty: boolean
-  /** Rows in the table. */
-  tableRows: number
-}
-
-function prepare(store: Store, f: PhotoFilters): Prepared {
-  const p = store.photos
-  const paths = store.paths
-  const compiled = compileFilters(p, paths.nasaIdFolded, f, paths.aspectRatio)
-  let cameraCodes: number[] | undefined
-  if (f.cameras) {
-    const want = new Set(f.cameras)
-    cameraCodes = []
-    p.camera.dict.forEach((name, i) => { if (name !== '' && want.has(name)) cameraCodes!.push(i) })
-  }
-  const sources = [allRows(p.length), ...(compiled.empty ? [] : indexSources(p, paths, f, cameraCodes))]
-  const filterCount = compiled.byName.size
-  let best = smallest(sources, filterCount)
-  if (f.nasaId !== undefined && f.nasaId !== '' && best.size > p.length * NASA_SEARCH_SHARE && !compiled.empty) {
-    const s = nasaIdSource(paths, f.nasaId)
-    sources.push(s)
-    best = smallest(sources, filterCount)
-  }
-  // Two sources that together satisfy every filter, intersected through a bitset, when that
-  // reads fewer rows than counting on the best one (intersect-sources.ts).
-  let marked: Source | undefined
-  if (best.covers.size < filterCount) {
-    let pairCost = cost(best, filterCount)
-    for (const a of sources) for (const b of sources) {
-      if (a === b || (a.perm === null && a.slices[1] - a.slices[0] === p.length)) continue
-      const union = new Set([...a.covers, ...b.covers])
-      const c = (a.size + b.size) * BITSET_COST
-      if (union.size === filterCount && c < pairCost) { pairCost = c; marked = a; best = b }
-    }
-  }
-  // The remaining filters, most selective first: a source covering only one filter tells
-  // exactly how many rows pass it; the others are guessed.
-  const passing = new Map<FilterName, number>()
-  for (const s of sources) if (s.covers.size === 1) for (const n of s.covers) passing.set(n, Math.min(passing.get(n) ?? Infinity, s.size))
-  const guess = (n: FilterName) => passing.get(n) ?? (n === 'nasaId' ? p.length / 20 : p.length / 2)
-  const residual = [...compiled.byName]
-    .filter(([name]) => !best.covers.has(name) && !marked?.covers.has(name))
-    .sort((a, b) => guess(a[0]) - guess(b[0]))
-    .map(([, f]) => f)
-  if (marked) best = { ...best, label: `${best.label}&${marked.label}` }
-  return { filters: compiled.byName, sources, best, marked, residual, empty: compiled.empty, tableRows: p.length }
-}
-
-/**
- * The cheapest source to count on. A source that satisfies every filter is counted by its size
- * without reading a row, so among those the smallest wins over any scan. Otherwise the cost is
- * the rows read, weighted by how scattered they are: a permutation of a field unrelated to time
- * reads rows in random order, about 3.5 times the cost of a sequential read on the reference
- * machine (also with the fused scans of fused-scan.ts: a quarter of the rows through
- * perm_mast_azimuth took about as long as every row in order).
- */
-function smallest(sources: Source[], filters: number): Source {
-  let best = sources[0]
-  for (const s of sources) if (cost(s, filters) < cost(best, filters) || (cost(s, filters) === cost(best, filters) && s.covers.size > best.covers.size)) best = s
-  return best
-}
-
-function cost(s: Source, filters: number): number {
-  return s.covers.size === filters ? s.size * COVERED_COST : s.size * (s.scattered ? SCATTERED_COST : 1)
-}
-
-const SCATTERED_COST = 3.5
-/** Per row of a source that needs no scan (its size is the count; only the page's rows are read). */
-const COVERED_COST = 1 / 1024
-/** Per row of either source of a bitset intersection (sequential reads, bit operations in cache). */
-const BITSET_COST = 0.5
-
 /** Rows per chunk of a scan: small enough for the chunk and its column reads to stay in cache. */
 const CHUNK = 16_384
 const chunkBuf = new Int32Array(CHUNK)
 
 /**
- * Streams the rows of `src` that pass `filters` to `sink`, chunk by chunk (the chunk buffer is
- * reused: the sink must copy what it keeps).
+ * Streams the rows of `src` that pass `test` to `sink`, chunk by chunk (the chunk buffer is
+ * reused: the sink must copy what it keeps). Every filter runs in one compiled pass per chunk.
  */
-function scan(src: Source, filters: Filter[], sink: (rows: Int32Array, len: number) => void): void {
+function scan(src: Source, test: RowTest, sink: (rows: Int32Array, len: number) => void): void {
   const perm = src.perm
-  const terms = filters.length > 0 ? fusedTerms(filters) : undefined
-  if (terms) {
-    // Every filter in one compiled pass per chunk (fused-scan.ts).
-    for (let i = 0; i < src.slices.length; i += 2) {
-      const e = src.slices[i + 1]
-      for (let a = src.slices[i]; a < e; a += CHUNK) {
-        const len = fusedScan(terms, a, Math.min(e, a + CHUNK), perm, chunkBuf, 0)
-        if (len > 0) sink(chunkBuf, len)
-      }
-    }
-    return
-  }
   for (let i = 0; i < src.slices.length; i += 2) {
     const e = src.slices[i + 1]
     for (let a = src.slices[i]; a < e; a += CHUNK) {
-      const b = Math.min(e, a + CHUNK)
-      let len = b - a
-      let rest = filters
-      if (perm !== null) chunkBuf.set(perm.subarray(a, b))
-      else if (filters.length > 0) {
-        // Rows in table order: the first filter reads them straight from the columns.
-        len = filters[0].refineRange(a, b, chunkBuf)
-        rest = filters.slice(1)
-      } else for (let k = 0; k < len; k++) chunkBuf[k] = a + k
-      len = refineAll(rest, chunkBuf, len)
+      const len = test.scan(a, Math.min(e, a + CHUNK), perm, chunkBuf, 0)
       if (len > 0) sink(chunkBuf, len)
     }
   }
 }
 
-function refineAll(filters: Filter[], sel: Int32Array, len: number): number {
-  for (const f of filters) {
-    if (len === 0) break
-    len = f.refine(sel, len)
-  }
-  return len
-}
-
 /** Every matching row into the scratch buffer: sel[0..len) in no particular order (copy before the next query). */
-function collect(prep: Prepared): { sel: Int32Array; len: number } {
+function collect(prep: QueryPlan): { sel: Int32Array; len: number } {
   const sel = scratch(prep.best.size)
   let m = 0
   if (prep.marked) {
     // Every filter is covered by the pair (prepare() only pairs sources that cover them all).
     return { sel, len: intersectSources(prep.marked, prep.best, prep.tableRows, sel) }
   }
-  const terms = fusedTerms(prep.residual)
-  if (terms) {
-    const { slices, perm } = prep.best
-    for (let i = 0; i < slices.length; i += 2) m = fusedScan(terms, slices[i], slices[i + 1], perm, sel, m)
-    return { sel, len: m }
-  }
-  scan(prep.best, prep.residual, (rows, len) => {
-    sel.set(rows.subarray(0, len), m)
-    m += len
-  })
+  const test = new RowTest(prep.residual)
+  const { slices, perm } = prep.best
+  for (let i = 0; i < slices.length; i += 2) m = test.scan(slices[i], slices[i + 1], perm, sel, m)
   return { sel, len: m }
 }
 
@@ -198,7 +83,7 @@ function collect(prep: Prepared): { sel: Int32Array; len: number } {
  * the aggregation then reads the columns in order, without a row list).
  */
 export function scanMatches(store: Store, f: PhotoFilters, sink: { rows(sel: Int32Array, len: number): void; range(from: number, to: number): void }): void {
-  const prep = prepare(store, f)
+  const prep = planQuery(store, f)
   if (prep.empty) return
   if (prep.marked) {
     const { sel, len } = collect(prep)
@@ -209,29 +94,34 @@ export function scanMatches(store: Store, f: PhotoFilters, sink: { rows(sel: Int
     for (let i = 0; i < prep.best.slices.length; i += 2) sink.range(prep.best.slices[i], prep.best.slices[i + 1])
     return
   }
-  scan(prep.best, prep.residual, (rows, len) => sink.rows(rows, len))
+  scan(prep.best, new RowTest(prep.residual), (rows, len) => sink.rows(rows, len))
 }
 
 export function runQuery(store: Store, f: PhotoFilters, order: Order, req: PageRequest): QueryOutcome {
-  const prep = prepare(store, f)
+  const prep = planQuery(store, f)
   if (prep.empty) return { total: 0, rows: new Int32Array(0), plan: 'empty' }
   const { best, residual } = prep
   const want = req.offset + req.limit
   // A cursor is a bound on the packed sort key (every order that can be walked packs).
   const minKey = req.after && order.packed ? order.cursorBound(req.after.values, req.after.id) : -Infinity
 
-  // Count: free when the source satisfies every filter, else one scan that also collects.
+  // Count: free when the source satisfies every filter or a grid answers them all, else one
+  // scan that also collects.
+  const covered = residual.length === 0 && !prep.marked
   let collected: { sel: Int32Array; len: number } | undefined
   let total = best.size
-  if (residual.length > 0 || prep.marked) {
-    collected = collect(prep)
-    total = collected.len
+  if (!covered) {
+    if (prep.count !== undefined) total = prep.count
+    else {
+      collected = collect(prep)
+      total = collected.len
+    }
   }
   if (!req.after && req.offset >= total) return { total, rows: new Int32Array(0), plan: `${best.label}:past-end` }
 
   // The matches are one stretch already in order: the page is a slice of it.
   const inOrder = order.isDefault && best.rowOrdered && best.slices.length === 2
-  if (inOrder && !collected) {
+  if (inOrder && covered) {
     const [a, b] = best.slices
     const perm = best.perm
     let from = a + req.offset
@@ -250,15 +140,16 @@ export function runQuery(store: Store, f: PhotoFilters, order: Order, req: PageR
     if (!order.isDefault && order.single) candidates.push(fullPerm(store, order))
     for (const s of candidates) {
       const uncovered = [...prep.filters.keys()].filter((n) => !s.covers.has(n)).length
-      // Rows visited until `want` matches, if matches are spread evenly over the source.
-      const cost = uncovered === 0 ? want : (want * s.size) / total
+      // Rows visited until `want` matches, if matches are spread evenly over the source, plus
+      // the heap of a merge of several row lists in the default order.
+      const runs = order.isDefault && s.perm !== null ? s.slices.length / 2 : 0
+      const cost = (uncovered === 0 ? want : (want * s.size) / total) + (runs > 1 ? runs : 0)
       if (cost < walkCost) { walkSrc = s; walkCost = cost }
     }
     const selectCost = collected ? collected.len : best.size
     if (walkSrc && walkCost < selectCost / 2) {
-      const filters = [...prep.filters.entries()].filter(([n]) => !walkSrc!.covers.has(n)).map(([, x]) => x)
       // A skewed walk (matches bunched at the far end) gives up after the cost of a select.
-      const rows = walkPage(store, walkSrc, order, filters, req, minKey, selectCost / 2)
+      const rows = walkPage(store, walkSrc, order, prep.testsFor(walkSrc), req, minKey, selectCost / 2)
       if (rows) return { total, rows, plan: `${best.label}:walk-${walkSrc.label}` }
     }
   }
@@ -309,9 +200,10 @@ function walkPage(store: Store, src: Source, order: Order, filters: Filter[], re
   let skip = req.after ? 0 : req.offset
   let visited = 0
   let gaveUp = false
+  const test = new RowTest(filters)
   walk(src, order, store.paths, minKey, (batch, len) => {
     visited += len
-    const m = refineAll(filters, batch, len)
+    const m = test.refine(batch, len)
     let i = 0
     if (skip > 0) {
       const k = Math.min(skip, m)

@@ -1,0 +1,145 @@
+import type { ValueGrid, GridAxis } from '../store/value-grid'
+import type { Filter, FilterName } from './filters'
+import { RowTest } from './row-test'
+import type { Source } from './sources'
+
+/**
+ * A box query over a value grid (value-grid.ts): which cells lie wholly inside the box, which
+ * outside, which across its edge. From that, without reading the rows of the inside cells:
+ *  - the exact number of rows in the box: inside cells by their counts, the rows of edge cells
+ *    tested (on the grid's copies of the values in cell order: memory read in order);
+ *  - one row test equal to the box's filters: the row's cell class, and the filters themselves
+ *    only for rows of edge cells (one 2-byte read a row for most rows, whatever the filters);
+ *  - on an exact grid (every bucket one value, so no cell is across an edge), a source: the
+ *    rows of the inside cells, cell by cell (each in row order), satisfying the box's filters by
+ *    construction.
+ */
+export const OUT = 0
+export const IN = 1
+export const EDGE = 2
+export type CellClass = typeof OUT | typeof IN | typeof EDGE
+
+export interface BoxQuery {
+  /** Inclusive ranges on the grid's x and y columns (absent values never pass either). */
+  x?: { lo: number; hi: number }
+  y?: { lo: number; hi: number }
+  /** A test over the value box of a cell (x in [x0, x1], y in [y0, y1]), for filters over both columns. */
+  pair?: (x0: number, x1: number, y0: number, y1: number) => CellClass
+  /** The filters the box stands for, by name (over the table's columns). */
+  filters: Map<FilterName, Filter>
+  /** The same filters over other arrays of the two columns' values (the grid's copies in cell order). */
+  over(x: ArrayLike<number>, y: ArrayLike<number>): Filter[]
+}
+
+export interface GridMatch {
+  /** Rows passing every filter of the box. */
+  count: number
+  /** One row test equal to the box's filters. */
+  filter: Filter
+  /** The matching rows, when the grid is exact. */
+  source?: Source
+}
+
+/** Reused buffer for the rows of edge cells that pass (only their number is kept). */
+let scratch = new Int32Array(0)
+
+export function matchGrid(grid: ValueGrid, q: BoxQuery, label: string): GridMatch {
+  const [x0, x1, xClass] = axisClasses(grid.x, q.x)
+  const [y0, y1, yClass] = axisClasses(grid.y, q.y)
+  const cls = new Uint8Array(grid.cells)
+  const { start, stride } = grid
+  const slices: number[] = []
+  const edges: number[] = []
+  let count = 0
+  for (let bx = x0; bx < x1; bx++) {
+    const cx = xClass[bx - x0] as CellClass
+    if (cx === OUT) continue
+    const vx0 = bx < grid.x.buckets ? grid.x.min[bx] : NaN
+    const vx1 = bx < grid.x.buckets ? grid.x.max[bx] : NaN
+    for (let by = y0; by < y1; by++) {
+      const c = bx * stride + by
+      const s = start[c]
+      const e = start[c + 1]
+      if (s === e) continue
+      let k = both(cx, yClass[by - y0] as CellClass)
+      if (k !== OUT && q.pair) {
+        const inY = by < grid.y.buckets
+        k = both(k, q.pair(vx0, vx1, inY ? grid.y.min[by] : NaN, inY ? grid.y.max[by] : NaN))
+      }
+      if (k === OUT) continue
+      cls[c] = k
+      if (k === IN) {
+        count += e - s
+        if (grid.exact) slices.push(s, e)
+      } else edges.push(s, e)
+    }
+  }
+  if (edges.length > 0) {
+    // The grid's values in cell order when it keeps them; else (an exact grid, whose cells a
+    // box never crosses) the table's columns through its row list.
+    const test = new RowTest(grid.xs ? q.over(grid.xs, grid.ys!) : [...q.filters.values()])
+    const perm = grid.xs ? null : grid.rows!
+    for (let i = 0; i < edges.length; i += 2) {
+      if (scratch.length < edges[i + 1] - edges[i]) scratch = new Int32Array(edges[i + 1] - edges[i])
+      count += test.scan(edges[i], edges[i + 1], perm, scratch, 0)
+    }
+  }
+  if (edges.length > 0 || !grid.exact) return { count, filter: edgeFilter(cls, grid.cell, [...q.filters.values()]) }
+  const source: Source = { perm: grid.rows!, slices, size: count, covers: new Set(q.filters.keys()), rowOrdered: true, scattered: true, label }
+  return { count, filter: cellFilter(cls, grid.cell), source }
+}
+
+/** Class of a cell under two conditions. */
+function both(a: CellClass, b: CellClass): CellClass {
+  return a === OUT || b === OUT ? OUT : a === EDGE || b === EDGE ? EDGE : IN
+}
+
+/**
+ * The buckets [b0, b1) a range can reach on one axis and the class of each: all of them (the
+ * absent bucket included) when the axis has no range, else the present buckets overlapping it.
+ */
+function axisClasses(axis: GridAxis, r: { lo: number; hi: number } | undefined): [number, number, Uint8Array] {
+  if (!r) return [0, axis.buckets + 1, new Uint8Array(axis.buckets + 1).fill(IN)]
+  // Buckets are ascending and disjoint: binary search the first whose max reaches lo, and the end of those whose min is <= hi.
+  let b0 = 0
+  let hi = axis.buckets
+  while (b0 < hi) {
+    const mid = (b0 + hi) >>> 1
+    if (axis.max[mid] < r.lo) b0 = mid + 1
+    else hi = mid
+  }
+  let b1 = b0
+  hi = axis.buckets
+  while (b1 < hi) {
+    const mid = (b1 + hi) >>> 1
+    if (axis.min[mid] <= r.hi) b1 = mid + 1
+    else hi = mid
+  }
+  const out = new Uint8Array(Math.max(0, b1 - b0))
+  for (let b = b0; b < b1; b++) out[b - b0] = r.lo <= axis.min[b] && axis.max[b] <= r.hi ? IN : EDGE
+  return [b0, Math.max(b0, b1), out]
+}
+
+/** The row's cell is inside (exact grids: no edge cell). */
+function cellFilter(cls: Uint8Array, cell: Uint16Array): Filter {
+  return { shape: 'grid-cell', args: [cls, cell], code: ([k, c]) => `${k}[${c}[r]] === ${IN}` }
+}
+
+/** The row's cell is inside, or across the edge and the row passes the filters themselves. */
+function edgeFilter(cls: Uint8Array, cell: Uint16Array, inner: Filter[]): Filter {
+  const args: unknown[] = [cls, cell]
+  for (const f of inner) args.push(...f.args)
+  return {
+    shape: `grid-edge(${inner.map((f) => f.shape).join('|')})`,
+    args,
+    code: ([k, c, ...rest]) => {
+      const tests: string[] = []
+      let i = 0
+      for (const f of inner) {
+        tests.push(`(${f.code(rest.slice(i, i + f.args.length))})`)
+        i += f.args.length
+      }
+      return `${k}[${c}[r]] === ${IN} || (${k}[${c}[r]] === ${EDGE} && ${tests.join(' && ')})`
+    },
+  }
+}

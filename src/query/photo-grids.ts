@@ -1,0 +1,89 @@
+import { perSnapshot } from '../store/per-snapshot'
+import type { RankedField } from '../store/access-paths'
+import type { Store } from '../store/store'
+import { buildValueGrid, type AxisColumn, type ValueGrid } from '../store/value-grid'
+import { aspectRatio, intRange, valueRange, type Filter, type FilterName, type FloatRange, type PhotoFilters } from './filters'
+import { EDGE, IN, OUT, matchGrid, type BoxQuery, type CellClass, type GridMatch } from './grid-match'
+
+/**
+ * The photo table's value grids, made once per snapshot (warmed before it serves):
+ *  - dimensions: width × height, which the width, height and aspect-ratio filters all read;
+ *  - angles: mast azimuth × mast elevation.
+ * A plan with two or more filters over one grid (or the aspect ratio, which no single-column
+ * access path answers) is matched against it (grid-match.ts): the planner then knows the count
+ * of those filters without a scan, and tests them as one cell lookup per row.
+ */
+export interface PhotoGrids {
+  dimensions: ValueGrid
+  angles: ValueGrid
+}
+
+export const photoGrids = perSnapshot((store: Store): PhotoGrids => {
+  const axis = (field: RankedField, values: ArrayLike<number>): AxisColumn => ({
+    values,
+    perm: store.paths.perm[field],
+    rank: store.paths.rank[field],
+    distinct: store.paths.meta.distinct[field],
+  })
+  const p = store.photos
+  return {
+    dimensions: buildValueGrid(axis('width', p.width), axis('height', p.height)),
+    angles: buildValueGrid(axis('mast_azimuth', p.mast_azimuth), axis('mast_elevation', p.mast_elevation)),
+  }
+})
+
+export interface PlanGrid {
+  match: GridMatch
+  /** The plan's filters the grid stands for. */
+  names: Set<FilterName>
+}
+
+/** The grids a plan's filters fall in, matched (only when the plan is not empty up front). */
+export function planGrids(store: Store, f: PhotoFilters, compiled: Map<FilterName, Filter>): PlanGrid[] {
+  const out: PlanGrid[] = []
+  const pick = (names: FilterName[]) => new Map(names.flatMap((n) => (compiled.has(n) ? [[n, compiled.get(n)!] as const] : [])))
+  const dims = pick(['width', 'height', 'aspectRatio'])
+  if (dims.size >= 2 || dims.has('aspectRatio')) {
+    const q: BoxQuery = {
+      x: f.width,
+      y: f.height,
+      pair: f.aspectRatio && ratioWithin(f.aspectRatio),
+      filters: dims,
+      over: (w, h) => [
+        ...(f.width ? [intRange(w as Int32Array, f.width)] : []),
+        ...(f.height ? [intRange(h as Int32Array, f.height)] : []),
+        ...(f.aspectRatio ? [aspectRatio(w as Int32Array, h as Int32Array, f.aspectRatio.lo, f.aspectRatio.hi)] : []),
+      ],
+    }
+    out.push({ match: matchGrid(photoGrids(store).dimensions, q, 'grid-dimensions'), names: new Set(dims.keys()) })
+  }
+  const angles = pick(['mastAzimuth', 'mastElevation'])
+  if (angles.size === 2) {
+    const az = f.mastAzimuth!
+    const el = f.mastElevation!
+    const q: BoxQuery = {
+      x: az,
+      y: el,
+      filters: angles,
+      over: (x, y) => [valueRange(x as Float32Array, az.lo, az.hi), valueRange(y as Float32Array, el.lo, el.hi)],
+    }
+    out.push({ match: matchGrid(photoGrids(store).angles, q, 'grid-angles'), names: new Set(angles.keys()) })
+  }
+  return out
+}
+
+/**
+ * The aspect-ratio filter over a cell of widths [w0, w1] × heights [h0, h1]: a row passes when
+ * width >= 0, height > 0 and lo <= width / height <= hi. Division rounds monotonically, so
+ * over a cell of known dimensions the ratio lies in [w0 / h1, w1 / h0].
+ */
+function ratioWithin({ lo, hi }: FloatRange) {
+  return (w0: number, w1: number, h0: number, h1: number): CellClass => {
+    if (!(w1 >= 0 && h1 > 0)) return OUT // absent (NaN) or no row with both dimensions
+    if (!(w0 >= 0 && h0 > 0)) return EDGE
+    const least = w0 / h1
+    const most = w1 / h0
+    if (most < lo || least > hi) return OUT
+    return least >= lo && most <= hi ? IN : EDGE
+  }
+}

@@ -1,0 +1,232 @@
+import { beforeAll, describe, expect, test } from 'bun:test'
+import { compileFilters, type PhotoFilters } from '../src/query/filters'
+import { listPhotosWithPlan } from '../src/query/list-photos'
+import { parsePhotoQuery } from '../src/query/photo-params'
+import { photoGrids, planGrids } from '../src/query/photo-grids'
+import { RowTest } from '../src/query/row-test'
+import type { Store } from '../src/store/store'
+import type { ValueGrid } from '../src/store/value-grid'
+import { bruteForce, plainPhotos, type PlainPhoto } from './support/brute-force'
+import { testStore } from './setup/test-app'
+
+/**
+ * The value grids (width × height, mast azimuth × elevation) answer box filters with counts of
+ * whole cells and tests of the rows along the box's edges: every count, row test and source must
+ * equal a plain reading of the filters, for bounds inside buckets, exactly on bucket edges and
+ * beyond the data, on the real test index (exact dimensions, bucketed angles) and on columns with
+ * too many distinct values for a bucket each (bucketed on both axes, aspect ratio across cells).
+ */
+let store: Store
+let all: PlainPhoto[]
+
+beforeAll(async () => {
+  store = await testStore()
+  all = plainPhotos(store)
+})
+
+function rng(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/** Every row of the grid lies in its cell's buckets, and the cells' counts add up to the table. */
+function checkGrid(g: ValueGrid, x: ArrayLike<number>, y: ArrayLike<number>, absent: (v: number) => boolean) {
+  const n = g.cell.length
+  expect(g.start[g.cells]).toBe(n)
+  for (const a of [g.x, g.y]) for (let b = 0; b < a.buckets; b++) {
+    expect(a.min[b]).toBeLessThanOrEqual(a.max[b])
+    if (b > 0) expect(a.max[b - 1]).toBeLessThan(a.min[b])
+  }
+  const seen = new Int32Array(g.cells)
+  for (let r = 0; r < n; r++) {
+    const c = g.cell[r]
+    seen[c]++
+    const bx = Math.floor(c / g.stride)
+    const by = c % g.stride
+    for (const [a, b, v] of [[g.x, bx, x[r]], [g.y, by, y[r]]] as const) {
+      if (absent(v)) expect(b).toBe(a.buckets)
+      else expect(v >= a.min[b] && v <= a.max[b]).toBe(true)
+    }
+  }
+  for (let c = 0; c < g.cells; c++) expect(seen[c]).toBe(g.start[c + 1] - g.start[c])
+  if (g.exact) {
+    const rows = g.rows!
+    for (let c = 0; c < g.cells; c++) for (let i = g.start[c]; i < g.start[c + 1]; i++) {
+      expect(g.cell[rows[i]]).toBe(c)
+      if (i > g.start[c]) expect(rows[i]).toBeGreaterThan(rows[i - 1])
+    }
+  } else {
+    // The values in cell order are the rows' values, rows ascending inside each cell.
+    const next = g.start.slice(0, g.cells)
+    for (let r = 0; r < n; r++) {
+      const q = next[g.cell[r]]++
+      expect(Object.is(g.xs![q], x[r]) || (Number.isNaN(g.xs![q]) && Number.isNaN(x[r]))).toBe(true)
+      expect(Object.is(g.ys![q], y[r]) || (Number.isNaN(g.ys![q]) && Number.isNaN(y[r]))).toBe(true)
+    }
+  }
+}
+
+/** The grids' answers for a plan against the rows that pass it (sorted row numbers). */
+function checkPlan(s: Store, f: PhotoFilters, want: number[]) {
+  const compiled = compileFilters(s.photos, s.paths.nasaIdFolded, f, s.paths.aspectRatio)
+  const grids = planGrids(s, f, compiled.byName)
+  expect(grids.length).toBe(1)
+  const { match } = grids[0]
+  expect(match.count).toBe(want.length)
+  const out = new Int32Array(s.photos.length)
+  const m = new RowTest([match.filter]).refineRange(0, s.photos.length, out)
+  expect([...out.subarray(0, m)]).toEqual(want)
+  if (match.source) {
+    const rows: number[] = []
+    for (let i = 0; i < match.source.slices.length; i += 2) for (let p = match.source.slices[i]; p < match.source.slices[i + 1]; p++) rows.push(match.source.perm![p])
+    expect(rows.sort((a, b) => a - b)).toEqual(want)
+    expect(match.source.size).toBe(want.length)
+  }
+  return grids[0]
+}
+
+describe('value grids of the real test index', () => {
+  test('every row lies in the buckets of its cell, the counts add up; dimensions are exact, angles bucketed', () => {
+    const g = photoGrids(store)
+    const p = store.photos
+    checkGrid(g.dimensions, p.width, p.height, (v) => v < 0)
+    checkGrid(g.angles, p.mast_azimuth, p.mast_elevation, Number.isNaN)
+    expect(g.dimensions.exact).toBe(true)
+    expect(g.angles.exact).toBe(false)
+  })
+
+  test('random boxes (bounds inside buckets, on bucket edges, beyond the data): count, row test, source and the listed page equal the brute force', () => {
+    const r = rng(7)
+    const g = photoGrids(store).angles
+    const rowOfId = new Map<number, number>()
+    for (let i = 0; i < store.photos.length; i++) rowOfId.set(store.photos.id[i], i)
+    const edge = (a: ValueGrid['x']) => (r() < 0.5 ? a.min : a.max)[Math.floor(r() * a.buckets)]
+    const pickWidth = () => all[Math.floor(r() * all.length)].width ?? 1024
+    const queries: string[] = ['min_width=1024&min_height=900&aspect_ratio_min=1.2&aspect_ratio_max=1.4', 'aspect_ratio=4:3', 'mast_elevation_min=-10&mast_elevation_max=10&mast_azimuth_min=90&mast_azimuth_max=180']
+    for (let i = 0; i < 40; i++) {
+      const q = new URLSearchParams()
+      if (i % 2 === 0) {
+        const [a, b] = [edge(g.x), edge(g.x)].sort((u, v) => u - v)
+        const [c, d] = [edge(g.y), edge(g.y)].sort((u, v) => u - v)
+        q.set('mast_azimuth_min', String(r() < 0.3 ? Math.floor(a) : a))
+        q.set('mast_azimuth_max', String(r() < 0.3 ? Math.min(360, Math.ceil(b)) : b))
+        q.set('mast_elevation_min', String(r() < 0.2 ? -90 : c))
+        q.set('mast_elevation_max', String(d))
+      } else {
+        const [w0, w1] = [pickWidth(), pickWidth()].sort((u, v) => u - v)
+        if (r() < 0.7) q.set('min_width', String(Math.max(1, w0)))
+        if (r() < 0.5) q.set('max_width', String(Math.max(1, w1)))
+        if (r() < 0.5) q.set('min_height', String(1 + Math.floor(r() * 1200)))
+        const lo = Math.round(r() * 200) / 100
+        if (r() < 0.6) { q.set('aspect_ratio_min', String(lo)); q.set('aspect_ratio_max', String(lo + Math.round(r() * 100) / 100)) }
+        if (!q.has('aspect_ratio_min') && !(q.has('min_height') && (q.has('min_width') || q.has('max_width')))) q.set('aspect_ratio', r() < 0.5 ? '16:9' : '4:3')
+      }
+      queries.push(q.toString())
+    }
+    let nonEmpty = 0
+    for (const query of queries) {
+      const params = new URLSearchParams(query)
+      const want = bruteForce(all, params)
+      const rows = want.map((x) => rowOfId.get(x.id)!).sort((a, b) => a - b)
+      checkPlan(store, parsePhotoQuery(params, store).filters, rows)
+      for (const sort of ['', 'sol', '-mast_azimuth']) {
+        const ps = new URLSearchParams(`${query}${sort ? `&sort=${sort}` : ''}&per_page=7&page=2`)
+        const wantPage = sort ? bruteForce(all, ps).slice(7, 14) : want.slice(7, 14)
+        const { text } = listPhotosWithPlan(store, ps, 'http://localhost')
+        const doc = JSON.parse(text)
+        expect(doc.meta.total_count).toBe(want.length)
+        expect(doc.data.map((x: { id: number }) => x.id)).toEqual(wantPage.map((x) => x.id))
+      }
+      if (want.length > 14) nonEmpty++
+    }
+    expect(nonEmpty).toBeGreaterThan(20)
+  })
+})
+
+describe('value grids of columns with too many distinct values for a bucket each', () => {
+  test('bucketed widths and heights: counts and row tests of ranges and aspect ratios across cells equal a plain reading, edges included', () => {
+    const r = rng(11)
+    const n = 30_000
+    const width = new Int32Array(n)
+    const height = new Int32Array(n)
+    const az = new Float32Array(n)
+    const el = new Float32Array(n)
+    for (let i = 0; i < n; i++) {
+      width[i] = r() < 0.05 ? -1 : Math.floor(r() * 3000)
+      height[i] = r() < 0.05 ? -1 : r() < 0.01 ? 0 : Math.floor(r() * 2000)
+      az[i] = r() < 0.05 ? NaN : Math.fround(r() * 360)
+      el[i] = r() < 0.05 ? NaN : Math.fround(r() * 180 - 90)
+    }
+    // The access paths' orders: ascending, absent last, then by row; dense ranks (absent = distinct).
+    const order = (v: ArrayLike<number>, absent: (x: number) => boolean) => {
+      const perm = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => {
+        const [x, y] = [v[a], v[b]]
+        if (absent(x) || absent(y)) return absent(x) === absent(y) ? a - b : absent(x) ? 1 : -1
+        return x - y || a - b
+      })
+      const rank = new Int32Array(n)
+      let d = 0
+      for (let i = 0; i < n; i++) {
+        const x = v[perm[i]]
+        if (absent(x)) { rank[perm[i]] = -1; continue }
+        if (i > 0 && x !== v[perm[i - 1]]) d++
+        rank[perm[i]] = d
+      }
+      const distinct = absent(v[perm[0]]) ? 0 : d + 1
+      for (let i = 0; i < n; i++) if (rank[i] < 0) rank[i] = distinct
+      return { perm, rank, distinct }
+    }
+    const intAbsent = (x: number) => x < 0
+    const w = order(width, intAbsent)
+    const h = order(height, intAbsent)
+    const a = order(az, Number.isNaN)
+    const e = order(el, Number.isNaN)
+    const fake = {
+      photos: { length: n, width, height, mast_azimuth: az, mast_elevation: el },
+      paths: {
+        perm: { width: w.perm, height: h.perm, mast_azimuth: a.perm, mast_elevation: e.perm },
+        rank: { width: w.rank, height: h.rank, mast_azimuth: a.rank, mast_elevation: e.rank },
+        meta: { distinct: { width: w.distinct, height: h.distinct, mast_azimuth: a.distinct, mast_elevation: e.distinct } },
+        nasaIdFolded: { data: new Uint8Array(0), offsets: new Int32Array(n + 1) },
+      },
+    } as unknown as Store
+    const grids = photoGrids(fake)
+    expect(grids.dimensions.exact).toBe(false)
+    checkGrid(grids.dimensions, width, height, intAbsent)
+    checkGrid(grids.angles, az, el, Number.isNaN)
+    const edgeOf = (ax: ValueGrid['x']) => (r() < 0.5 ? ax.min : ax.max)[Math.floor(r() * ax.buckets)]
+    for (let i = 0; i < 60; i++) {
+      const f: PhotoFilters = {}
+      const dims = i % 2 === 0
+      if (dims) {
+        const gx = grids.dimensions
+        if (r() < 0.6) f.width = { lo: r() < 0.5 ? edgeOf(gx.x) : Math.floor(r() * 3000), hi: r() < 0.3 ? 2 ** 31 - 1 : edgeOf(gx.x) + Math.floor(r() * 500) }
+        if (r() < 0.6) f.height = { lo: r() < 0.5 ? edgeOf(gx.y) : Math.floor(r() * 2000), hi: 2 ** 31 - 1 }
+        const lo = r() * 2
+        f.aspectRatio = { lo, hi: lo + r() }
+      } else {
+        const gx = grids.angles
+        const [x0, x1] = [edgeOf(gx.x), r() * 360].sort((u, v) => u - v)
+        const [y0, y1] = [edgeOf(gx.y), edgeOf(gx.y)].sort((u, v) => u - v)
+        f.mastAzimuth = { lo: x0, hi: x1 }
+        f.mastElevation = { lo: y0, hi: y1 }
+      }
+      const want: number[] = []
+      for (let row = 0; row < n; row++) {
+        const in_ = (v: number, rg?: { lo: number; hi: number }) => !rg || (v >= rg.lo && v <= rg.hi)
+        const wv = width[row]
+        const hv = height[row]
+        const ok = dims
+          ? (!f.width || (wv >= 0 && in_(wv, f.width))) && (!f.height || (hv >= 0 && in_(hv, f.height))) && wv >= 0 && hv > 0 && in_(wv / hv, f.aspectRatio)
+          : in_(az[row], f.mastAzimuth) && in_(el[row], f.mastElevation)
+        if (ok) want.push(row)
+      }
+      const { match } = checkPlan(fake, f, want)
+      expect(match.source).toBeUndefined()
+    }
+  })
+})
