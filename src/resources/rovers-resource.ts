@@ -4,7 +4,7 @@ import { camerasOf } from '../catalog/cameras'
 import { notFound } from '../http/problems'
 import { formatDay } from '../query/param-parsers'
 import { singleEnvelope, wholeListEnvelope } from '../query/envelope'
-import { roverStats, type RoverStats } from '../query/rover-stats'
+import { roverStats, type RoverStats } from '../query/stats/rover-stats'
 
 /**
  * GET /api/v2/rovers and /rovers/{slug} (interface "Rover"; behaviour.md §12).

@@ -5,7 +5,7 @@ import { perSnapshot } from '../store/per-snapshot'
 import { dayText } from '../query/day-text'
 import { utf8Inner } from '../query/photo-json'
 import { formatDay } from '../query/param-parsers'
-import { roverStats } from '../query/rover-stats'
+import { roverStats } from '../query/stats/rover-stats'
 import { V1_ROVERS, v1Camera } from './v1-catalog'
 
 /**

@@ -1,0 +1,126 @@
+import type { Store } from '../../store/store'
+import { perSnapshot } from '../../store/per-snapshot'
+import type { PhotoFilters } from '../filters'
+
+/**
+ * The photo counts of every (rover, sol, camera, earth_date) cell, made once per store snapshot
+ * (per snapshot: one pass over the table along by_rover_sol, ~10^5 cells for
+ * 1.9M photos). Statistics whose only filters are rovers, cameras, sol and earth_date bounds
+ * (the common case) add up the matching cells instead of scanning the matching rows: the same
+ * counts, distinct sols and dates, in O(cells). Any other filter goes through the row scan
+ * (stats-tally.ts); test/stats.test.ts checks both paths give the same text.
+ */
+export interface StatsCube {
+  /** Cells sorted by (rover, sol rank); parallel arrays. */
+  rover: Uint8Array
+  /** Dense sol rank (store.paths.rank.sol; distinct.sol when absent). */
+  solRank: Int32Array
+  /** Sol value, -1 when absent. */
+  sol: Int32Array
+  camera: Int32Array
+  /** earth_date in days, -1 when absent. */
+  day: Int32Array
+  count: Uint32Array
+  /** Cells of rover c are [roverStart[c], roverStart[c + 1]). */
+  roverStart: Int32Array
+  length: number
+  /**
+   * The same counts summed per (rover, sol rank), about 5 times fewer cells: answers
+   * group_by rover and sol when neither cameras nor earth_date filter.
+   */
+  sols: SolCells
+}
+
+export interface SolCells {
+  solRank: Int32Array
+  sol: Int32Array
+  count: Uint32Array
+  /** Earliest and latest earth_date of the cell's photos, -1 when none has one. */
+  minDay: Int32Array
+  maxDay: Int32Array
+  roverStart: Int32Array
+}
+
+export const statsCube: (store: Store) => StatsCube = perSnapshot((store) => buildCube(store))
+
+/** Filters the cube answers: nothing but rovers, cameras, sol and earth_date bounds. */
+const CUBE_FILTERS = new Set<keyof PhotoFilters>(['rovers', 'cameras', 'sol', 'earthDate'])
+
+export function cubeAnswers(f: PhotoFilters): boolean {
+  for (const k of Object.keys(f) as Array<keyof PhotoFilters>) if (f[k] !== undefined && !CUBE_FILTERS.has(k)) return false
+  return true
+}
+
+function buildCube(store: Store): StatsCube {
+  const p = store.photos
+  const perm = store.paths.byRoverSol
+  const rank = store.paths.rank.sol
+  const n = perm.length
+  // Cells of one (rover, sol rank) group are few (cameras x one or two dates): a small linear list.
+  const out = { rover: [] as number[], solRank: [] as number[], sol: [] as number[], camera: [] as number[], day: [] as number[], count: [] as number[] }
+  const gCam: number[] = []
+  const gDay: number[] = []
+  const gSol: number[] = []
+  const gCount: number[] = []
+  let i = 0
+  while (i < n) {
+    const r0 = perm[i]
+    const rv = p.rover[r0]
+    const k = rank[r0]
+    gCam.length = gDay.length = gSol.length = gCount.length = 0
+    let j = i
+    for (; j < n; j++) {
+      const r = perm[j]
+      if (p.rover[r] !== rv || rank[r] !== k) break
+      const cam = p.camera.codes[r]
+      const day = p.earth_date[r] < 0 ? -1 : p.earth_date[r]
+      const sol = p.sol[r] < 0 ? -1 : p.sol[r]
+      let g = 0
+      while (g < gCam.length && (gCam[g] !== cam || gDay[g] !== day || gSol[g] !== sol)) g++
+      if (g === gCam.length) { gCam.push(cam); gDay.push(day); gSol.push(sol); gCount.push(0) }
+      gCount[g]++
+    }
+    for (let g = 0; g < gCam.length; g++) {
+      out.rover.push(rv); out.solRank.push(k); out.sol.push(gSol[g]); out.camera.push(gCam[g]); out.day.push(gDay[g]); out.count.push(gCount[g])
+    }
+    i = j
+  }
+  const length = out.rover.length
+  const rover = Uint8Array.from(out.rover)
+  const roverStart = new Int32Array(257)
+  for (let c = 0, at = 0; c < 256; c++) {
+    roverStart[c] = at
+    while (at < length && rover[at] === c) at++
+    roverStart[c + 1] = at
+  }
+  const cube = {
+    rover, solRank: Int32Array.from(out.solRank), sol: Int32Array.from(out.sol), camera: Int32Array.from(out.camera),
+    day: Int32Array.from(out.day), count: Uint32Array.from(out.count), roverStart, length,
+  }
+  return { ...cube, sols: solCells(cube) }
+}
+
+/** Sums the cells of each (rover, sol rank) run (the cells are sorted by it). */
+function solCells(c: Omit<StatsCube, 'sols'>): SolCells {
+  const solRank: number[] = [], sol: number[] = [], count: number[] = [], minDay: number[] = [], maxDay: number[] = []
+  const roverStart = new Int32Array(257)
+  for (let rv = 0; rv < 256; rv++) {
+    roverStart[rv] = solRank.length
+    for (let i = c.roverStart[rv]; i < c.roverStart[rv + 1]; i++) {
+      const d = c.day[i]
+      const last = solRank.length - 1
+      if (solRank.length > roverStart[rv] && solRank[last] === c.solRank[i]) {
+        count[last] += c.count[i]
+        if (d >= 0 && (minDay[last] < 0 || d < minDay[last])) minDay[last] = d
+        if (d > maxDay[last]) maxDay[last] = d
+      } else {
+        solRank.push(c.solRank[i]); sol.push(c.sol[i]); count.push(c.count[i]); minDay.push(d); maxDay.push(d)
+      }
+    }
+    roverStart[rv + 1] = solRank.length
+  }
+  return {
+    solRank: Int32Array.from(solRank), sol: Int32Array.from(sol), count: Uint32Array.from(count),
+    minDay: Int32Array.from(minDay), maxDay: Int32Array.from(maxDay), roverStart,
+  }
+}
