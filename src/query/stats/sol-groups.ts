@@ -2,6 +2,7 @@ import type { Store } from '../../store/store'
 import { perSnapshot } from '../../store/per-snapshot'
 import { dayText } from '../day-text'
 import { percentageUnits } from './percentages'
+import type { StatsTally } from './tally-loops'
 
 const asciiBytes = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0))
 const NO_SOL_KEY = asciiBytes('{"key":"","count":')
@@ -11,67 +12,86 @@ const EARTH_DATE = asciiBytes(',"earth_date":"')
 /**
  * The sol groups, ascending by sol (= ascending dense rank), and how many. Thousands of groups
  * (some 370 kB for every sol of the synthetic catalogue): written as bytes into one buffer from
- * key and date bytes made once, decoded once; every write below is a local-variable loop (the
- * former template string per group, joined, measured about twice as slow).
+ * key and date bytes made once, decoded once. The writers are plain functions taking and
+ * returning the write position (a position captured by closures cost about twice as much; a
+ * template string per group, joined, about twice as much again).
  */
 let solBuf = new Uint8Array(1 << 16)
-export function solGroupsJson(store: Store, solCounts: Uint32Array, solFirstDay: Float64Array): { json: string; count: number } {
+export function solGroupsJson(store: Store, t: StatsTally): { json: string; count: number } {
+  const { solCounts, solFirstDay } = t
   const d = store.paths.meta.distinct.sol
+  // Only the ranks a sol bound left can hold counts (all of them without one).
+  const from = t.solRankFrom
+  const to = Math.min(t.solRankTo, d)
   const keys = solKeyBytes(store)
   // A group is at most key (< 40) + count and percentage (< 40) + date (< 40) bytes.
   if (solBuf.length < 128 * (d + 1)) solBuf = new Uint8Array(128 * (d + 1))
   const buf = solBuf
-  let p = 0
-  let count = 0
-  const put = (b: Uint8Array) => {
-    for (let i = 0; i < b.length; i++) buf[p++] = b[i]
-  }
-  const uint = (n: number) => {
-    let digits = 1
-    for (let x = n; x >= 10; x = Math.floor(x / 10)) digits++
-    p += digits
-    let at = p
-    do {
-      const q = Math.floor(n / 10)
-      buf[--at] = 48 + (n - q * 10)
-      n = q
-    } while (n > 0)
-  }
   // Units of 0.0001 % per non-empty group, in output order (largest remainder over all groups).
   const nonEmpty: number[] = []
-  for (let k = 0; k <= d; k++) if (solCounts[k] > 0) nonEmpty.push(solCounts[k])
+  for (let k = from; k < to; k++) if (solCounts[k] > 0) nonEmpty.push(solCounts[k])
+  if (solCounts[d] > 0) nonEmpty.push(solCounts[d])
   const units = percentageUnits(nonEmpty)
-  const group = (key: Uint8Array, n: number, day: number) => {
-    const u = units[count]!
-    if (count++ > 0) buf[p++] = 44
-    put(key)
-    uint(n)
-    put(PERCENTAGE)
-    // percentage to 4 decimals as formatPercentUnits writes it (no trailing zeros).
-    const ip = Math.floor(u / 10_000)
-    uint(ip)
-    let f = u - ip * 10_000
-    if (f !== 0) {
-      buf[p++] = 46
-      let div = 1000
-      while (f !== 0) {
-        const digit = Math.floor(f / div)
-        buf[p++] = 48 + digit
-        f -= digit * div
-        div /= 10
-      }
-    }
-    if (day !== Infinity) {
-      put(EARTH_DATE)
-      put(dayBytes(day))
-      buf[p++] = 34
-    }
-    buf[p++] = 125
+  let p = 0
+  let count = 0
+  for (let k = from; k < to; k++) {
+    const n = solCounts[k]
+    if (n === 0) continue
+    if (count > 0) buf[p++] = 44
+    p = writeGroup(buf, p, keys[k], n, units[count++], solFirstDay[k])
   }
-  for (let k = 0; k < d; k++) if (solCounts[k] > 0) group(keys[k], solCounts[k], solFirstDay[k])
   // Photos without a sol (none in practice) keep the sum equal to total_photos.
-  if (solCounts[d] > 0) group(NO_SOL_KEY, solCounts[d], Infinity)
+  if (solCounts[d] > 0) {
+    if (count > 0) buf[p++] = 44
+    p = writeGroup(buf, p, NO_SOL_KEY, solCounts[d], units[count++], Infinity)
+  }
   return { json: count > 0 ? Buffer.from(buf.buffer, buf.byteOffset, p).toString('latin1') : '', count }
+}
+
+/** `<key>n,"percentage":u[,"earth_date":"day"]}` at p; returns the position after it. */
+function writeGroup(buf: Uint8Array, p: number, key: Uint8Array, n: number, u: number, day: number): number {
+  p = putBytes(buf, p, key)
+  p = putUint(buf, p, n)
+  p = putBytes(buf, p, PERCENTAGE)
+  // percentage to 4 decimals as formatPercentUnits writes it (no trailing zeros).
+  const ip = Math.floor(u / 10_000)
+  p = putUint(buf, p, ip)
+  let f = u - ip * 10_000
+  if (f !== 0) {
+    buf[p++] = 46
+    let div = 1000
+    while (f !== 0) {
+      const digit = Math.floor(f / div)
+      buf[p++] = 48 + digit
+      f -= digit * div
+      div /= 10
+    }
+  }
+  if (day !== Infinity) {
+    p = putBytes(buf, p, EARTH_DATE)
+    p = putBytes(buf, p, dayBytes(day))
+    buf[p++] = 34
+  }
+  buf[p++] = 125
+  return p
+}
+
+function putBytes(buf: Uint8Array, p: number, b: Uint8Array): number {
+  for (let i = 0; i < b.length; i++) buf[p++] = b[i]
+  return p
+}
+
+function putUint(buf: Uint8Array, p: number, n: number): number {
+  let digits = 1
+  for (let x = n; x >= 10; x = Math.floor(x / 10)) digits++
+  const end = p + digits
+  let at = end
+  do {
+    const q = Math.floor(n / 10)
+    buf[--at] = 48 + (n - q * 10)
+    n = q
+  } while (n > 0)
+  return end
 }
 
 /** YYYY-MM-DD of a day number as bytes, memoised by day (an array read: days since 1970 are small). */

@@ -29,6 +29,17 @@ export interface StatsCube {
    * group_by rover and sol when neither cameras nor earth_date filter.
    */
   sols: SolCells
+  /** Earliest and latest present earth_date per block of DAY_ZONE cells (cells [b * DAY_ZONE, ...)). */
+  dayZones: DayZones
+}
+
+/** Cells per zone of `dayZones`: a date window of a month skips all but a few blocks of a rover's ~10^4 cells. */
+export const DAY_ZONE = 32
+
+export interface DayZones {
+  /** Of the block's cells with a date; a block without any has min > max. */
+  min: Int32Array
+  max: Int32Array
 }
 
 export interface SolCells {
@@ -97,11 +108,25 @@ function buildCube(store: Store): StatsCube {
     rover, solRank: Int32Array.from(out.solRank), sol: Int32Array.from(out.sol), camera: Int32Array.from(out.camera),
     day: Int32Array.from(out.day), count: Uint32Array.from(out.count), roverStart, length,
   }
-  return { ...cube, sols: solCells(cube) }
+  return { ...cube, sols: solCells(cube), dayZones: dayZones(cube.day) }
+}
+
+function dayZones(day: Int32Array): DayZones {
+  const blocks = Math.ceil(day.length / DAY_ZONE)
+  const min = new Int32Array(blocks).fill(2_147_483_647)
+  const max = new Int32Array(blocks).fill(-1)
+  for (let i = 0; i < day.length; i++) {
+    const d = day[i]
+    if (d < 0) continue
+    const b = (i / DAY_ZONE) | 0
+    if (d < min[b]) min[b] = d
+    if (d > max[b]) max[b] = d
+  }
+  return { min, max }
 }
 
 /** Sums the cells of each (rover, sol rank) run (the cells are sorted by it). */
-function solCells(c: Omit<StatsCube, 'sols'>): SolCells {
+function solCells(c: Omit<StatsCube, 'sols' | 'dayZones'>): SolCells {
   const solRank: number[] = [], sol: number[] = [], count: number[] = [], minDay: number[] = [], maxDay: number[] = []
   const roverStart = new Int32Array(257)
   for (let rv = 0; rv < 256; rv++) {

@@ -22,7 +22,7 @@ import type { StatsTally } from './tally-loops'
  * `{}` when nothing matched.
  */
 export function renderStats(store: Store, t: StatsTally, groupBy: GroupBy, params: URLSearchParams, base: string): string {
-  const { json, count } = groupBy === 'camera' ? cameraGroups(store, t) : groupBy === 'rover' ? roverGroups(store, t) : solGroupsJson(store, t.solCounts, t.solFirstDay)
+  const { json, count } = groupBy === 'camera' ? cameraGroups(store, t) : groupBy === 'rover' ? roverGroups(store, t) : solGroupsJson(store, t)
   const [minDay, maxDay] = t.period
   const periodJson = t.total > 0 && Number.isFinite(minDay) ? `{"from":"${dayText(minDay)}","to":"${dayText(maxDay)}"}` : '{}'
   const data = `{"total_photos":${t.total},"period":${periodJson},"groups":[${json}]}`

@@ -31,6 +31,9 @@ export interface StatsTally {
   /** By sol rank. */
   solCounts: Uint32Array
   solFirstDay: Float64Array
+  /** Sol ranks outside [solRankFrom, solRankTo) hold no count (a sol bound narrows it; else the whole span). */
+  solRankFrom: number
+  solRankTo: number
 }
 
 /** The item values a loop can bind (see above). */
