@@ -28,11 +28,10 @@ export function percentageUnits(counts: ArrayLike<number>): Int32Array {
   if (left >= n) for (let i = 0; i < n; i++) units[i]!++
   else if (left > 0) {
     // The `left` largest remainders, ties to the earlier group: every remainder above the
-    // left-th largest gets a unit, then the earliest groups equal to it take the rest. A native
-    // numeric sort of a copy finds that remainder (a comparator sort of the indices cost ~1 ms
-    // for the ~5,000 sol groups of the synthetic catalogue).
-    const sorted = rem.slice().sort()
-    const cut = sorted[n - left]!
+    // left-th largest gets a unit, then the earliest groups equal to it take the rest. A
+    // selection finds that remainder in linear time (sorting the indices by remainder cost ~1 ms
+    // for the ~5,000 sol groups of the synthetic catalogue, a numeric sort of them ~0.2 ms).
+    const cut = kthSmallest(rem.slice(), n - left)
     let rest = left
     for (let i = 0; i < n; i++) {
       if (rem[i]! > cut) {
@@ -56,6 +55,32 @@ export function percentageUnits(counts: ArrayLike<number>): Int32Array {
     }
   }
   return units
+}
+
+/** The k-th smallest value of `a` (0-based; reorders `a`): Hoare's selection, middle pivot. */
+function kthSmallest(a: Float64Array, k: number): number {
+  let lo = 0
+  let hi = a.length - 1
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >>> 1]!
+    let i = lo
+    let j = hi
+    while (i <= j) {
+      while (a[i]! < pivot) i++
+      while (a[j]! > pivot) j--
+      if (i <= j) {
+        const x = a[i]!
+        a[i] = a[j]!
+        a[j] = x
+        i++
+        j--
+      }
+    }
+    if (k <= j) hi = j
+    else if (k >= i) lo = i
+    else return a[k]!
+  }
+  return a[k]!
 }
 
 /** "12.3456", "12.5", "100", "0.0001": units of 0.0001 % as a JSON number without trailing zeros. */

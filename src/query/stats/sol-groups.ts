@@ -7,7 +7,7 @@ import type { StatsTally } from './tally-loops'
 const asciiBytes = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0))
 const NO_SOL_KEY = asciiBytes('{"key":"","count":')
 const PERCENTAGE = asciiBytes(',"percentage":')
-const EARTH_DATE = asciiBytes(',"earth_date":"')
+const CLOSE = asciiBytes('}')
 
 /**
  * The sol groups, ascending by sol (= ascending dense rank), and how many. Thousands of groups
@@ -53,27 +53,26 @@ function writeGroup(buf: Uint8Array, p: number, key: Uint8Array, n: number, u: n
   p = putBytes(buf, p, key)
   p = putUint(buf, p, n)
   p = putBytes(buf, p, PERCENTAGE)
-  // percentage to 4 decimals as formatPercentUnits writes it (no trailing zeros).
-  const ip = Math.floor(u / 10_000)
+  // percentage to 4 decimals as formatPercentUnits writes it (no trailing zeros); u < 10^6.
+  const ip = (u / 10_000) | 0
   p = putUint(buf, p, ip)
-  let f = u - ip * 10_000
+  const f = u - ip * 10_000
   if (f !== 0) {
     buf[p++] = 46
-    let div = 1000
-    while (f !== 0) {
-      const digit = Math.floor(f / div)
-      buf[p++] = 48 + digit
-      f -= digit * div
-      div /= 10
+    const d1 = (f / 1000) | 0
+    const d2 = ((f / 100) | 0) % 10
+    const d3 = ((f / 10) | 0) % 10
+    const d4 = f % 10
+    buf[p++] = 48 + d1
+    if (d2 + d3 + d4 !== 0) {
+      buf[p++] = 48 + d2
+      if (d3 + d4 !== 0) {
+        buf[p++] = 48 + d3
+        if (d4 !== 0) buf[p++] = 48 + d4
+      }
     }
   }
-  if (day !== Infinity) {
-    p = putBytes(buf, p, EARTH_DATE)
-    p = putBytes(buf, p, dayBytes(day))
-    buf[p++] = 34
-  }
-  buf[p++] = 125
-  return p
+  return putBytes(buf, p, day !== Infinity ? dateTail(day) : CLOSE)
 }
 
 function putBytes(buf: Uint8Array, p: number, b: Uint8Array): number {
@@ -81,26 +80,25 @@ function putBytes(buf: Uint8Array, p: number, b: Uint8Array): number {
   return p
 }
 
+/** Decimal digits of a non-negative integer below 2^31 (integer division by `| 0`). */
 function putUint(buf: Uint8Array, p: number, n: number): number {
-  let digits = 1
-  for (let x = n; x >= 10; x = Math.floor(x / 10)) digits++
-  const end = p + digits
+  const end = p + (n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10_000 ? 4 : n < 100_000 ? 5 : n < 1_000_000 ? 6 : String(n).length)
   let at = end
   do {
-    const q = Math.floor(n / 10)
+    const q = (n / 10) | 0
     buf[--at] = 48 + (n - q * 10)
     n = q
   } while (n > 0)
   return end
 }
 
-/** YYYY-MM-DD of a day number as bytes, memoised by day (an array read: days since 1970 are small). */
+/** `,"earth_date":"YYYY-MM-DD"}` of a day number as bytes, memoised by day (an array read: days since 1970 are small). */
 const dayMemo: Array<Uint8Array | undefined> = []
-function dayBytes(day: number): Uint8Array {
-  if (!(day >= 0 && day < 200_000)) return asciiBytes(dayText(day))
+function dateTail(day: number): Uint8Array {
+  if (!(day >= 0 && day < 200_000)) return asciiBytes(`,"earth_date":"${dayText(day)}"}`)
   let b = dayMemo[day]
   if (!b) {
-    b = asciiBytes(dayText(day))
+    b = asciiBytes(`,"earth_date":"${dayText(day)}"}`)
     dayMemo[day] = b
   }
   return b
