@@ -29,6 +29,11 @@ export interface StatsCube {
    * group_by rover and sol when neither cameras nor earth_date filter.
    */
   sols: SolCells
+  /**
+   * The same counts summed per (rover, camera code): answers group_by camera when neither sol
+   * nor earth_date bounds filter (a few dozen cells instead of ~10^4 per rover).
+   */
+  cameras: CameraCells
   /** Earliest and latest present earth_date per block of DAY_ZONE cells (cells [b * DAY_ZONE, ...)). */
   dayZones: DayZones
 }
@@ -45,6 +50,15 @@ export interface DayZones {
 export interface SolCells {
   solRank: Int32Array
   sol: Int32Array
+  count: Uint32Array
+  /** Earliest and latest earth_date of the cell's photos, -1 when none has one. */
+  minDay: Int32Array
+  maxDay: Int32Array
+  roverStart: Int32Array
+}
+
+export interface CameraCells {
+  camera: Int32Array
   count: Uint32Array
   /** Earliest and latest earth_date of the cell's photos, -1 when none has one. */
   minDay: Int32Array
@@ -108,7 +122,7 @@ function buildCube(store: Store): StatsCube {
     rover, solRank: Int32Array.from(out.solRank), sol: Int32Array.from(out.sol), camera: Int32Array.from(out.camera),
     day: Int32Array.from(out.day), count: Uint32Array.from(out.count), roverStart, length,
   }
-  return { ...cube, sols: solCells(cube), dayZones: dayZones(cube.day) }
+  return { ...cube, sols: solCells(cube), cameras: cameraCells(cube, store.photos.camera.dict.length), dayZones: dayZones(cube.day) }
 }
 
 function dayZones(day: Int32Array): DayZones {
@@ -125,8 +139,38 @@ function dayZones(day: Int32Array): DayZones {
   return { min, max }
 }
 
+type Cells = Omit<StatsCube, 'sols' | 'cameras' | 'dayZones'>
+
+/** Sums the cells of each rover by camera code, in code order. */
+function cameraCells(c: Cells, codes: number): CameraCells {
+  const camera: number[] = [], count: number[] = [], minDay: number[] = [], maxDay: number[] = []
+  const roverStart = new Int32Array(257)
+  const n = new Float64Array(codes)
+  const lo = new Int32Array(codes)
+  const hi = new Int32Array(codes)
+  for (let rv = 0; rv < 256; rv++) {
+    roverStart[rv] = camera.length
+    n.fill(0)
+    lo.fill(-1)
+    hi.fill(-1)
+    for (let i = c.roverStart[rv]; i < c.roverStart[rv + 1]; i++) {
+      const k = c.camera[i]
+      const d = c.day[i]
+      n[k] += c.count[i]
+      if (d >= 0 && (lo[k] < 0 || d < lo[k])) lo[k] = d
+      if (d > hi[k]) hi[k] = d
+    }
+    for (let k = 0; k < codes; k++) {
+      if (n[k] === 0) continue
+      camera.push(k); count.push(n[k]); minDay.push(lo[k]); maxDay.push(hi[k])
+    }
+    roverStart[rv + 1] = camera.length
+  }
+  return { camera: Int32Array.from(camera), count: Uint32Array.from(count), minDay: Int32Array.from(minDay), maxDay: Int32Array.from(maxDay), roverStart }
+}
+
 /** Sums the cells of each (rover, sol rank) run (the cells are sorted by it). */
-function solCells(c: Omit<StatsCube, 'sols' | 'dayZones'>): SolCells {
+function solCells(c: Cells): SolCells {
   const solRank: number[] = [], sol: number[] = [], count: number[] = [], minDay: number[] = [], maxDay: number[] = []
   const roverStart = new Int32Array(257)
   for (let rv = 0; rv < 256; rv++) {

@@ -86,7 +86,9 @@ function tallyRows(store: Store, f: PhotoFilters, t: StatsTally, groupBy: GroupB
 /**
  * Adds the matching cells of each selected rover (only when cubeAnswers(f)). Mirrors
  * compileFilters: bounds below 0 are raised to 0, so absent (-1) sols and dates never pass one.
- * The cells of a rover are in sol order, so a sol bound narrows them by binary search (and the
+ * Per-(rover, sol) cells serve rover and sol groupings without camera or date filters,
+ * per-(rover, camera) cells camera groupings without sol or date bounds, the full cells the
+ * rest. The cells of a rover are in sol order, so a sol bound narrows them by binary search (and the
  * sol ranks that can hold counts, for the sol groups); a date bound skips the blocks of cells
  * whose dates all miss it (the cube's day zones).
  */
@@ -102,9 +104,10 @@ function tallyCells(store: Store, f: PhotoFilters, t: StatsTally, groupBy: Group
   b[1] = f.sol ? f.sol.hi : Infinity
   b[2] = f.earthDate ? Math.max(0, f.earthDate.lo) : -Infinity
   b[3] = f.earthDate ? f.earthDate.hi : Infinity
-  const bySol = groupBy !== 'camera' && !f.cameras && !f.earthDate
-  const cells = bySol ? cube.sols : cube
-  const loop = tallyLoop(bySol ? 'solCells' : 'cells', groupBy)
+  // The smallest cells that still hold what the filters and the grouping read.
+  const source = groupBy === 'camera' ? (f.sol || f.earthDate ? 'cells' : 'cameraCells') : f.cameras || f.earthDate ? 'cells' : 'solCells'
+  const cells = source === 'cells' ? cube : source === 'solCells' ? cube.sols : cube.cameras
+  const loop = tallyLoop(source, groupBy)
   const absent = store.paths.meta.distinct.sol
   let rankFrom = Infinity
   let rankTo = 0
@@ -112,7 +115,7 @@ function tallyCells(store: Store, f: PhotoFilters, t: StatsTally, groupBy: Group
     if (!(rv >= 0 && rv < store.rovers.length)) continue
     let from = cells.roverStart[rv]
     let to = cells.roverStart[rv + 1]
-    if (f.sol) {
+    if (f.sol && 'sol' in cells) {
       const dated = lowerBound(cells.solRank, from, to, absent)
       from = lowerBound(cells.sol, from, dated, b[0])
       to = lowerBound(cells.sol, from, dated, b[1] + 1)
@@ -120,7 +123,7 @@ function tallyCells(store: Store, f: PhotoFilters, t: StatsTally, groupBy: Group
       rankFrom = Math.min(rankFrom, cells.solRank[from])
       rankTo = Math.max(rankTo, cells.solRank[to - 1] + 1)
     }
-    if (f.earthDate && !bySol) tallyDayBlocks(loop, cube, t, from, to, rv, b, cams)
+    if (f.earthDate && source === 'cells') tallyDayBlocks(loop, cube, t, from, to, rv, b, cams)
     else loop(cells, t, from, to, null, rv, b, cams)
   }
   if (f.sol) {

@@ -72,7 +72,7 @@ const ROW_ARRAYS: Source['arrays'] = { cam: ['camera'], k: ['solRank'], rv: ['ro
 // (a = StatsCube, or its SolCells when neither cameras nor dates filter).
 const CELL_TEST = 's < solLo || s > solHi || d0 < dayLo || d0 > dayHi || cams[cam] === 0'
 
-export type SourceName = 'rows' | 'range' | 'cells' | 'solCells'
+export type SourceName = 'rows' | 'range' | 'cells' | 'solCells' | 'cameraCells'
 
 const SOURCES: Record<SourceName, Source> = {
   /** The rows listed in rows[0..to). */
@@ -92,6 +92,13 @@ const SOURCES: Record<SourceName, Source> = {
     values: { s: 'sol[i]', k: 'solRank[i]', rv: 'cellRover', n: 'count[i]', d0: 'minDay[i]', d1: 'maxDay[i]' },
     arrays: { s: ['sol'], k: ['solRank'], n: ['count'], d0: ['minDay'], d1: ['maxDay'] },
     test: { uses: ['s'], code: 's < solLo || s > solHi' },
+  },
+  /** Per-(rover, camera) cells from..to-1 of rover cellRover, tested against the cameras; no sol. */
+  cameraCells: {
+    loop: 'for (let i = from; i < to; i++) {',
+    values: { cam: 'camera[i]', rv: 'cellRover', n: 'count[i]', d0: 'minDay[i]', d1: 'maxDay[i]' },
+    arrays: { cam: ['camera'], n: ['count'], d0: ['minDay'], d1: ['maxDay'] },
+    test: { uses: ['cam'], code: 'cams[cam] === 0' },
   },
 }
 
