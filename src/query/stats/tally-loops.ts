@@ -4,8 +4,8 @@ import type { GroupBy } from './stats-params'
  * The counting loops of the statistics, all derived from one definition: what a grouping adds
  * per counted item (GROUPINGS), and where the items come from (SOURCES). An item is a row (a
  * count of 1) or an aggregate cell of the stats cube (a count of n); either way it exposes the
- * same values under the same names — camera code `cam`, sol rank `k`, rover code `rv`, count
- * `n`, earliest and latest earth_date `d0`/`d1` (-1 when absent) — so one grouping's code runs
+ * same values under the same names — camera code `cam`, sol `s`, sol rank `k`, rover code `rv`,
+ * count `n`, earliest and latest earth_date `d0`/`d1` (-1 when absent) — so one grouping's code runs
  * unchanged over every source, and the period (earliest and latest day) is tracked in the same
  * pass by every loop alike.
  *
