@@ -207,7 +207,7 @@ describe('two value ranges that together cover every filter are intersected thro
     'earth_date=2016-01-25&drive_min=10',
   ]
   test('the plan names both sources, and the page, total and stats equal the brute force', async () => {
-    const { photoStats } = await import('../src/query/photo-stats')
+    const { photoStats } = await import('../src/query/stats/photo-stats')
     let paired = 0
     for (const q of QUERIES) {
       const { text, outcome } = listPhotosWithPlan(store, new URLSearchParams(`${q}&per_page=100&page=2`), 'http://localhost')

@@ -4,7 +4,7 @@
  * errors included, carry `X-Content-Type-Options: nosniff`; stats percentages by largest remainder.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { formatPercentUnits, percentageUnits } from '../src/query/percentages'
+import { formatPercentUnits, percentageUnits } from '../src/query/stats/percentages'
 import { makeTestApp, testStore, type TestApp } from './setup/test-app'
 import { plainPhotos } from './support/brute-force'
 

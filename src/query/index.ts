@@ -6,7 +6,7 @@
  */
 export { listPhotos } from './list-photos'
 export { getPhoto } from './get-photo'
-export { photoStats } from './photo-stats'
+export { photoStats } from './stats/photo-stats'
 export { batchPhotos } from './batch-photos'
 export { fillTimestamp, TIMESTAMP_SLOT } from './envelope'
 export { ResponseCache, responseCacheFor } from './response-cache'

@@ -79,10 +79,6 @@ const MAST_AZ_MAX = numberParam('mast_azimuth_max', 0, 360, 'Maximum mast azimut
 const IMAGE_SIZES_PARAM = listParam('image_sizes', IMAGE_SIZES, (s) => s.toLowerCase(), 'Image sizes to include (default all the rover has).') as ParamSpec<ImageSize[]>
 const EXCLUDE_IMAGES = boolParam('exclude_images', 'true: leave image URLs out (metadata only). Wins over image_sizes.')
 
-export const GROUP_BY_VALUES = ['camera', 'rover', 'sol'] as const
-export type GroupBy = (typeof GROUP_BY_VALUES)[number]
-export const GROUP_BY = listParam('group_by', GROUP_BY_VALUES, (s) => s.toLowerCase(), 'Grouping of the statistics; default camera.') as ParamSpec<GroupBy[]>
-
 /** Every photo-list parameter in the interface's order (the OpenAPI document lists them so). */
 export const PHOTO_PARAMS: ParamSpec<unknown>[] = [
   NASA_ID, ROVERS_PARAM, CAMERAS_DOC, SOL, SOL_MIN_PARAM, SOL_MAX_PARAM, EARTH_DATE, DATE_MIN, DATE_MAX, SORT, FIELDS, FIELD_SET,
@@ -99,8 +95,6 @@ export function querySchema(specs: ParamSpec<unknown>[]) {
 }
 
 export const PHOTO_QUERY_SCHEMA = querySchema(PHOTO_PARAMS)
-// Statistics have no pages to walk: `cursor` is not one of their parameters (ignored like any unknown one).
-export const STATS_QUERY_SCHEMA = querySchema([GROUP_BY as ParamSpec<unknown>, ...PHOTO_PARAMS.filter((p) => p.name !== 'cursor')])
 
 // ---- the typed plan ----------------------------------------------------------------------
 

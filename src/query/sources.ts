@@ -82,7 +82,9 @@ interface RangeField {
 /** Index sources for a filter plan (cheap: binary searches only). */
 export function indexSources(p: PhotoColumns, paths: AccessPaths, f: PhotoFilters, cameraCodes: number[] | undefined): Source[] {
   const out: Source[] = []
-  const rovers = f.rovers ?? [0, 1, 2, 3]
+  // No rover filter: every rover code up to the highest the table holds (by_rover_sol ends with it).
+  const n = paths.byRoverSol.length
+  const rovers = f.rovers ?? Array.from({ length: n > 0 ? p.rover[paths.byRoverSol[n - 1]] + 1 : 0 }, (_, c) => c)
 
   // (rover, sol) slices: rovers and/or a sol range.
   if (f.sol || f.rovers) {

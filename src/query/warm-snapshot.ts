@@ -1,8 +1,8 @@
 import type { Store } from '../store/store'
 import { photoGrids } from './photo-grids'
 import { roverManifests } from './rover-manifest'
-import { roverStats } from './rover-stats'
-import { statsCube } from './stats-cube'
+import { roverStats } from './stats/rover-stats'
+import { statsCube } from './stats/stats-cube'
 
 /**
  * Builds the per-snapshot aggregates (the stats cube, and the rover/camera figures derived from

@@ -5,7 +5,7 @@ import { CAMERAS, CAMERA_NAMES, type CameraFacts } from '../catalog/cameras'
 import { notFound, validationError, type ParamError } from '../http/problems'
 import { echo, itemAlternation, readParam, type ParamSpec } from '../query/param-parsers'
 import { singleEnvelope, wholeListEnvelope } from '../query/envelope'
-import { roverStats, type CatalogueStats } from '../query/rover-stats'
+import { roverStats, type CatalogueStats } from '../query/stats/rover-stats'
 
 /**
  * GET /api/v2/cameras and /cameras/{id} (interface "Camera", "Cameras"; behaviour.md §13).

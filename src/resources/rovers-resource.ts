@@ -4,13 +4,13 @@ import { camerasOf } from '../catalog/cameras'
 import { notFound } from '../http/problems'
 import { formatDay } from '../query/param-parsers'
 import { singleEnvelope, wholeListEnvelope } from '../query/envelope'
-import { roverStats, type RoverStats } from '../query/rover-stats'
+import { roverStats, type RoverStats } from '../query/stats/rover-stats'
 
 /**
  * GET /api/v2/rovers and /rovers/{slug} (interface "Rover"; behaviour.md §12).
  *
  * - Facts (name, dates, status) from src/catalog/rovers.ts; max_sol, max_date and total_photos
- *   computed from the index (src/query/rover-stats.ts), never the published figures.
+ *   computed from the index (src/query/stats/rover-stats.ts), never the published figures.
  * - The list is ordered by rover code (slug order) and is one page: the interface gives it no
  *   parameters, so `page`/`per_page` are not read. Its envelope is the list envelope of every
  *   list (decisions.md: meta.total_count, returned_count, timestamp on every list, rovers

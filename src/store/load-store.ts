@@ -7,6 +7,7 @@ import { JOURNEY_STOP_LAYOUT, LOCATION_LAYOUT, PANORAMA_LAYOUT, PHOTO_LAYOUT, SO
 import { IndexLoadError } from './index-load-error'
 import { FILES, type JourneyStopColumns, type LocationColumns, type Manifest, type PanoramaColumns, type PhotoColumns, type SolManifestColumns, type TraverseColumns } from './schema'
 import type { Store } from './store'
+import { ROVER_SLUGS } from '../catalog/rovers'
 
 /**
  * Loads one index into an immutable Store snapshot (schema.ts):
@@ -74,6 +75,8 @@ export async function loadStore(indexDir: string, opts: LoadOptions = {}): Promi
     manifest: deepFreeze(manifest),
     version: manifest.version,
     photos,
+    // columnsFromTable refused any rover dictionary but the catalogue's: this is the loaded one.
+    rovers: ROVER_SLUGS,
     locations,
     panoramas,
     solManifest,

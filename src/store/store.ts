@@ -12,6 +12,12 @@ export interface Store {
   /** manifest.version: part of every ETag and cache key. */
   version: string
   photos: PhotoColumns
+  /**
+   * Rover slugs by rover code: the dictionary of the photo table's rover column (the loader
+   * accepts only the catalogue's, src/catalog/rovers.ts). Whatever counts per rover sizes its
+   * rover dimension from this list, so a rover added to the catalogue needs no other edit.
+   */
+  rovers: readonly string[]
   locations: LocationColumns
   panoramas: PanoramaColumns
   /** Photos per (rover, sol, earth_date, camera): the mission manifests. */

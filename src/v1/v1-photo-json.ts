@@ -5,7 +5,7 @@ import { perSnapshot } from '../store/per-snapshot'
 import { dayText } from '../query/day-text'
 import { utf8Inner } from '../query/photo-json'
 import { formatDay } from '../query/param-parsers'
-import { roverStats } from '../query/rover-stats'
+import { roverStats } from '../query/stats/rover-stats'
 import { V1_ROVERS, v1Camera } from './v1-catalog'
 
 /**
@@ -14,7 +14,7 @@ import { V1_ROVERS, v1Camera } from './v1-catalog'
  *   rover in a photo: {id, name, landing_date, launch_date, status, max_sol, max_date,
  *                      total_photos, cameras[{name, full_name}]}
  *   rover of /rovers: the same with cameras[{id, name, rover_id, full_name}]
- * Rover figures are the v2 ones (src/query/rover-stats.ts, counted from our catalogue); a rover
+ * Rover figures are the v2 ones (src/query/stats/rover-stats.ts, counted from our catalogue); a rover
  * with no photos has max_sol and max_date null (v1 always had them, so the keys stay).
  * img_src is the one URL v1 gave: the large (1200 px) image, else the full, else medium, small.
  */

@@ -24,11 +24,27 @@ export function percentageUnits(counts: ArrayLike<number>): Int32Array {
     rem[i] = exact - f
     given += f
   }
-  let left = PERCENT_UNITS - given
-  if (left > 0) {
-    const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => rem[b]! - rem[a]! || a - b)
-    for (let k = 0; k < left && k < n; k++) units[order[k]!]!++
-    left = 0
+  const left = PERCENT_UNITS - given
+  if (left >= n) for (let i = 0; i < n; i++) units[i]!++
+  else if (left > 0) {
+    // The `left` largest remainders, ties to the earlier group: every remainder above the
+    // left-th largest gets a unit, then the earliest groups equal to it take the rest. A
+    // selection finds that remainder in linear time (sorting the indices by remainder cost ~1 ms
+    // for the ~5,000 sol groups of the synthetic catalogue, a numeric sort of them ~0.2 ms).
+    const cut = kthSmallest(rem.slice(), n - left)
+    let rest = left
+    for (let i = 0; i < n; i++) {
+      if (rem[i]! > cut) {
+        units[i]!++
+        rest--
+      }
+    }
+    for (let i = 0; i < n && rest > 0; i++) {
+      if (rem[i] === cut) {
+        units[i]!++
+        rest--
+      }
+    }
   }
   let largest = 0
   for (let i = 1; i < n; i++) if (units[i]! > units[largest]!) largest = i
@@ -39,6 +55,32 @@ export function percentageUnits(counts: ArrayLike<number>): Int32Array {
     }
   }
   return units
+}
+
+/** The k-th smallest value of `a` (0-based; reorders `a`): Hoare's selection, middle pivot. */
+function kthSmallest(a: Float64Array, k: number): number {
+  let lo = 0
+  let hi = a.length - 1
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >>> 1]!
+    let i = lo
+    let j = hi
+    while (i <= j) {
+      while (a[i]! < pivot) i++
+      while (a[j]! > pivot) j--
+      if (i <= j) {
+        const x = a[i]!
+        a[i] = a[j]!
+        a[j] = x
+        i++
+        j--
+      }
+    }
+    if (k <= j) hi = j
+    else if (k >= i) lo = i
+    else return a[k]!
+  }
+  return a[k]!
 }
 
 /** "12.3456", "12.5", "100", "0.0001": units of 0.0001 % as a JSON number without trailing zeros. */

@@ -1,6 +1,5 @@
-import type { Store } from '../store/store'
-import { ROVER_SLUGS } from '../catalog/rovers'
-import { perSnapshot } from '../store/per-snapshot'
+import type { Store } from '../../store/store'
+import { perSnapshot } from '../../store/per-snapshot'
 import { statsCube, type StatsCube } from './stats-cube'
 
 /**
@@ -24,21 +23,21 @@ export interface CameraStats {
 }
 
 export interface CatalogueStats {
-  /** By rover code. */
+  /** By rover code (store.rovers). */
   rovers: RoverStats[]
   /** By rover code, then camera name (only cameras with photos). */
   cameras: Array<Map<string, CameraStats>>
 }
 
 /**
- * Derived from the stats cube (src/query/stats-cube.ts), which already holds the photo count of
+ * Derived from the stats cube (stats-cube.ts), which already holds the photo count of
  * every (rover, sol, camera, earth_date) cell: summing ~10^5 cells instead of a second pass over
  * every row gives the same figures.
  */
 export const roverStats: (store: Store) => CatalogueStats = perSnapshot((store) => fromCube(store, statsCube(store)))
 
 function fromCube(store: Store, cube: StatsCube): CatalogueStats {
-  const rovers = ROVER_SLUGS.length
+  const rovers = store.rovers.length
   const names = store.photos.camera.dict
   const width = names.length
   const count = new Int32Array(rovers * width)

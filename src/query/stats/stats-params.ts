@@ -1,0 +1,41 @@
+import type { ParamError } from '../../http/problems'
+import type { Store } from '../../store/store'
+import type { PhotoFilters } from '../filters'
+import { echo, listParam, rawParam, type ParamSpec } from '../param-parsers'
+import { parsePhotoQuery, PHOTO_PARAMS, querySchema } from '../photo-params'
+
+/**
+ * The parameters of `GET /api/v2/photos/stats` (interface "Photo statistics"): `group_by` and
+ * every photo filter of the list (decisions.md, Other endpoints). One 400 names every bad
+ * parameter, group_by first.
+ */
+export const STATS_PATH = '/api/v2/photos/stats'
+
+export const GROUP_BY_VALUES = ['camera', 'rover', 'sol'] as const
+export type GroupBy = (typeof GROUP_BY_VALUES)[number]
+export const GROUP_BY = listParam('group_by', GROUP_BY_VALUES, (s) => s.toLowerCase(), 'Grouping of the statistics; default camera.') as ParamSpec<GroupBy[]>
+
+// Statistics have no pages to walk: `cursor` is not one of their parameters (ignored like any unknown one).
+export const STATS_QUERY_SCHEMA = querySchema([GROUP_BY as ParamSpec<unknown>, ...PHOTO_PARAMS.filter((p) => p.name !== 'cursor')])
+
+export interface StatsQuery {
+  groupBy: GroupBy
+  filters: PhotoFilters
+}
+
+/** Parses and validates the statistics parameters; throws one validationError naming each bad one. */
+export function parseStatsQuery(params: URLSearchParams, store: Store): StatsQuery {
+  const errors: ParamError[] = []
+  const groupBy = parseGroupBy(rawParam(params, 'group_by'), errors)
+  const q = parsePhotoQuery(params, store, errors)
+  return { groupBy, filters: q.filters }
+}
+
+/** One grouping, case-insensitive; absent: camera. */
+function parseGroupBy(raw: string | undefined, errors: ParamError[]): GroupBy {
+  if (raw === undefined) return 'camera'
+  const v = raw.toLowerCase()
+  if ((GROUP_BY_VALUES as readonly string[]).includes(v)) return v as GroupBy
+  errors.push({ parameter: 'group_by', message: `must be one of ${GROUP_BY_VALUES.join(', ')}, got "${echo(raw)}"` })
+  return 'camera'
+}
