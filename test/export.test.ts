@@ -321,7 +321,8 @@ describe('streaming', () => {
       const reader = r.body!.getReader()
       await reader.read()
       await Bun.sleep(500)
-      expect(exportCounters.rowsProduced - before).toBeLessThanOrEqual(300) // not the 11,277 rows: at most a chunk or two ahead
+      // Not the 11,277 rows: the sink takes chunks until it holds its high-water mark (a few hundred KB), then the loop waits.
+      expect(exportCounters.rowsProduced - before).toBeLessThanOrEqual(600)
       let text = ''
       let failed = false
       try {

@@ -1,0 +1,145 @@
+import { dayText } from '../day-text'
+import { float32TextExact } from '../float32-text'
+import type { ByteOut } from './byte-out'
+
+/**
+ * The texts the photo JSON writes for dates, times and floats (day-text.ts, iso-time.ts,
+ * float32-text.ts, Number#toString), written as bytes from integer arithmetic: no string per
+ * value. Values outside what the arithmetic covers take the string functions themselves, so the
+ * bytes always equal the JSON's text.
+ */
+const DAY = 86_400_000
+const MIN_MS = -62_167_219_200_000 // 0000-01-01T00:00:00.000Z
+const MAX_MS = 253_402_300_799_999 // 9999-12-31T23:59:59.999Z
+const MIN_DAY = -719_528 // 0000-01-01
+const MAX_DAY = 2_932_896 // 9999-12-31
+
+/** YYYY-MM-DD of a day number (days since 1970-01-01): the civil-from-days algorithm (proleptic Gregorian, as Date). */
+export function writeDay(out: ByteOut, days: number): void {
+  if (days < MIN_DAY || days > MAX_DAY) return out.text(dayText(days))
+  const z = days + 719_468
+  const era = Math.floor(z / 146_097)
+  const doe = z - era * 146_097
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365)
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100))
+  const mp = Math.floor((5 * doy + 2) / 153)
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1
+  const m = mp < 10 ? mp + 3 : mp - 9
+  const y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+  out.padded(y, 4)
+  out.byte(0x2d)
+  out.padded(m, 2)
+  out.byte(0x2d)
+  out.padded(d, 2)
+}
+
+/** Date#toISOString of a time in ms (the caller has checked |t| <= 8.64e15, as the JSON does). */
+export function writeIsoTime(out: ByteOut, t: number): void {
+  const ms = Math.trunc(t)
+  if (!(ms >= MIN_MS && ms <= MAX_MS)) return out.text(new Date(t).toISOString())
+  const day = Math.floor(ms / DAY)
+  let rest = ms - day * DAY
+  writeDay(out, day)
+  const milli = rest % 1000
+  rest = (rest - milli) / 1000
+  const sec = rest % 60
+  rest = (rest - sec) / 60
+  const min = rest % 60
+  const hour = (rest - min) / 60
+  out.byte(0x54)
+  out.padded(hour, 2)
+  out.byte(0x3a)
+  out.padded(min, 2)
+  out.byte(0x3a)
+  out.padded(sec, 2)
+  out.byte(0x2e)
+  out.padded(milli, 3)
+  out.byte(0x5a)
+}
+
+const P10: number[] = []
+for (let i = 0; i <= 22; i++) P10.push(Number('1e' + i))
+
+/**
+ * The shortest text of a float32 value (float32-text.ts's definition and its arithmetic fast
+ * path: fewest significant digits that read back as the same float32), as bytes. Decimal ties
+ * and magnitudes outside 1e-5..1e15 take the reference function.
+ */
+export function writeFloat32(out: ByteOut, x: number): void {
+  if (x === 0) return out.byte(0x30) // 0 and -0 both print "0"
+  const a = x < 0 ? -x : x
+  if (a >= 1e-5 && a < 1e15) {
+    let e = Math.floor(Math.log10(a))
+    if (e >= 0 ? P10[e]! > a : 1 / P10[-e]! > a) e--
+    else if (e + 1 >= 0 ? P10[e + 1]! <= a : 1 / P10[-e - 1]! <= a) e++
+    for (let p = 1; p <= 9; p++) {
+      const k = p - 1 - e
+      if (k > 22 || k < -22) break
+      const scaled = k >= 0 ? a * P10[k]! : a / P10[-k]!
+      const fl = Math.floor(scaled)
+      const frac = scaled - fl
+      if (frac > 0.5 - 1e-6 && frac < 0.5 + 1e-6) break
+      const m = frac >= 0.5 ? fl + 1 : fl
+      const d = k >= 0 ? m / P10[k]! : m * P10[-k]!
+      if (Math.fround(d) === a) {
+        if (x < 0) out.byte(0x2d)
+        return writeDecimal(out, m, k)
+      }
+    }
+  }
+  out.text(float32TextExact(x))
+}
+
+/** m·10^-k (m a positive integer < 2^53) in Number#toString form for 1e-6 <= value < 1e21. */
+function writeDecimal(out: ByteOut, m: number, k: number): void {
+  while (k > 0 && m % 10 === 0) {
+    m /= 10
+    k--
+  }
+  if (k <= 0) {
+    out.int(m)
+    for (let i = 0; i < -k; i++) out.byte(0x30)
+    return
+  }
+  let n = 1
+  for (let q = m; q >= 10; q = Math.floor(q / 10)) n++
+  if (k >= n) {
+    out.byte(0x30)
+    out.byte(0x2e)
+    for (let i = 0; i < k - n; i++) out.byte(0x30)
+    out.padded(m, n)
+    return
+  }
+  const div = P10[k]!
+  const hi = Math.floor(m / div)
+  out.int(hi)
+  out.byte(0x2e)
+  out.padded(m - hi * div, k)
+}
+
+/**
+ * Number#toString of doubles through a direct-mapped cache keyed by the value: coordinates
+ * repeat over the many photos taken at one rover position (a few thousand distinct values in
+ * the whole catalogue), so a miss (one string) is rare and a hit is a short copy.
+ */
+export class DoubleTexts {
+  static readonly SLOTS = 8192
+  static readonly WIDTH = 32 // the longest Number#toString of a double is 24 characters
+  readonly #keys = new Float64Array(DoubleTexts.SLOTS).fill(NaN)
+  readonly #lens = new Uint8Array(DoubleTexts.SLOTS)
+  readonly #texts = Buffer.alloc(DoubleTexts.SLOTS * DoubleTexts.WIDTH)
+  readonly #bits = new Float64Array(1)
+  readonly #words = new Uint32Array(this.#bits.buffer)
+
+  write(out: ByteOut, x: number): void {
+    this.#bits[0] = x
+    const slot = (Math.imul(this.#words[0]! ^ this.#words[1]!, 0x9e3779b1) >>> 19) & (DoubleTexts.SLOTS - 1)
+    const at = slot * DoubleTexts.WIDTH
+    if (this.#keys[slot] !== x || (x === 0 && 1 / x !== 1 / this.#keys[slot]!)) {
+      const len = this.#texts.write('' + x, at, 'latin1')
+      this.#keys[slot] = x
+      this.#lens[slot] = len
+    }
+    out.copy(this.#texts, at, at + this.#lens[slot]!)
+  }
+}
