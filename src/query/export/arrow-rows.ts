@@ -7,7 +7,7 @@ import { ROVERS } from '../../catalog/rovers'
 import type { DictColumn, PhotoColumns } from '../../store/schema'
 import { bufferOf, ByteOut } from './byte-out'
 import { imageStart, type ExportColumn } from './export-columns'
-import { fragmentsOf } from './fragments'
+import { fragmentsOf, type BoundFragments, type Fragments } from './fragments'
 import type { RowWriter } from './row-writer'
 
 /**
@@ -33,6 +33,9 @@ export class ArrowRows implements RowWriter {
   /** Per batch: the body's buffers (views) and their regions, the field nodes. */
   #bufs: Uint8Array[] = []
   #nodes: FieldNode[] = []
+  /** Image folders as bytes (URL = folder + file name), bound to each image column's scratch writer. */
+  readonly #dirTable: Fragments
+  readonly #boundDirs = new Map<ByteOut, BoundFragments>()
   /** `camera.full_name` code per (rover, camera code), -1 until first asked. */
   readonly #fullName: Int16Array
 
@@ -40,6 +43,7 @@ export class ArrowRows implements RowWriter {
     this.#dicts = columns.map((c) => (c.kind === 'dict' ? c.col.dict : c.kind === 'rover' || c.kind === 'camera-name' ? c.dict : undefined))
     let nextId = 0
     this.schema = new Schema(columns.map((c, i) => new Field(c.name, typeOf(c, this.#dicts[i] ? nextId++ : -1), c.name !== 'id')))
+    this.#dirTable = fragmentsOf(p.image_dir.dict, 'raw', (v) => v)
     this.#fullName = new Int16Array(ROVERS.length * Math.max(1, p.camera.dict.length)).fill(-1)
   }
 
@@ -73,6 +77,12 @@ export class ArrowRows implements RowWriter {
     for (let i = 0; i < this.columns.length; i++) this.#column(this.columns[i]!, i, rows, n, run)
     const batch = new RecordBatch(n, this.#nodes, this.#regions(), null)
     this.#writeBody(o, Message.encode(Message.from(batch, this.#bodyLength())))
+  }
+
+  #dirsIn(out: ByteOut): BoundFragments {
+    let b = this.#boundDirs.get(out)
+    if (!b) this.#boundDirs.set(out, (b = this.#dirTable.bind(out)))
+    return b
   }
 
   #regions(): BufferRegion[] {
@@ -232,9 +242,10 @@ export class ArrowRows implements RowWriter {
         // URL = folder + file name, copied natively (Buffer#copy with offsets: no view per row).
         const offsets = s.i32(`o${i}`, n + 1)
         const starts = s.i32(`r${i}`, n)
-        const dirs = fragmentsOf(this.p.image_dir.dict, 'raw', (v) => v)
         const dirCodes = this.p.image_dir.codes
         const fileOffsets = c.col.offsets
+        const out = s.out(`b${i}`, 0)
+        const dirs = this.#dirsIn(out)
         bits.fill(0)
         let nulls = 0
         let size = 0
@@ -250,7 +261,7 @@ export class ArrowRows implements RowWriter {
           offsets[j + 1] = size
         }
         const files = bufferOf(c.col.data)
-        const out = s.out(`b${i}`, size)
+        out.ensure(size)
         for (let j = 0; j < n; j++) {
           const a = starts[j]!
           if (a < 0) continue

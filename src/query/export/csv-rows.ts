@@ -3,7 +3,7 @@ import type { OutputSpec } from '../photo-fields'
 import { bufferOf, enc, type ByteOut } from './byte-out'
 import { exportColumns, imageStart, type ExportColumn } from './export-columns'
 import { fragmentsOf } from './fragments'
-import { DoubleTexts, writeDay, writeFloat32, writeIsoTime } from './number-bytes'
+import { DateWriter, DoubleTexts, writeFloat32 } from './number-bytes'
 import type { RowWriter } from './row-writer'
 import { csvField, csvNeedsQuotes, writeCsvField, writeCsvQuotedInner } from './text-bytes'
 
@@ -22,14 +22,15 @@ const CRLF = enc('\r\n')
 
 export class CsvRows implements RowWriter {
   readonly columns: ExportColumn[]
-  readonly #cells: Cell[]
+  #cells: Cell[] = []
 
   constructor(readonly store: Store, out: OutputSpec) {
     this.columns = exportColumns(store.photos, out)
-    this.#cells = this.columns.map((c) => cellWriter(store, c))
   }
 
   start(o: ByteOut): void {
+    const dates = new DateWriter(o)
+    this.#cells = this.columns.map((c) => cellWriter(this.store, c, o, dates))
     o.text(this.columns.map((c) => csvField(c.name)).join(',') + '\r\n')
   }
 
@@ -54,7 +55,7 @@ export class CsvRows implements RowWriter {
   }
 }
 
-function cellWriter(store: Store, c: ExportColumn): Cell {
+function cellWriter(store: Store, c: ExportColumn, out: ByteOut, dates: DateWriter): Cell {
   const p = store.photos
   switch (c.kind) {
     case 'int32': {
@@ -66,13 +67,13 @@ function cellWriter(store: Store, c: ExportColumn): Cell {
     case 'date': {
       const v = c.values
       return (o, r) => {
-        if (v[r]! >= 0) writeDay(o, v[r]!)
+        if (v[r]! >= 0) dates.day(o, v[r]!)
       }
     }
     case 'timestamp': {
       const v = c.values
       return (o, r) => {
-        if (Math.abs(v[r]!) <= 8.64e15) writeIsoTime(o, v[r]!)
+        if (Math.abs(v[r]!) <= 8.64e15) dates.iso(o, v[r]!)
       }
     }
     case 'f64': {
@@ -100,21 +101,21 @@ function cellWriter(store: Store, c: ExportColumn): Cell {
     }
     case 'dict': {
       const codes = c.col.codes
-      const f = fragmentsOf(c.col.dict, 'csv', csvField)
+      const f = fragmentsOf(c.col.dict, 'csv', csvField).bind(out)
       return (o, r) => f.write(o, codes[r]!)
     }
     case 'rover': {
-      const f = fragmentsOf(c.dict, 'csv', csvField)
+      const f = fragmentsOf(c.dict, 'csv', csvField).bind(out)
       return (o, r) => f.write(o, p.rover[r]!)
     }
     case 'camera-name': {
-      const f = fragmentsOf(c.dict, 'csv', csvField)
+      const f = fragmentsOf(c.dict, 'csv', csvField).bind(out)
       return (o, r) => f.write(o, c.codeOf(p.rover[r]!, p.camera.codes[r]!))
     }
     case 'image': {
       // URL = folder + file name; quoted as a whole when either part needs it.
-      const dirs = fragmentsOf(p.image_dir.dict, 'raw', (v) => v)
-      const dirQuoted = fragmentsOf(p.image_dir.dict, 'csv-quoted-inner', (v) => v.replaceAll('"', '""'))
+      const dirs = fragmentsOf(p.image_dir.dict, 'raw', (v) => v).bind(out)
+      const dirQuoted = fragmentsOf(p.image_dir.dict, 'csv-quoted-inner', (v) => v.replaceAll('"', '""')).bind(out)
       const dirCodes = p.image_dir.codes
       const offsets = c.col.offsets
       const files = bufferOf(c.col.data)

@@ -5,8 +5,8 @@ import type { DictColumn, PhotoColumns, Utf8Column } from '../../store/schema'
 import { A, SIZE, type OutputSpec } from '../photo-fields'
 import { bufferOf, enc, type ByteOut } from './byte-out'
 import { PERSEVERANCE, chosenImage } from './export-columns'
-import { fragmentsOf, type Fragments } from './fragments'
-import { DoubleTexts, writeDay, writeFloat32, writeIsoTime } from './number-bytes'
+import { Constants, fragmentsOf, type BoundFragments, type Fragments } from './fragments'
+import { DateWriter, DoubleTexts, writeFloat32 } from './number-bytes'
 import { writeJsonInner } from './text-bytes'
 import type { RowWriter } from './row-writer'
 
@@ -21,37 +21,42 @@ import type { RowWriter } from './row-writer'
  * The photo list renders the same objects (photo-json.ts); when it writes bytes from the same
  * kind of fragments, the two can share this row writer.
  */
-const K = {
-  open: enc('{"id":'),
-  type: enc(',"type":"photo","attributes":{'),
-  nasaId: enc('"nasa_id":"'),
-  sol: enc('"sol":'),
-  earthDate: enc('"earth_date":"'),
-  dateUtc: enc('"date_taken_utc":"'),
-  dateMars: enc('"date_taken_mars":"'),
-  images: enc('"images":{'),
-  small: enc('"small":"'),
-  medium: enc('"medium":"'),
-  large: enc('"large":"'),
-  full: enc('"full":"'),
-  dimensions: enc('"dimensions":{'),
-  width: enc('"width":'),
-  height: enc('"height":'),
-  location: enc('"location":{'),
-  site: enc('"site":'),
-  drive: enc('"drive":'),
-  coordinates: enc('"coordinates":{"x":'),
-  y: enc(',"y":'),
-  z: enc(',"z":'),
-  telemetry: enc('"telemetry":{'),
-  azimuth: enc('"mast_azimuth":'),
-  elevation: enc('"mast_elevation":'),
-  raw: enc('"raw":'),
-  relationships: enc(',"relationships":{'),
-  rover: enc('"rover":'),
-  camera: enc('"camera":'),
+/** Constant texts, written from the output's atlas (ByteOut#frag); C.* index them. */
+const TEXTS = {
+  open: '{"id":',
+  type: ',"type":"photo","attributes":{',
+  nasaId: '"nasa_id":"',
+  sol: '"sol":',
+  earthDate: '"earth_date":"',
+  dateUtc: '"date_taken_utc":"',
+  dateMars: '"date_taken_mars":"',
+  images: '"images":{',
+  small: '"small":"',
+  medium: '"medium":"',
+  large: '"large":"',
+  full: '"full":"',
+  dimensions: '"dimensions":{',
+  width: '"width":',
+  height: '"height":',
+  location: '"location":{',
+  site: '"site":',
+  drive: '"drive":',
+  coordinates: '"coordinates":{"x":',
+  y: ',"y":',
+  z: ',"z":',
+  telemetry: '"telemetry":{',
+  azimuth: '"mast_azimuth":',
+  elevation: '"mast_elevation":',
+  raw: '"raw":',
+  relationships: ',"relationships":{',
+  rover: '"rover":',
+  camera: '"camera":',
 }
-const SIZE_KEYS = [K.small, K.medium, K.large, K.full]
+type Text = keyof typeof TEXTS
+const NAMES = Object.keys(TEXTS) as Text[]
+const C = Object.fromEntries(NAMES.map((k, i) => [k, i])) as Record<Text, number>
+const CONSTANTS = new Constants(TEXTS)
+const SIZE_TEXTS = [C.small, C.medium, C.large, C.full]
 const SIZE_BITS = [SIZE.small, SIZE.medium, SIZE.large, SIZE.full]
 
 const DICT_NAMES = ['sample_type', 'title', 'caption', 'credit']
@@ -65,8 +70,13 @@ export class JsonRows implements RowWriter {
   readonly #raw: Buffer
   readonly #images: Array<{ col: Utf8Column; bytes: Buffer }>
   readonly #dictCols: DictColumn[]
-  readonly #dict: Fragments[]
-  readonly #dirs: Fragments
+  readonly #dictTables: Fragments[]
+  readonly #dirTable: Fragments
+  /** Bound to the output at start(): */
+  #k: Int32Array = new Int32Array(0)
+  #dict: BoundFragments[] = []
+  #dirs!: BoundFragments
+  #dates!: DateWriter
   readonly #coords = new DoubleTexts()
   readonly #rovers: Buffer[]
   readonly #cameras = new Map<number, Buffer>()
@@ -81,13 +91,22 @@ export class JsonRows implements RowWriter {
     this.#raw = bufferOf(p.raw.data)
     this.#images = [p.image_small, p.image_medium, p.image_large, p.image_full].map((col) => ({ col, bytes: bufferOf(col.data) }))
     this.#dictCols = [p.sample_type, p.title, p.caption, p.credit]
-    this.#dict = this.#dictCols.map((col, d) => fragmentsOf(col.dict, 'json-member:' + DICT_NAMES[d], dictMember(DICT_NAMES[d]!)))
-    this.#dirs = fragmentsOf(p.image_dir.dict, 'json-inner', (v) => JSON.stringify(v).slice(1, -1))
+    this.#dictTables = this.#dictCols.map((col, d) => fragmentsOf(col.dict, 'json-member:' + DICT_NAMES[d], dictMember(DICT_NAMES[d]!)))
+    this.#dirTable = fragmentsOf(p.image_dir.dict, 'json-inner', (v) => JSON.stringify(v).slice(1, -1))
     this.#rovers = ROVERS.map((r) => enc(JSON.stringify({ id: r.slug, type: 'rover', attributes: { name: r.name, status: r.status } })))
   }
 
   start(o: ByteOut): void {
+    this.#k = CONSTANTS.bind(o, NAMES)
+    this.#dict = this.#dictTables.map((t) => t.bind(o))
+    this.#dirs = this.#dirTable.bind(o)
+    this.#dates = new DateWriter(o)
     if (!this.lines) o.byte(0x5b)
+  }
+
+  /** A constant text (C.*). */
+  #c(o: ByteOut, i: number): void {
+    o.frag(this.#k[2 * i]!, this.#k[2 * i + 1]!)
   }
 
   end(o: ByteOut): void {
@@ -114,37 +133,37 @@ export class JsonRows implements RowWriter {
     const p = this.#p
     const out = this.out
     const attrs = out.attrs
-    o.bytes(K.open)
+    this.#c(o, C.open)
     o.int(p.id[row]!)
-    o.bytes(K.type)
+    this.#c(o, C.type)
     this.#any = false
     if (attrs & A.nasa_id) {
       const a = p.nasa_id.offsets[row]!
       const b = p.nasa_id.offsets[row + 1]!
       if (b > a) {
         this.#sep(o)
-        o.bytes(K.nasaId)
+        this.#c(o, C.nasaId)
         writeJsonInner(o, this.#nasaId, a, b)
         o.byte(0x22)
       }
     }
     if (attrs & A.sol && p.sol[row]! >= 0) {
       this.#sep(o)
-      o.bytes(K.sol)
+      this.#c(o, C.sol)
       o.int(p.sol[row]!)
     }
     if (attrs & A.earth_date && p.earth_date[row]! >= 0) {
       this.#sep(o)
-      o.bytes(K.earthDate)
-      writeDay(o, p.earth_date[row]!)
+      this.#c(o, C.earthDate)
+      this.#dates.day(o, p.earth_date[row]!)
       o.byte(0x22)
     }
     if (attrs & A.date_taken_utc) {
       const t = p.date_taken_utc[row]!
       if (Math.abs(t) <= 8.64e15) {
         this.#sep(o)
-        o.bytes(K.dateUtc)
-        writeIsoTime(o, t)
+        this.#c(o, C.dateUtc)
+        this.#dates.iso(o, t)
         o.byte(0x22)
       }
     }
@@ -153,7 +172,7 @@ export class JsonRows implements RowWriter {
       const b = p.date_taken_mars.offsets[row + 1]!
       if (b > a) {
         this.#sep(o)
-        o.bytes(K.dateMars)
+        this.#c(o, C.dateMars)
         writeJsonInner(o, this.#mars, a, b)
         o.byte(0x22)
       }
@@ -162,7 +181,7 @@ export class JsonRows implements RowWriter {
       const mark = o.pos
       const wasAny = this.#any
       this.#sep(o)
-      o.bytes(K.images)
+      this.#c(o, C.images)
       if (this.#imageMembers(o, row)) o.byte(0x7d)
       else {
         o.pos = mark
@@ -174,14 +193,14 @@ export class JsonRows implements RowWriter {
       const h = p.height[row]!
       if (wd >= 0 || h >= 0) {
         this.#sep(o)
-        o.bytes(K.dimensions)
+        this.#c(o, C.dimensions)
         if (wd >= 0) {
-          o.bytes(K.width)
+          this.#c(o, C.width)
           o.int(wd)
           if (h >= 0) o.byte(0x2c)
         }
         if (h >= 0) {
-          o.bytes(K.height)
+          this.#c(o, C.height)
           o.int(h)
         }
         o.byte(0x7d)
@@ -204,23 +223,23 @@ export class JsonRows implements RowWriter {
       const coords = out.coordinates && Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z)
       if (site >= 0 || drive >= 0 || coords) {
         this.#sep(o)
-        o.bytes(K.location)
+        this.#c(o, C.location)
         if (site >= 0) {
-          o.bytes(K.site)
+          this.#c(o, C.site)
           o.int(site)
         }
         if (drive >= 0) {
           if (site >= 0) o.byte(0x2c)
-          o.bytes(K.drive)
+          this.#c(o, C.drive)
           o.int(drive)
         }
         if (coords) {
           if (site >= 0 || drive >= 0) o.byte(0x2c)
-          o.bytes(K.coordinates)
+          this.#c(o, C.coordinates)
           this.#coords.write(o, x)
-          o.bytes(K.y)
+          this.#c(o, C.y)
           this.#coords.write(o, y)
-          o.bytes(K.z)
+          this.#c(o, C.z)
           this.#coords.write(o, z)
           o.byte(0x7d)
         }
@@ -232,14 +251,14 @@ export class JsonRows implements RowWriter {
       const el = p.mast_elevation[row]!
       if (az === az || el === el) {
         this.#sep(o)
-        o.bytes(K.telemetry)
+        this.#c(o, C.telemetry)
         if (az === az) {
-          o.bytes(K.azimuth)
+          this.#c(o, C.azimuth)
           writeFloat32(o, az)
           if (el === el) o.byte(0x2c)
         }
         if (el === el) {
-          o.bytes(K.elevation)
+          this.#c(o, C.elevation)
           writeFloat32(o, el)
         }
         o.byte(0x7d)
@@ -250,7 +269,7 @@ export class JsonRows implements RowWriter {
       const b = p.raw.offsets[row + 1]!
       if (b > a) {
         this.#sep(o)
-        o.bytes(K.raw)
+        this.#c(o, C.raw)
         // The source record as the photo list writes it: the JSON text itself when it is an object or array, else a JSON string.
         const raw = this.#raw.toString('utf8', a, b)
         o.text(validJson(raw) ? raw : JSON.stringify(raw))
@@ -258,15 +277,15 @@ export class JsonRows implements RowWriter {
     }
     o.byte(0x7d)
     if (out.includeRover || out.includeCamera) {
-      o.bytes(K.relationships)
+      this.#c(o, C.relationships)
       const rover = out.includeRover ? this.#rovers[p.rover[row]!] : undefined
       if (rover) {
-        o.bytes(K.rover)
+        this.#c(o, C.rover)
         o.bytes(rover)
         if (out.includeCamera) o.byte(0x2c)
       }
       if (out.includeCamera) {
-        o.bytes(K.camera)
+        this.#c(o, C.camera)
         o.bytes(this.#camera(p.rover[row]!, p.camera.codes[row]!))
       }
       o.byte(0x7d)
@@ -306,7 +325,7 @@ export class JsonRows implements RowWriter {
 
   #image(o: ByteOut, s: number, row: number, dir: number): void {
     const { col, bytes } = this.#images[s]!
-    o.bytes(SIZE_KEYS[s]!)
+    this.#c(o, SIZE_TEXTS[s]!)
     this.#dirs.write(o, dir)
     writeJsonInner(o, bytes, col.offsets[row]!, col.offsets[row + 1]!)
     o.byte(0x22)

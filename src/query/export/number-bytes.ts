@@ -33,28 +33,68 @@ export function writeDay(out: ByteOut, days: number): void {
   out.padded(d, 2)
 }
 
-/** Date#toISOString of a time in ms (the caller has checked |t| <= 8.64e15, as the JSON does). */
-export function writeIsoTime(out: ByteOut, t: number): void {
-  const ms = Math.trunc(t)
-  if (!(ms >= MIN_MS && ms <= MAX_MS)) return out.text(new Date(t).toISOString())
-  const day = Math.floor(ms / DAY)
-  let rest = ms - day * DAY
-  writeDay(out, day)
-  const milli = rest % 1000
-  rest = (rest - milli) / 1000
-  const sec = rest % 60
-  rest = (rest - sec) / 60
-  const min = rest % 60
-  const hour = (rest - min) / 60
-  out.byte(0x54)
-  out.padded(hour, 2)
-  out.byte(0x3a)
-  out.padded(min, 2)
-  out.byte(0x3a)
-  out.padded(sec, 2)
-  out.byte(0x2e)
-  out.padded(milli, 3)
-  out.byte(0x5a)
+/** Days (since 1970-01-01) whose texts are pre-encoded: 1990-01-01 .. 2069-12-31, every day a catalogue photo can have. */
+const FIRST_DAY = 7305
+const DAYS = 29_220
+let dayPool: Buffer | undefined
+function daysPool(): Buffer {
+  if (!dayPool) {
+    const pool = Buffer.allocUnsafeSlow(DAYS * 10)
+    for (let i = 0; i < DAYS; i++) pool.write(dayText(FIRST_DAY + i), i * 10, 'latin1')
+    dayPool = pool
+  }
+  return dayPool
+}
+
+/**
+ * Dates and times into one export's output: day texts copied from a pre-encoded table attached
+ * to the output (one native copy), the time of day written digit by digit.
+ */
+export class DateWriter {
+  readonly #base: number
+  constructor(out: ByteOut) {
+    this.#base = out.attach(daysPool())
+  }
+
+  /** YYYY-MM-DD of a day number. */
+  day(out: ByteOut, days: number): void {
+    const i = days - FIRST_DAY
+    if (i >= 0 && i < DAYS) out.frag(this.#base + i * 10, this.#base + i * 10 + 10)
+    else writeDay(out, days)
+  }
+
+  /** Date#toISOString of a time in ms (the caller has checked |t| <= 8.64e15, as the JSON does). */
+  iso(out: ByteOut, t: number): void {
+    const ms = Math.trunc(t)
+    if (!(ms >= MIN_MS && ms <= MAX_MS)) return out.text(new Date(t).toISOString())
+    const day = Math.floor(ms / DAY)
+    this.day(out, day)
+    let rest = ms - day * DAY
+    const milli = rest % 1000
+    rest = (rest - milli) / 1000
+    const sec = rest % 60
+    rest = (rest - sec) / 60
+    const min = rest % 60
+    const hour = (rest - min) / 60
+    out.ensure(14)
+    const b = out.buf
+    let p = out.pos
+    b[p++] = 0x54
+    b[p++] = 0x30 + ((hour / 10) | 0)
+    b[p++] = 0x30 + (hour % 10)
+    b[p++] = 0x3a
+    b[p++] = 0x30 + ((min / 10) | 0)
+    b[p++] = 0x30 + (min % 10)
+    b[p++] = 0x3a
+    b[p++] = 0x30 + ((sec / 10) | 0)
+    b[p++] = 0x30 + (sec % 10)
+    b[p++] = 0x2e
+    b[p++] = 0x30 + ((milli / 100) | 0)
+    b[p++] = 0x30 + (((milli / 10) | 0) % 10)
+    b[p++] = 0x30 + (milli % 10)
+    b[p++] = 0x5a
+    out.pos = p
+  }
 }
 
 const P10: number[] = []
@@ -72,19 +112,32 @@ export function writeFloat32(out: ByteOut, x: number): void {
     let e = Math.floor(Math.log10(a))
     if (e >= 0 ? P10[e]! > a : 1 / P10[-e]! > a) e--
     else if (e + 1 >= 0 ? P10[e + 1]! <= a : 1 / P10[-e - 1]! <= a) e++
-    for (let p = 1; p <= 9; p++) {
+    // Binary search over 1..9 significant digits: if p digits read back, so do more (the
+    // correctly rounded p+1-digit decimal is nearer the value), as the reference assumes.
+    let lo = 1
+    let hi = 9
+    let bestM = -1
+    let bestK = 0
+    let exact = true
+    while (lo <= hi) {
+      const p = (lo + hi) >> 1
       const k = p - 1 - e
-      if (k > 22 || k < -22) break
+      if (k > 22 || k < -22) { exact = false; break }
       const scaled = k >= 0 ? a * P10[k]! : a / P10[-k]!
       const fl = Math.floor(scaled)
       const frac = scaled - fl
-      if (frac > 0.5 - 1e-6 && frac < 0.5 + 1e-6) break
+      if (frac > 0.5 - 1e-6 && frac < 0.5 + 1e-6) { exact = false; break }
       const m = frac >= 0.5 ? fl + 1 : fl
       const d = k >= 0 ? m / P10[k]! : m * P10[-k]!
       if (Math.fround(d) === a) {
-        if (x < 0) out.byte(0x2d)
-        return writeDecimal(out, m, k)
-      }
+        bestM = m
+        bestK = k
+        hi = p - 1
+      } else lo = p + 1
+    }
+    if (exact && bestM >= 0) {
+      if (x < 0) out.byte(0x2d)
+      return writeDecimal(out, bestM, bestK)
     }
   }
   out.text(float32TextExact(x))
