@@ -36,6 +36,7 @@ export class ArrowRows implements RowWriter {
   /** Image folders as bytes (URL = folder + file name), bound to each image column's scratch writer. */
   readonly #dirTable: Fragments
   readonly #boundDirs = new Map<ByteOut, BoundFragments>()
+  readonly #urls = new ByteOut(1 << 16)
   /** `camera.full_name` code per (rover, camera code), -1 until first asked. */
   readonly #fullName: Int16Array
 
@@ -74,6 +75,7 @@ export class ArrowRows implements RowWriter {
     const run = rows[n - 1]! - rows[0]! === n - 1 && ascending(rows, n) ? rows[0]! : -1
     this.#bufs = []
     this.#nodes = []
+    this.#urls.reset()
     for (let i = 0; i < this.columns.length; i++) this.#column(this.columns[i]!, i, rows, n, run)
     const batch = new RecordBatch(n, this.#nodes, this.#regions(), null)
     this.#writeBody(o, Message.encode(Message.from(batch, this.#bodyLength())))
@@ -244,8 +246,11 @@ export class ArrowRows implements RowWriter {
         const starts = s.i32(`r${i}`, n)
         const dirCodes = this.p.image_dir.codes
         const fileOffsets = c.col.offsets
-        const out = s.out(`b${i}`, 0)
+        // Every image column of the batch appends to one writer (reset per batch): its bytes
+        // are views until the batch is drained, and the folders are attached to it once.
+        const out = this.#urls
         const dirs = this.#dirsIn(out)
+        const from = out.pos
         bits.fill(0)
         let nulls = 0
         let size = 0
@@ -269,7 +274,7 @@ export class ArrowRows implements RowWriter {
           dirs.write(out, dirCodes[r]!)
           out.copy(files, a, fileOffsets[r + 1]!)
         }
-        return this.#add(n, nulls, bits, bytesOf(offsets), out.buf.subarray(0, out.pos))
+        return this.#add(n, nulls, bits, bytesOf(offsets), out.buf.subarray(from, out.pos))
       }
     }
   }
@@ -307,7 +312,6 @@ function gather<T extends Codes | Float64Array | Float32Array>(src: { [i: number
 /** Buffers reused by every batch of one export, by slot; grown when a batch needs more. */
 class Scratch {
   readonly #slots = new Map<string, ArrayBufferView>()
-  readonly #outs = new Map<string, ByteOut>()
   #take<T extends ArrayBufferView>(slot: string, make: (n: number) => T, fits: (a: T) => boolean, view: (a: T) => T, n: number): T {
     let a = this.#slots.get(slot) as T | undefined
     if (!a || !fits(a)) this.#slots.set(slot, (a = make(Math.max(n, 1024))))
@@ -331,14 +335,6 @@ class Scratch {
   like<T extends Codes>(slot: string, proto: T, n: number): T {
     const Ctor = proto.constructor as new (k: number) => T
     return this.#take(slot, (k) => new Ctor(k), (a) => a.length >= n && a.constructor === Ctor, (a) => a.subarray(0, n) as T, n)
-  }
-  /** A reusable byte writer (image URLs), emptied. */
-  out(slot: string, n: number): ByteOut {
-    let o = this.#outs.get(slot)
-    if (!o) this.#outs.set(slot, (o = new ByteOut(Math.max(n, 1 << 16))))
-    o.reset()
-    o.ensure(n)
-    return o
   }
 }
 

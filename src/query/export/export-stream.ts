@@ -34,7 +34,7 @@ export const CHUNK_ROWS = 2048
  * batches are larger than text chunks; in the default order most of a batch's bytes are slices
  * of the store's own columns and take no memory of their own.
  */
-export const ARROW_BATCH_ROWS = 16_384
+export const ARROW_BATCH_ROWS = 8192
 
 const RENEW_EVERY_MS = 20_000
 /** After the deadline, how long the error row may take to reach a slow client before the connection is cut. */
