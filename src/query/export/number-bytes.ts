@@ -143,31 +143,57 @@ export function writeFloat32(out: ByteOut, x: number): void {
   out.text(float32TextExact(x))
 }
 
-/** m·10^-k (m a positive integer < 2^53) in Number#toString form for 1e-6 <= value < 1e21. */
+/**
+ * m·10^-k in Number#toString form for 1e-6 <= value < 1e21, where m is a positive integer of at
+ * most 10^9 (the float32 path: 9 significant digits, rounded), written straight into the buffer.
+ */
 function writeDecimal(out: ByteOut, m: number, k: number): void {
   while (k > 0 && m % 10 === 0) {
-    m /= 10
+    m = (m / 10) | 0
     k--
   }
+  const n = m < 10 ? 1 : m < 100 ? 2 : m < 1000 ? 3 : m < 10000 ? 4 : m < 100000 ? 5 : m < 1000000 ? 6 : m < 10000000 ? 7 : m < 100000000 ? 8 : m < 1000000000 ? 9 : 10
+  // Digits, point and zeros: at most 10 + 1 + 22 bytes.
+  out.ensure(40)
+  const b = out.buf
+  let p = out.pos
   if (k <= 0) {
-    out.int(m)
-    for (let i = 0; i < -k; i++) out.byte(0x30)
+    let e = p + n
+    for (let q = m, i = e - 1; i >= p; i--) {
+      const d = (q / 10) | 0
+      b[i] = 0x30 + q - d * 10
+      q = d
+    }
+    for (let i = 0; i < -k; i++) b[e++] = 0x30
+    out.pos = e
     return
   }
-  let n = 1
-  for (let q = m; q >= 10; q = Math.floor(q / 10)) n++
   if (k >= n) {
-    out.byte(0x30)
-    out.byte(0x2e)
-    for (let i = 0; i < k - n; i++) out.byte(0x30)
-    out.padded(m, n)
+    b[p++] = 0x30
+    b[p++] = 0x2e
+    for (let i = 0; i < k - n; i++) b[p++] = 0x30
+    const e = p + n
+    for (let q = m, i = e - 1; i >= p; i--) {
+      const d = (q / 10) | 0
+      b[i] = 0x30 + q - d * 10
+      q = d
+    }
+    out.pos = e
     return
   }
-  const div = P10[k]!
-  const hi = Math.floor(m / div)
-  out.int(hi)
-  out.byte(0x2e)
-  out.padded(m - hi * div, k)
+  // n - k digits, the point, k digits.
+  const e = p + n + 1
+  const point = p + n - k
+  for (let q = m, i = e - 1; i >= p; i--) {
+    if (i === point) {
+      b[i] = 0x2e
+      continue
+    }
+    const d = (q / 10) | 0
+    b[i] = 0x30 + q - d * 10
+    q = d
+  }
+  out.pos = e
 }
 
 /**
