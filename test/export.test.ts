@@ -85,6 +85,8 @@ const QUERIES = [
   'rovers=opportunity,spirit&sort=sol,-date_taken_utc&include=rover,camera',
   'rovers=perseverance&sol_max=40&field_set=complete&sort=-width,nasa_id',
   'fields=nasa_id,sol,telemetry,location&sort=-mast_azimuth',
+  'rovers=spirit,curiosity&sol_max=300&fields=nasa_id,sol,earth_date,images&sort=earth_date',
+  'rovers=spirit&field_set=minimal&fields=nasa_id&sort=-id',
 ]
 
 describe('each format read back by its own reader equals the paged API', () => {
@@ -321,7 +323,8 @@ describe('streaming', () => {
       const reader = r.body!.getReader()
       await reader.read()
       await Bun.sleep(500)
-      expect(exportCounters.rowsProduced - before).toBeLessThanOrEqual(300) // not the 11,277 rows: at most a chunk or two ahead
+      // Not the 11,277 rows: the sink takes chunks until it holds its high-water mark (a few hundred KB), then the loop waits.
+      expect(exportCounters.rowsProduced - before).toBeLessThanOrEqual(600)
       let text = ''
       let failed = false
       try {

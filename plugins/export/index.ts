@@ -28,7 +28,7 @@ export function exportPlugin(deps: PluginDeps) {
     const store = deps.stores.forRequest(request)
     const f = urlFacts(request.url)
     const accept = request.headers.get('accept')
-    const plan = planExport(store, f.params(), accept, serverMaxRows)
+    const plan = await planExport(store, f.params(), accept, serverMaxRows)
 
     // HEAD (RFC 9110 §9.3.2): the GET's headers, no body, so nothing is streamed and only the call itself counts.
     const head = request.method === 'HEAD'
@@ -38,7 +38,7 @@ export function exportPlugin(deps: PluginDeps) {
     if (record && !head) {
       const now = clock()
       const limits = effectiveLimits(record, deps.config)
-      const { hourCount, refusal } = await chargeExport(deps.limits, record.id, limits, plan.cost, plan.rows.length, now)
+      const { hourCount, refusal } = await chargeExport(deps.limits, record.id, limits, plan.cost, plan.count, now)
       ctx.addHeaders('always', rateLimitHeaders(limits, hourCount, now))
       if (refusal) throw refusal
       charged = plan.cost
@@ -53,7 +53,7 @@ export function exportPlugin(deps: PluginDeps) {
       // RFC 9110 §12.5.5: without format=, Accept chose the representation.
       vary: 'Accept',
       etag: entityTag(store.version, originFor(request, deps.config), f.getKey() + exportTagSuffix(plan.format, jsonType)),
-      'x-export-rows': String(plan.rows.length),
+      'x-export-rows': String(plan.count),
       'x-export-total': String(plan.total),
       'x-export-charged': String(charged),
     }
@@ -69,7 +69,7 @@ export function exportPlugin(deps: PluginDeps) {
       onEnd(outcome, rows) {
         hold.finish()
         deps.log.log(outcome === 'complete' ? 'info' : 'warn', 'export.end', {
-          outcome, format: plan.format, rows, planned: plan.rows.length, charged, version: store.version, ms: Math.round(performance.now() - started),
+          outcome, format: plan.format, rows, planned: plan.count, charged, version: store.version, ms: Math.round(performance.now() - started),
         })
       },
     })

@@ -89,16 +89,31 @@ function cameraFullName(p: PhotoColumns): ExportColumn {
   }
 }
 
+/** Index of each size in IMAGE_COLUMNS order (small, medium, large, full). */
+export const SIZE_INDEX = { small: 0, medium: 1, large: 2, full: 3 } as const
+
 /**
- * The byte range of the file name an image column holds for `row`, or undefined when the photo's
- * JSON has no such image: only Perseverance carries sizes other than full; `minimal` keeps one
- * image, medium else full (photo-json.ts writes the same).
+ * The one image a `minimal` photo carries (decisions.md, Clarifications): medium, else large,
+ * else full, else small, among the sizes `allowed` for its rover; as a SIZE_INDEX, -1 for none.
  */
-export function imageRange(c: Extract<ExportColumn, { kind: 'image' }>, rover: number, row: number, p: PhotoColumns): [number, number] | undefined {
+export function chosenImage(p: PhotoColumns, row: number, allowed: number): number {
+  if (allowed & SIZE.medium && p.image_medium.offsets[row + 1]! > p.image_medium.offsets[row]!) return 1
+  if (allowed & SIZE.large && p.image_large.offsets[row + 1]! > p.image_large.offsets[row]!) return 2
+  if (allowed & SIZE.full && p.image_full.offsets[row + 1]! > p.image_full.offsets[row]!) return 3
+  if (allowed & SIZE.small && p.image_small.offsets[row + 1]! > p.image_small.offsets[row]!) return 0
+  return -1
+}
+
+/**
+ * Where the file name an image column holds for `row` starts in the column's bytes (it ends at
+ * the next offset), or -1 when the photo's JSON has no such image: only Perseverance carries
+ * sizes other than full; `minimal` keeps the one image chosenImage picks (photo-json.ts writes
+ * the same).
+ */
+export function imageStart(c: Extract<ExportColumn, { kind: 'image' }>, rover: number, row: number, p: PhotoColumns): number {
   const allowed = rover === PERSEVERANCE ? c.sizes : c.sizes & SIZE.full
-  if (!(allowed & SIZE[c.size])) return undefined
-  if (c.single && c.size === 'full' && allowed & SIZE.medium && p.image_medium.offsets[row + 1] > p.image_medium.offsets[row]) return undefined
-  const a = c.col.offsets[row]
-  const b = c.col.offsets[row + 1]
-  return a === b ? undefined : [a, b]
+  if (!(allowed & SIZE[c.size])) return -1
+  if (c.single && chosenImage(p, row, allowed) !== SIZE_INDEX[c.size]) return -1
+  const a = c.col.offsets[row]!
+  return a === c.col.offsets[row + 1]! ? -1 : a
 }

@@ -3,17 +3,20 @@ import type { Store } from '../../store/store'
 import { Order } from '../order'
 import { parsePhotoQuery } from '../photo-params'
 import type { OutputSpec } from '../photo-fields'
-import { runQuery } from '../run-query'
+import { scanMatches } from '../run-query'
 import { PAGING_NAMES, readExportParams, type ExportFormat } from './export-params'
+import { BitRows, PermRows, RowBits, sortedRuns, type RowCursor } from './row-order'
 
 /** One export, decided before a byte is sent: what to write, which rows in which order, what it costs. */
 export interface ExportPlan {
   store: Store
   format: ExportFormat
   output: OutputSpec
-  /** The rows to write, in the requested order (at most maxRows of them). */
-  rows: Int32Array
-  /** Photos matching the filters (rows.length is less when max_rows or the server cap cut it). */
+  /** The rows to write, in the requested order (at most maxRows of them), produced as the stream is read. */
+  rows: RowCursor
+  /** Rows the export writes (the matches, cut by max_rows or the server cap). */
+  count: number
+  /** Photos matching the filters. */
   total: number
   /** Calls this export counts as: one per started 1,000 rows, at least one (decisions.md, Export charging). */
   cost: number
@@ -21,14 +24,19 @@ export interface ExportPlan {
 
 export const ROWS_PER_CALL = 1000
 
+/** Gives the event loop a turn (between sorted runs of a large export). */
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
+
 /**
  * Parses an export request with the photo list's own parser (parsePhotoQuery: same declarations,
  * same validation, one 400 naming every bad parameter, export's own `format`/`max_rows` included)
- * and runs the query once on the pinned snapshot for every match in order, up to the row cap. The
- * row list (4 bytes a row) is all the export keeps; the columns are read from the snapshot as the
- * stream goes.
+ * and finds every match on the pinned snapshot with the list's own planner (scanMatches: the
+ * same index sources and filters), into a bitset of rows. The order then costs nothing up front
+ * when the store already holds it (row order, or one field's permutation); any other order is
+ * sorted a run at a time with the event loop free between runs (row-order.ts). The stream reads
+ * the columns from the snapshot as it goes.
  */
-export function planExport(store: Store, params: URLSearchParams, accept: string | null, serverMaxRows: number): ExportPlan {
+export async function planExport(store: Store, params: URLSearchParams, accept: string | null, serverMaxRows: number): Promise<ExportPlan> {
   const errors: ParamError[] = []
   const { format, maxRows } = readExportParams(params, accept, serverMaxRows, errors)
   const photoParams = new URLSearchParams(params)
@@ -36,8 +44,24 @@ export function planExport(store: Store, params: URLSearchParams, accept: string
   const q = parsePhotoQuery(photoParams, store, errors)
   if (errors.length) throw validationError(errors) // unreachable: parsePhotoQuery throws with them
   const order = new Order(q.sort, store.photos, store.paths)
-  const outcome = maxRows > 0 ? runQuery(store, q.filters, order, { offset: 0, limit: maxRows }) : { total: runQuery(store, q.filters, order, { offset: 0, limit: 0 }).total, rows: new Int32Array(0) }
-  return { store, format, output: q.output, rows: outcome.rows, total: outcome.total, cost: exportCost(outcome.rows.length) }
+  const bits = new RowBits(store.photos.length)
+  let total = 0
+  scanMatches(store, q.filters, {
+    rows(sel, len) {
+      bits.add(sel, len)
+      total += len
+    },
+    range(from, to) {
+      bits.addRange(from, to)
+      total += to - from
+    },
+  })
+  const count = Math.min(total, Math.max(0, maxRows))
+  const rows: RowCursor = order.isDefault ? new BitRows(bits, count)
+    : order.single ? new PermRows(store, order, bits, count)
+    : count === 0 ? new BitRows(bits, 0)
+    : await sortedRuns(order, bits, total, count, yieldToLoop)
+  return { store, format, output: q.output, rows, count, total, cost: exportCost(count) }
 }
 
 /** One call per started 1,000 rows, and at least the one the request itself is. */

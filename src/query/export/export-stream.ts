@@ -1,7 +1,10 @@
-import { ArrowBatches } from './arrow-batches'
+import { ArrowRows } from './arrow-rows'
+import { ByteOut } from './byte-out'
+import { CsvRows } from './csv-rows'
 import { exportColumns } from './export-columns'
 import type { ExportPlan } from './export-plan'
-import { csvRows, jsonRows, type TextRows } from './text-rows'
+import { JsonRows } from './json-rows'
+import type { RowWriter } from './row-writer'
 
 export type ExportOutcome = 'complete' | 'cancelled' | 'timeout' | 'failed'
 
@@ -10,7 +13,7 @@ export interface ExportStreamOptions {
   signal?: AbortSignal
   /** After this long the stream ends with an error row (text) or is aborted (Arrow). */
   timeoutMs: number
-  /** Rows per chunk (default CHUNK_ROWS). */
+  /** Rows per chunk (text) or record batch (Arrow); default CHUNK_ROWS / ARROW_BATCH_ROWS. */
   chunkRows?: number
   /** Called now and then while the stream runs (keeps the in-flight slot from being taken for leaked). */
   renew?: (nowMs: number) => void
@@ -22,49 +25,53 @@ export interface ExportStreamOptions {
 export const exportCounters = { rowsProduced: 0, running: 0 }
 
 /**
- * Rows per chunk. Each chunk's bytes are garbage once the socket has them; measured on the 1.9M
- * synthetic catalogue over loopback, 2,048-row chunks kept the server's RSS growth at about a
- * third of what 8,192-row chunks left (the allocator returns small blocks sooner), at no
- * measurable cost in throughput.
+ * Rows per chunk of a text export: a chunk is rendered into one reusable buffer (a few MB at
+ * most) and written to the response as one piece.
  */
 export const CHUNK_ROWS = 2048
+/**
+ * Rows per Arrow record batch: each batch costs its metadata and one pass per column, so
+ * batches are larger than text chunks; in the default order most of a batch's bytes are slices
+ * of the store's own columns and take no memory of their own.
+ */
+export const ARROW_BATCH_ROWS = 8192
 
 const RENEW_EVERY_MS = 20_000
-/**
- * Every this many bytes handed out, a young-generation GC is asked for (Bun.gc(false)): the
- * chunks already written to the socket are garbage at once, but a fast client lets the stream
- * make them faster than the collector's own pacing frees them, and the RSS would grow by the
- * size of the export instead of staying flat.
- */
-const GC_EVERY_BYTES = 32 * 2 ** 20
 /** After the deadline, how long the error row may take to reach a slow client before the connection is cut. */
 const FAILURE_GRACE_MS = 2_000
 
+/** Bun's direct stream controller (ReadableStream `type: "direct"`): write() copies what the sink cannot send at once. */
+interface DirectController {
+  write(data: Uint8Array | string): number | Promise<number>
+  close(error?: Error): void
+}
+
 /**
- * The body of an export as a pull stream: one chunk is built only when the consumer asks for it
- * (backpressure: a slow client holds the export at its socket's pace, never more than a chunk or
- * two ahead in memory), from the plan's pinned snapshot (a reload mid-stream changes nothing; the
- * snapshot is let go when the stream ends). A cancel (client gone) or an abort of the request
- * stops it before the next chunk. At the deadline a text stream gets its failure row and is then
- * errored, so the client never takes a cut export for a whole one; an Arrow stream is errored
- * (its reader sees no end-of-stream marker).
+ * The body of an export as a direct stream (Bun's ReadableStream `type: "direct"`): one loop
+ * renders a chunk of rows into a reusable buffer, writes it, and waits whenever the sink says
+ * it is full (write returns a promise), so a slow client holds the export at its socket's pace
+ * with at most a chunk or two ahead in memory, and nothing is allocated per row. Rows come from
+ * the plan's pinned snapshot (a reload mid-stream changes nothing; the snapshot is let go when
+ * the stream ends). A cancel (client gone) or an abort of the request stops it before the next
+ * chunk. At the deadline a text stream gets its failure row and is then errored, so the client
+ * never takes a cut export for a whole one; an Arrow stream is errored (its reader sees no
+ * end-of-stream marker).
  */
 export function exportStream(plan: ExportPlan, opts: ExportStreamOptions): ReadableStream<Uint8Array> {
   // Only these reach the snapshot; end() drops them, so a finished stream pins no old index.
-  let rows: Int32Array | undefined = plan.rows
-  const total = plan.rows.length
-  let arrow = plan.format === 'arrow' ? new ArrowBatches(plan.store.photos, exportColumns(plan.store.photos, plan.output)) : undefined
-  let text: TextRows | undefined = arrow ? undefined
-    : plan.format === 'csv' ? csvRows(plan.store, plan.output) : jsonRows(plan.store, plan.output, plan.format === 'ndjson')
-  const isText = !arrow
-  const size = Math.max(1, opts.chunkRows ?? CHUNK_ROWS)
+  let source: ExportPlan['rows'] | undefined = plan.rows
+  let writer: RowWriter | undefined = plan.format === 'arrow' ? new ArrowRows(plan.store.photos, exportColumns(plan.store.photos, plan.output))
+    : plan.format === 'csv' ? new CsvRows(plan.store, plan.output)
+    : new JsonRows(plan.store, plan.output, plan.format === 'ndjson')
+  const failureOf = writer.failure.bind(writer)
+  const total = plan.count
+  const size = Math.max(1, opts.chunkRows ?? (plan.format === 'arrow' ? ARROW_BATCH_ROWS : CHUNK_ROWS))
+  const chunk = new Int32Array(Math.min(size, Math.max(1, total)))
+  const out = new ByteOut()
   let pos = 0
-  let sinceGc = 0
-  let state: 'running' | 'ended' = 'running'
-  /** The failure row is queued: the next pull errors the stream. */
-  let failing = false
+  let state: 'waiting' | 'running' | 'ended' = 'waiting'
   let lastRenew = Date.now()
-  let controller: ReadableStreamDefaultController<Uint8Array> | undefined
+  let controller: DirectController | undefined
   let deadline: ReturnType<typeof setTimeout> | undefined
   let grace: ReturnType<typeof setTimeout> | undefined
 
@@ -72,101 +79,81 @@ export function exportStream(plan: ExportPlan, opts: ExportStreamOptions): Reada
   const end = (outcome: ExportOutcome) => {
     if (state === 'ended') return
     state = 'ended'
-    rows = undefined
-    arrow = undefined
-    text = undefined
+    source = undefined
+    writer = undefined
     clearTimeout(deadline)
-    clearTimeout(grace)
     opts.signal?.removeEventListener('abort', onAbort)
     exportCounters.running--
     opts.onEnd(outcome, pos)
   }
   const fail = (error: Error, outcome: ExportOutcome) => {
-    try {
-      controller?.error(error)
-    } catch {}
     end(outcome)
+    try {
+      controller?.close(error)
+    } catch {}
   }
   const onAbort = () => fail(new Error('client went away'), 'cancelled')
   opts.signal?.addEventListener('abort', onAbort)
 
-  const encode = (s: string) => Buffer.from(s, 'utf8') as Uint8Array
-  const give = (c: ReadableStreamDefaultController<Uint8Array>, bytes: Uint8Array) => {
-    c.enqueue(bytes)
-    sinceGc += bytes.byteLength
-    if (sinceGc >= GC_EVERY_BYTES) {
-      sinceGc = 0
-      Bun.gc(false)
+  const onDeadline = () => {
+    if (state === 'ended') return
+    const detail = `The export stopped after ${opts.timeoutMs / 1000} s (EXPORT_TIMEOUT_S), having written ${pos} of ${total} rows.`
+    const failure = failureOf(detail)
+    if (failure === undefined || !controller) return fail(new Error(detail), 'timeout')
+    end('timeout') // the snapshot is let go now; only the failure row is left to send
+    try {
+      void controller.write(failure)
+    } catch {}
+    const c = controller
+    grace = setTimeout(() => {
+      try {
+        c.close(new Error(detail))
+      } catch {}
+    }, FAILURE_GRACE_MS)
+    grace.unref?.()
+  }
+
+  const run = async (c: DirectController) => {
+    const w = writer!
+    w.start(out)
+    while (state === 'running') {
+      const now = Date.now()
+      if (opts.renew && now - lastRenew >= RENEW_EVERY_MS) {
+        lastRenew = now
+        opts.renew(now)
+      }
+      const n = pos < total ? source!.next(chunk) : 0
+      if (n > 0) {
+        w.rows(out, chunk, n)
+        pos += n
+        exportCounters.rowsProduced += n
+      }
+      const last = n === 0 || pos >= total
+      if (last) w.end(out)
+      const written = out.drain((bytes) => c.write(bytes))
+      if (last) {
+        end('complete')
+        c.close()
+        return
+      }
+      // Backpressure: the sink is full until this settles.
+      if (written instanceof Promise) await written
     }
   }
 
-  return new ReadableStream<Uint8Array>(
-    {
-      start(c) {
-        controller = c
-        if (opts.signal?.aborted) return onAbort()
-        deadline = setTimeout(() => {
-          if (state !== 'running') return
-          const detail = `The export stopped after ${opts.timeoutMs / 1000} s (EXPORT_TIMEOUT_S), having written ${pos} of ${total} rows.`
-          if (!isText) return fail(new Error(detail), 'timeout')
-          const failure = text!.failure(detail)
-          failing = true
-          end('timeout') // the snapshot is let go now; only the failure row is left to send
-          try {
-            c.enqueue(encode(failure))
-          } catch {}
-          grace = setTimeout(() => {
-            try {
-              c.error(new Error(detail))
-            } catch {}
-          }, FAILURE_GRACE_MS)
-          grace.unref?.()
-        }, opts.timeoutMs)
-      },
-      pull(c) {
-        if (failing) return void c.error(new Error('export timed out'))
-        if (state !== 'running' || !rows) return
-        try {
-          const now = Date.now()
-          if (opts.renew && now - lastRenew >= RENEW_EVERY_MS) {
-            lastRenew = now
-            opts.renew(now)
-          }
-          if (pos >= rows.length && pos > 0) {
-            c.enqueue(arrow ? arrow.end() : encode(text!.end()))
-            c.close()
-            return end('complete')
-          }
-          const first = pos === 0
-          const chunk = rows.subarray(pos, pos + size)
-          pos += chunk.length
-          exportCounters.rowsProduced += chunk.length
-          if (arrow) {
-            const bytes = arrow.batch(chunk)
-            give(c, pos >= rows.length ? concat(bytes, arrow.end()) : bytes)
-          } else {
-            const s = (first ? text!.start() : '') + text!.chunk(chunk, first) + (pos >= rows.length ? text!.end() : '')
-            give(c, encode(s))
-          }
-          if (pos >= rows.length) {
-            c.close()
-            end('complete')
-          }
-        } catch (e) {
-          fail(e instanceof Error ? e : new Error(String(e)), 'failed')
-        }
-      },
-      cancel() {
-        end('cancelled')
-      },
+  return new ReadableStream({
+    type: 'direct',
+    pull(c: DirectController) {
+      // A reader calls pull again after each settled call; the one loop started here serves them all.
+      if (state !== 'waiting') return
+      controller = c
+      if (opts.signal?.aborted) return onAbort()
+      state = 'running'
+      deadline = setTimeout(onDeadline, opts.timeoutMs)
+      return run(c).catch((e) => fail(e instanceof Error ? e : new Error(String(e)), 'failed'))
     },
-    { highWaterMark: 1 },
-  )
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.byteLength + b.byteLength)
-  out.set(a)
-  out.set(b, a.byteLength)
-  return out
+    cancel() {
+      end('cancelled')
+    },
+  } as unknown as ConstructorParameters<typeof ReadableStream<Uint8Array>>[0])
 }

@@ -1,0 +1,388 @@
+import {
+  DateDay, Dictionary, Field, Float32, Float64, Int8, Int16, Int32, Message, Schema, TimeUnit, Timestamp, Uint8, Uint16, Uint32, Utf8,
+  vectorFromArray, type DataType,
+} from 'apache-arrow'
+import { BufferRegion, DictionaryBatch, FieldNode, RecordBatch } from 'apache-arrow/ipc/metadata/message'
+import { ROVERS } from '../../catalog/rovers'
+import type { DictColumn, PhotoColumns } from '../../store/schema'
+import { bufferOf, ByteOut } from './byte-out'
+import { imageStart, type ExportColumn } from './export-columns'
+import { fragmentsOf, type BoundFragments, type Fragments } from './fragments'
+import type { RowWriter } from './row-writer'
+
+/**
+ * Export rows as an Arrow IPC stream (application/vnd.apache.arrow.stream; Arrow columnar
+ * format, "IPC Streaming Format"): the schema message, each dictionary once (the store's own
+ * dictionary), one record batch per chunk, then the end-of-stream marker. Typed columns: Int32,
+ * DateDay, Timestamp(ms, UTC), Float64/Float32, Utf8, and Dictionary<Utf8> for the store's
+ * dictionary columns.
+ *
+ * The framing is written here (continuation marker, metadata length, the flatbuffer metadata
+ * that apache-arrow's Message encodes, 8-byte padding, the body buffers): apache-arrow's writer
+ * assembles Data objects per batch and copies the body once more into its sink, which cost more
+ * than the rows themselves. When a chunk's rows are one ascending run of the table (the default
+ * order), its fixed-width, string and dictionary-code buffers are slices of the snapshot's own
+ * columns, handed to the response as they are; otherwise the values are gathered into buffers
+ * reused by every batch. Only validity bitmaps, int64 timestamps, rebased string offsets and the
+ * image URLs (folder + file name) are always built.
+ */
+export class ArrowRows implements RowWriter {
+  readonly schema: Schema
+  readonly #dicts: Array<string[] | undefined>
+  readonly #scratch = new Scratch()
+  /** Per batch: the body's buffers (views) and their regions, the field nodes. */
+  #bufs: Uint8Array[] = []
+  #nodes: FieldNode[] = []
+  /** Image folders as bytes (URL = folder + file name), bound to each image column's scratch writer. */
+  readonly #dirTable: Fragments
+  readonly #boundDirs = new Map<ByteOut, BoundFragments>()
+  readonly #urls = new ByteOut(1 << 16)
+  /** `camera.full_name` code per (rover, camera code), -1 until first asked. */
+  readonly #fullName: Int16Array
+
+  constructor(readonly p: PhotoColumns, readonly columns: ExportColumn[]) {
+    this.#dicts = columns.map((c) => (c.kind === 'dict' ? c.col.dict : c.kind === 'rover' || c.kind === 'camera-name' ? c.dict : undefined))
+    let nextId = 0
+    this.schema = new Schema(columns.map((c, i) => new Field(c.name, typeOf(c, this.#dicts[i] ? nextId++ : -1), c.name !== 'id')))
+    this.#dirTable = fragmentsOf(p.image_dir.dict, 'raw', (v) => v)
+    this.#fullName = new Int16Array(ROVERS.length * Math.max(1, p.camera.dict.length)).fill(-1)
+  }
+
+  start(o: ByteOut): void {
+    writeMessage(o, Message.encode(Message.from(this.schema)))
+    this.schema.fields.forEach((f, i) => {
+      const values = this.#dicts[i]
+      if (!values) return
+      // The dictionary's values as one Utf8 array: "" is a value like any other (rows whose value is absent are null).
+      const data = vectorFromArray(values, new Utf8()).data[0]!
+      this.#bufs = [EMPTY, bytesOf(data.valueOffsets), data.values.subarray(0, data.valueOffsets[values.length])]
+      const batch = new RecordBatch(values.length, [new FieldNode(values.length, 0)], this.#regions(), null)
+      this.#writeBody(o, Message.encode(Message.from(new DictionaryBatch(batch, (f.type as Dictionary).id, false), this.#bodyLength())))
+    })
+  }
+
+  end(o: ByteOut): void {
+    o.int32le(-1)
+    o.int32le(0)
+  }
+
+  failure(): undefined {
+    return undefined
+  }
+
+  rows(o: ByteOut, rows: Int32Array, n: number): void {
+    if (n === 0) return
+    const run = rows[n - 1]! - rows[0]! === n - 1 && ascending(rows, n) ? rows[0]! : -1
+    this.#bufs = []
+    this.#nodes = []
+    this.#urls.reset()
+    for (let i = 0; i < this.columns.length; i++) this.#column(this.columns[i]!, i, rows, n, run)
+    const batch = new RecordBatch(n, this.#nodes, this.#regions(), null)
+    this.#writeBody(o, Message.encode(Message.from(batch, this.#bodyLength())))
+  }
+
+  #dirsIn(out: ByteOut): BoundFragments {
+    let b = this.#boundDirs.get(out)
+    if (!b) this.#boundDirs.set(out, (b = this.#dirTable.bind(out)))
+    return b
+  }
+
+  #regions(): BufferRegion[] {
+    let at = 0
+    return this.#bufs.map((b) => {
+      const r = new BufferRegion(at, b.byteLength)
+      at += pad8(b.byteLength)
+      return r
+    })
+  }
+
+  #bodyLength(): number {
+    let s = 0
+    for (const b of this.#bufs) s += pad8(b.byteLength)
+    return s
+  }
+
+  #writeBody(o: ByteOut, meta: Uint8Array): void {
+    writeMessage(o, meta)
+    for (const b of this.#bufs) {
+      o.external(b)
+      o.zeros(pad8(b.byteLength) - b.byteLength)
+    }
+  }
+
+  /** One column's field node and buffers (validity first). */
+  #add(n: number, nulls: number, validity: Uint8Array | undefined, ...buffers: Uint8Array[]): void {
+    this.#nodes.push(new FieldNode(n, nulls))
+    this.#bufs.push(nulls > 0 ? validity! : EMPTY, ...buffers)
+  }
+
+  #column(c: ExportColumn, i: number, rows: Int32Array, n: number, run: number): void {
+    const s = this.#scratch
+    const bits = s.bytes(`v${i}`, (n + 7) >> 3)
+    switch (c.kind) {
+      case 'int32':
+      case 'date': {
+        const v = run >= 0 ? c.values.subarray(run, run + n) : gather(c.values, rows, n, s.i32(`g${i}`, n))
+        let nulls = 0
+        if (hasNegative(c.values)) {
+          bits.fill(0)
+          for (let j = 0; j < n; j++) if (v[j]! >= 0) bits[j >> 3]! |= 1 << (j & 7); else nulls++
+        }
+        return this.#add(n, nulls, bits, bytesOf(v))
+      }
+      case 'f64': {
+        const v = run >= 0 ? c.values.subarray(run, run + n) : gather(c.values, rows, n, s.f64(`g${i}`, n))
+        bits.fill(0)
+        let nulls = 0
+        const g = c.group
+        if (g) {
+          const [x, y, z] = g as [Float64Array, Float64Array, Float64Array]
+          for (let j = 0; j < n; j++) {
+            const r = rows[j]!
+            if (Number.isFinite(x[r]!) && Number.isFinite(y[r]!) && Number.isFinite(z[r]!)) bits[j >> 3]! |= 1 << (j & 7)
+            else nulls++
+          }
+        } else for (let j = 0; j < n; j++) if (v[j] === v[j]) bits[j >> 3]! |= 1 << (j & 7); else nulls++
+        return this.#add(n, nulls, bits, bytesOf(v))
+      }
+      case 'f32': {
+        const v = run >= 0 ? c.values.subarray(run, run + n) : gather(c.values, rows, n, s.f32(`g${i}`, n))
+        bits.fill(0)
+        let nulls = 0
+        for (let j = 0; j < n; j++) if (v[j] === v[j]) bits[j >> 3]! |= 1 << (j & 7); else nulls++
+        return this.#add(n, nulls, bits, bytesOf(v))
+      }
+      case 'timestamp': {
+        // int64 ms written as two int32 halves (little-endian), without a BigInt per row.
+        const halves = s.i32(`t${i}`, 2 * n)
+        bits.fill(0)
+        let nulls = 0
+        const v = c.values
+        for (let j = 0; j < n; j++) {
+          const t = v[rows[j]!]!
+          if (!(Math.abs(t) <= 8.64e15)) {
+            halves[2 * j] = 0
+            halves[2 * j + 1] = 0
+            nulls++
+            continue
+          }
+          const ms = Math.trunc(t)
+          const hi = Math.floor(ms / 4294967296)
+          halves[2 * j] = (ms - hi * 4294967296) | 0
+          halves[2 * j + 1] = hi
+          bits[j >> 3]! |= 1 << (j & 7)
+        }
+        return this.#add(n, nulls, bits, bytesOf(halves))
+      }
+      case 'utf8': {
+        const src = c.col.offsets
+        const offsets = s.i32(`o${i}`, n + 1)
+        bits.fill(0)
+        let nulls = 0
+        let data: Uint8Array
+        offsets[0] = 0
+        if (run >= 0) {
+          const base = src[run]!
+          for (let j = 0; j < n; j++) {
+            const b = src[run + j + 1]!
+            offsets[j + 1] = b - base
+            if (b > src[run + j]!) bits[j >> 3]! |= 1 << (j & 7); else nulls++
+          }
+          data = c.col.data.subarray(base, src[run + n]!)
+        } else {
+          let size = 0
+          for (let j = 0; j < n; j++) {
+            const r = rows[j]!
+            const len = src[r + 1]! - src[r]!
+            size += len
+            offsets[j + 1] = size
+            if (len > 0) bits[j >> 3]! |= 1 << (j & 7); else nulls++
+          }
+          const out = s.bytes(`b${i}`, size)
+          const from = bufferOf(c.col.data)
+          const to = bufferOf(out)
+          for (let j = 0; j < n; j++) {
+            const r = rows[j]!
+            if (src[r + 1]! > src[r]!) from.copy(to, offsets[j]!, src[r]!, src[r + 1]!)
+          }
+          data = out
+        }
+        return this.#add(n, nulls, bits, bytesOf(offsets), data)
+      }
+      case 'dict': {
+        const codes = run >= 0 ? c.col.codes.subarray(run, run + n) : gather(c.col.codes, rows, n, s.like(`g${i}`, c.col.codes, n))
+        const absent = absentCodes(c.col)
+        let nulls = 0
+        if (absent) {
+          bits.fill(0)
+          for (let j = 0; j < n; j++) if (!absent[codes[j]!]) bits[j >> 3]! |= 1 << (j & 7); else nulls++
+        }
+        return this.#add(n, nulls, bits, bytesOf(codes))
+      }
+      case 'rover': {
+        const codes = run >= 0 ? this.p.rover.subarray(run, run + n) : gather(this.p.rover, rows, n, s.bytes(`g${i}`, n))
+        return this.#add(n, 0, undefined, codes)
+      }
+      case 'camera-name': {
+        const codes = s.i16(`g${i}`, n)
+        const table = this.#fullName
+        const cams = Math.max(1, this.p.camera.dict.length)
+        bits.fill(0)
+        let nulls = 0
+        for (let j = 0; j < n; j++) {
+          const r = rows[j]!
+          const key = this.p.rover[r]! * cams + this.p.camera.codes[r]!
+          let code = table[key]
+          if (code === undefined) code = c.codeOf(this.p.rover[r]!, this.p.camera.codes[r]!)
+          else if (code < 0) code = table[key] = c.codeOf(this.p.rover[r]!, this.p.camera.codes[r]!)
+          codes[j] = code
+          if (code !== 0) bits[j >> 3]! |= 1 << (j & 7); else nulls++
+        }
+        return this.#add(n, nulls, bits, bytesOf(codes))
+      }
+      case 'image': {
+        // URL = folder + file name, copied natively (Buffer#copy with offsets: no view per row).
+        const offsets = s.i32(`o${i}`, n + 1)
+        const starts = s.i32(`r${i}`, n)
+        const dirCodes = this.p.image_dir.codes
+        const fileOffsets = c.col.offsets
+        // Every image column of the batch appends to one writer (reset per batch): its bytes
+        // are views until the batch is drained, and the folders are attached to it once.
+        const out = this.#urls
+        const dirs = this.#dirsIn(out)
+        const from = out.pos
+        bits.fill(0)
+        let nulls = 0
+        let size = 0
+        offsets[0] = 0
+        for (let j = 0; j < n; j++) {
+          const r = rows[j]!
+          const a = imageStart(c, this.p.rover[r]!, r, this.p)
+          starts[j] = a
+          if (a >= 0) {
+            size += dirs.size(dirCodes[r]!) + fileOffsets[r + 1]! - a
+            bits[j >> 3]! |= 1 << (j & 7)
+          } else nulls++
+          offsets[j + 1] = size
+        }
+        const files = bufferOf(c.col.data)
+        out.ensure(size)
+        for (let j = 0; j < n; j++) {
+          const a = starts[j]!
+          if (a < 0) continue
+          const r = rows[j]!
+          dirs.write(out, dirCodes[r]!)
+          out.copy(files, a, fileOffsets[r + 1]!)
+        }
+        return this.#add(n, nulls, bits, bytesOf(offsets), out.buf.subarray(from, out.pos))
+      }
+    }
+  }
+}
+
+const EMPTY = new Uint8Array(0)
+
+/** One encapsulated message: continuation marker, metadata length (padded to 8), metadata, padding. */
+function writeMessage(o: ByteOut, meta: Uint8Array): void {
+  const aligned = (meta.byteLength + 8 + 7) & ~7
+  o.int32le(-1)
+  o.int32le(aligned - 8)
+  o.external(meta)
+  o.zeros(aligned - 8 - meta.byteLength)
+}
+
+const pad8 = (n: number) => (n + 7) & ~7
+
+function bytesOf(v: ArrayBufferView): Uint8Array {
+  return v instanceof Uint8Array ? v : new Uint8Array(v.buffer, v.byteOffset, v.byteLength)
+}
+
+function ascending(rows: Int32Array, n: number): boolean {
+  for (let j = 1; j < n; j++) if (rows[j] !== rows[j - 1]! + 1) return false
+  return true
+}
+
+type Codes = DictColumn['codes']
+
+function gather<T extends Codes | Float64Array | Float32Array>(src: { [i: number]: number }, rows: Int32Array, n: number, out: T): T {
+  for (let j = 0; j < n; j++) out[j] = src[rows[j]!]!
+  return out
+}
+
+/** Buffers reused by every batch of one export, by slot; grown when a batch needs more. */
+class Scratch {
+  readonly #slots = new Map<string, ArrayBufferView>()
+  #take<T extends ArrayBufferView>(slot: string, make: (n: number) => T, fits: (a: T) => boolean, view: (a: T) => T, n: number): T {
+    let a = this.#slots.get(slot) as T | undefined
+    if (!a || !fits(a)) this.#slots.set(slot, (a = make(Math.max(n, 1024))))
+    return view(a)
+  }
+  bytes(slot: string, n: number): Uint8Array {
+    return this.#take(slot, (k) => new Uint8Array(k), (a) => a.length >= n, (a) => a.subarray(0, n), n)
+  }
+  i16(slot: string, n: number): Int16Array {
+    return this.#take(slot, (k) => new Int16Array(k), (a) => a.length >= n, (a) => a.subarray(0, n), n)
+  }
+  i32(slot: string, n: number): Int32Array {
+    return this.#take(slot, (k) => new Int32Array(k), (a) => a.length >= n, (a) => a.subarray(0, n), n)
+  }
+  f32(slot: string, n: number): Float32Array {
+    return this.#take(slot, (k) => new Float32Array(k), (a) => a.length >= n, (a) => a.subarray(0, n), n)
+  }
+  f64(slot: string, n: number): Float64Array {
+    return this.#take(slot, (k) => new Float64Array(k), (a) => a.length >= n, (a) => a.subarray(0, n), n)
+  }
+  like<T extends Codes>(slot: string, proto: T, n: number): T {
+    const Ctor = proto.constructor as new (k: number) => T
+    return this.#take(slot, (k) => new Ctor(k), (a) => a.length >= n && a.constructor === Ctor, (a) => a.subarray(0, n) as T, n)
+  }
+}
+
+/** Whether an int column holds any absent value (-1): one scan per column array, remembered. */
+const negatives = new WeakMap<Int32Array, boolean>()
+function hasNegative(v: Int32Array): boolean {
+  let h = negatives.get(v)
+  if (h === undefined) {
+    h = false
+    for (let i = 0; i < v.length; i++) if (v[i]! < 0) { h = true; break }
+    negatives.set(v, h)
+  }
+  return h
+}
+
+/** Per dictionary: which codes stand for an absent value (""), or undefined when none does. */
+const absentByDict = new WeakMap<string[], Uint8Array | null>()
+function absentCodes(col: DictColumn): Uint8Array | undefined {
+  let a = absentByDict.get(col.dict)
+  if (a === undefined) {
+    a = null
+    const marks = new Uint8Array(col.dict.length + 1)
+    col.dict.forEach((v, i) => { if (v === '') { marks[i] = 1; a = marks } })
+    absentByDict.set(col.dict, a)
+  }
+  return a ?? undefined
+}
+
+function indexType(codes: Codes | Uint8Array | Int16Array): DataType {
+  if (codes instanceof Int8Array) return new Int8()
+  if (codes instanceof Int16Array) return new Int16()
+  if (codes instanceof Uint8Array) return new Uint8()
+  if (codes instanceof Uint16Array) return new Uint16()
+  if (codes instanceof Uint32Array) return new Uint32()
+  return new Int32()
+}
+
+function typeOf(c: ExportColumn, dictId: number): DataType {
+  switch (c.kind) {
+    case 'int32': return new Int32()
+    case 'date': return new DateDay()
+    case 'timestamp': return new Timestamp(TimeUnit.MILLISECOND, 'UTC')
+    case 'f64': return new Float64()
+    case 'f32': return new Float32()
+    case 'utf8':
+    case 'image': return new Utf8()
+    case 'dict': return new Dictionary(new Utf8(), indexType(c.col.codes) as never, dictId)
+    case 'rover': return new Dictionary(new Utf8(), new Uint8(), dictId)
+    case 'camera-name': return new Dictionary(new Utf8(), new Int16(), dictId)
+  }
+}

@@ -1,0 +1,143 @@
+import type { Store } from '../../store/store'
+import type { OutputSpec } from '../photo-fields'
+import { bufferOf, enc, type ByteOut } from './byte-out'
+import { exportColumns, imageStart, type ExportColumn } from './export-columns'
+import { fragmentsOf } from './fragments'
+import { DateWriter, DoubleTexts, writeFloat32 } from './number-bytes'
+import type { RowWriter } from './row-writer'
+import { csvField, csvNeedsQuotes, writeCsvField, writeCsvQuotedInner } from './text-bytes'
+
+/**
+ * CSV (RFC 4180) written as bytes: a header of the flat column names (export-columns.ts, nested
+ * members joined with "."), then one record per photo, CRLF line ends (§2.1), fields quoted only
+ * when they hold a comma, a quote or a line break, quotes doubled (§2.6, §2.7). An absent value
+ * is an empty field. Values are the JSON's texts: dates YYYY-MM-DD, times ISO 8601 UTC with
+ * milliseconds, float32 angles with the fewest digits that read back the same. Dictionary
+ * values are pre-encoded fields; per row only column bytes are copied and digits written.
+ * A failure is a last record whose first field is `#error` and second the problem's detail.
+ */
+type Cell = (o: ByteOut, row: number) => void
+
+const CRLF = enc('\r\n')
+
+export class CsvRows implements RowWriter {
+  readonly columns: ExportColumn[]
+  #cells: Cell[] = []
+
+  constructor(readonly store: Store, out: OutputSpec) {
+    this.columns = exportColumns(store.photos, out)
+  }
+
+  start(o: ByteOut): void {
+    const dates = new DateWriter(o)
+    this.#cells = this.columns.map((c) => cellWriter(this.store, c, o, dates))
+    o.text(this.columns.map((c) => csvField(c.name)).join(',') + '\r\n')
+  }
+
+  rows(o: ByteOut, rows: Int32Array, n: number): void {
+    const cells = this.#cells
+    const k = cells.length
+    for (let j = 0; j < n; j++) {
+      const r = rows[j]!
+      cells[0]!(o, r)
+      for (let c = 1; c < k; c++) {
+        o.byte(0x2c)
+        cells[c]!(o, r)
+      }
+      o.bytes(CRLF)
+    }
+  }
+
+  end(): void {}
+
+  failure(detail: string): string {
+    return '#error,' + csvField(detail) + '\r\n'
+  }
+}
+
+function cellWriter(store: Store, c: ExportColumn, out: ByteOut, dates: DateWriter): Cell {
+  const p = store.photos
+  switch (c.kind) {
+    case 'int32': {
+      const v = c.values
+      return (o, r) => {
+        if (v[r]! >= 0) o.int(v[r]!)
+      }
+    }
+    case 'date': {
+      const v = c.values
+      return (o, r) => {
+        if (v[r]! >= 0) dates.day(o, v[r]!)
+      }
+    }
+    case 'timestamp': {
+      const v = c.values
+      return (o, r) => {
+        if (Math.abs(v[r]!) <= 8.64e15) dates.iso(o, v[r]!)
+      }
+    }
+    case 'f64': {
+      const v = c.values
+      const texts = new DoubleTexts()
+      const g = c.group
+      if (!g) return (o, r) => {
+        if (v[r] === v[r]) texts.write(o, v[r]!)
+      }
+      const [x, y, z] = g as [Float64Array, Float64Array, Float64Array]
+      return (o, r) => {
+        if (Number.isFinite(x[r]!) && Number.isFinite(y[r]!) && Number.isFinite(z[r]!)) texts.write(o, v[r]!)
+      }
+    }
+    case 'f32': {
+      const v = c.values
+      return (o, r) => {
+        if (v[r] === v[r]) writeFloat32(o, v[r]!)
+      }
+    }
+    case 'utf8': {
+      const offsets = c.col.offsets
+      const bytes = bufferOf(c.col.data)
+      return (o, r) => writeCsvField(o, bytes, offsets[r]!, offsets[r + 1]!)
+    }
+    case 'dict': {
+      const codes = c.col.codes
+      const f = fragmentsOf(c.col.dict, 'csv', csvField).bind(out)
+      return (o, r) => f.write(o, codes[r]!)
+    }
+    case 'rover': {
+      const f = fragmentsOf(c.dict, 'csv', csvField).bind(out)
+      return (o, r) => f.write(o, p.rover[r]!)
+    }
+    case 'camera-name': {
+      const f = fragmentsOf(c.dict, 'csv', csvField).bind(out)
+      return (o, r) => f.write(o, c.codeOf(p.rover[r]!, p.camera.codes[r]!))
+    }
+    case 'image': {
+      // URL = folder + file name; quoted as a whole when either part needs it.
+      const dirs = fragmentsOf(p.image_dir.dict, 'raw', (v) => v).bind(out)
+      const dirQuoted = fragmentsOf(p.image_dir.dict, 'csv-quoted-inner', (v) => v.replaceAll('"', '""')).bind(out)
+      const dirCodes = p.image_dir.codes
+      const offsets = c.col.offsets
+      const files = bufferOf(c.col.data)
+      const dirNeedsQuotes = new Int8Array(p.image_dir.dict.length + 1).fill(-1)
+      return (o, r) => {
+        const a = imageStart(c, p.rover[r]!, r, p)
+        if (a < 0) return
+        const b = offsets[r + 1]!
+        const dir = dirCodes[r]!
+        let q = dirNeedsQuotes[dir]
+        if (q === undefined) q = 0
+        else if (q < 0) q = dirNeedsQuotes[dir] = /[",\r\n]/.test(p.image_dir.dict[dir] ?? '') ? 1 : 0
+        if (q === 0 && !csvNeedsQuotes(files, a, b)) {
+          dirs.write(o, dir)
+          o.copy(files, a, b)
+          return
+        }
+        o.byte(0x22)
+        dirQuoted.write(o, dir)
+        writeCsvQuotedInner(o, files, a, b)
+        o.byte(0x22)
+      }
+    }
+  }
+}

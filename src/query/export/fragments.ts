@@ -1,0 +1,93 @@
+import type { ByteOut } from './byte-out'
+
+/**
+ * Pre-encoded bytes of a dictionary's values in one output form (a JSON member, a CSV field, a
+ * JSON string's inside), by code, in one pool: fragment i is pool[start[i] .. start[i+1]). The
+ * last entry is the form of "" (written for a code the dictionary does not hold). Tables live as
+ * long as the dictionary array (the snapshot's): repeated exports of a snapshot encode nothing
+ * again. An export attaches the pool to its output buffer once (bind) and copies fragments from
+ * there (ByteOut#frag).
+ */
+export class Fragments {
+  readonly pool: Buffer
+  readonly start: Int32Array
+
+  constructor(values: readonly string[], encode: (value: string) => string) {
+    const texts = values.map((v) => encode(v))
+    texts.push(encode(''))
+    this.start = new Int32Array(texts.length + 1)
+    let size = 0
+    for (let i = 0; i < texts.length; i++) {
+      this.start[i] = size
+      size += Buffer.byteLength(texts[i]!, 'utf8')
+    }
+    this.start[texts.length] = size
+    this.pool = Buffer.allocUnsafeSlow(size)
+    for (let i = 0; i < texts.length; i++) this.pool.write(texts[i]!, this.start[i]!, 'utf8')
+  }
+
+  /** The table as written into `out` (its pool attached there). */
+  bind(out: ByteOut): BoundFragments {
+    return new BoundFragments(this, out.attach(this.pool))
+  }
+}
+
+export class BoundFragments {
+  readonly #start: Int32Array
+  readonly #last: number
+  constructor(readonly table: Fragments, readonly base: number) {
+    this.#start = table.start
+    this.#last = table.start.length - 2
+  }
+
+  /** Writes the fragment of `code` into the output it is bound to. */
+  write(out: ByteOut, code: number): void {
+    const i = code >= 0 && code < this.#last ? code : this.#last
+    out.frag(this.base + this.#start[i]!, this.base + this.#start[i + 1]!)
+  }
+
+  /** Byte length of the fragment of `code` (0 for an empty one). */
+  size(code: number): number {
+    const i = code >= 0 && code < this.#last ? code : this.#last
+    return this.#start[i + 1]! - this.#start[i]!
+  }
+}
+
+const tables = new WeakMap<readonly string[], Map<string, Fragments>>()
+
+/** The fragment table of `values` in the form named `kind` (one per dictionary array and form). */
+export function fragmentsOf(values: readonly string[], kind: string, encode: (value: string) => string): Fragments {
+  let byKind = tables.get(values)
+  if (!byKind) tables.set(values, (byKind = new Map()))
+  let t = byKind.get(kind)
+  if (!t) byKind.set(kind, (t = new Fragments(values, encode)))
+  return t
+}
+
+/** Constant texts of a writer (member names, separators) in one pool, each as an [a, b) pair of atlas offsets once bound. */
+export class Constants<K extends string> {
+  readonly pool: Buffer
+  readonly #at: Record<K, [number, number]>
+  constructor(texts: Record<K, string>) {
+    const at = {} as Record<K, [number, number]>
+    let size = 0
+    for (const k in texts) {
+      const len = Buffer.byteLength(texts[k], 'utf8')
+      at[k] = [size, size + len]
+      size += len
+    }
+    this.pool = Buffer.alloc(size)
+    for (const k in texts) this.pool.write(texts[k], at[k][0], 'utf8')
+    this.#at = at
+  }
+  /** Start and end of each constant in `out`'s atlas (flat: [a0, b0, a1, b1, ...] in key order of `keys`). */
+  bind(out: ByteOut, keys: readonly K[]): Int32Array {
+    const base = out.attach(this.pool)
+    const r = new Int32Array(2 * keys.length)
+    keys.forEach((k, i) => {
+      r[2 * i] = base + this.#at[k][0]
+      r[2 * i + 1] = base + this.#at[k][1]
+    })
+    return r
+  }
+}
