@@ -3,6 +3,7 @@ import { checkGoals, GOALS, peerGoalFor } from '../bench/lib/goals'
 import { scanGrowth } from '../bench/lib/scale-compare'
 import type { BenchResult, HalfSaturation, HttpTarget, OpenLoopFigures, PeerShape, ShapeTiming, StartSizeResult } from '../bench/lib/result'
 import { parseBenchArgs, syntheticIndexDir } from '../bench/lib/bench-options'
+import { scaleTable, withScaleBlock } from '../bench/scale-table'
 
 /**
  * The bench's goal checks on synthetic results: each goal is met by figures inside it and
@@ -160,5 +161,18 @@ describe('bench goals at scale 10', () => {
     expect(() => parseBenchArgs(['--scale', '0'], {})).toThrow()
     expect(() => parseBenchArgs(['--scale', '1000'], {})).toThrow()
     expect(GOALS.scaled.buildS).toBe(600)
+  })
+
+  test('the scale table puts every figure beside the scale-1 one, marks scans that outgrow the rows, and replaces only its own block', () => {
+    const md = scaleTable(base, scaled(20.1, 0.5, { load_ms: 900, rss_mb: 5000, build: { scale: 10, runs: 1, seconds: 300, peak_rss_mb: 7000 } }))
+    expect(md).toContain('Rows x10.')
+    expect(md).toMatch(/\| s \| scan \| 2 \| 20\.1 \| x10\.1 ✗ \|/)
+    expect(md).toMatch(/\| n \| narrow \| 0\.1 \| 0\.1 \| x1 \|/)
+    expect(md).toMatch(/\| build peak RSS MiB \| – \| 7000 \|/)
+    expect(md).toMatch(/scan shapes grow no faster than the rows .*\| \*\*missed\*\* \|/)
+    const readme = 'intro\n<!-- scale:start -->\nold\n<!-- scale:end -->\ntail\n'
+    const out = withScaleBlock(readme, 'new table')
+    expect(out).toBe('intro\n<!-- scale:start -->\nnew table\n<!-- scale:end -->\ntail\n')
+    expect(withScaleBlock('intro\n', 'x')).toContain('## Scale\n\n<!-- scale:start -->\nx\n<!-- scale:end -->')
   })
 })
