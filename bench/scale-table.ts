@@ -66,7 +66,7 @@ export function scaleTable(base: BenchResult, scaled: BenchResult, basePath = 's
     '|---|---|---:|---:|---:|---:|---:|',
     ...g.all.map((s) => row([
       s.name, s.group, s.base_p50_ms, s.scaled_p50_ms,
-      `x${s.ratio}${s.group === 'scan' && !(s.ratio <= g.rowsRatio) ? ' ✗' : ''}`,
+      `x${s.ratio}${!s.same_request ? ' (another request)' : s.group === 'scan' && !(s.ratio <= g.rowsRatio) ? ' ✗' : ''}`,
       s.base_p99_ms, `${cell(s.scaled_p99_ms)}${s.group === 'narrow' && !((s.scaled_p99_ms ?? Infinity) <= GOALS.narrowP99Ms) ? ' ✗' : ''}`,
     ])),
   ]

@@ -130,6 +130,12 @@ describe('bench goals at scale 10', () => {
     expect(g.rowsRatio).toBe(10)
     expect(g.missed.map((s) => s.name)).toEqual(['s'])
     expect(g.all.map((s) => s.name)).toEqual(['n', 's', 'deep-page-2000'])
+    // A scan that asked something else at the other scale (a value picked from the data) is shown, not judged.
+    const other = scaled(40, 1)
+    const e = other.scenarios.engine!
+    if (e.status === 'ok') e.shapes[1].request = '/photos?nasa_id=other'
+    expect(verdict(other, base)('grow no faster')).toBeNull()
+    expect(scanGrowth(base, other).incomparable.map((s) => s.name)).toEqual(['s'])
   })
 
   test('load 5 s, RSS 6 GB, build 10 min at peak RSS 8 GB; a build that died misses; no peer or HTTP goal', () => {

@@ -188,7 +188,8 @@ export function checkGoals(r: BenchResult, base?: BenchResult): GoalCheck[] {
           goal: label,
           measured: g.shapes.length === 0 ? 'no scan shape timed in both runs'
             : `rows x${g.rowsRatio}; ${g.shapes.length - g.missed.length}/${g.shapes.length} within; largest x${g.worst?.ratio} (${g.worst?.name})` +
-              (g.missed.length ? `; faster than the rows: ${g.missed.map((s) => `${s.name} x${s.ratio}`).join(', ')}` : ''),
+              (g.missed.length ? `; faster than the rows: ${g.missed.map((s) => `${s.name} x${s.ratio}`).join(', ')}` : '') +
+              (g.incomparable.length ? `; not compared (another request at this scale): ${g.incomparable.map((s) => s.name).join(', ')}` : ''),
           met: g.shapes.length === 0 ? null : g.missed.length === 0,
         })
       }

@@ -18,6 +18,11 @@ export interface ShapeGrowth {
   scaled_p99_ms?: number
   /** scaled p50 / base p50. */
   ratio: number
+  /**
+   * False when the shape asked something else at the other scale (values picked from the data,
+   * such as a nasa_id fragment, can differ): its growth is shown but not judged.
+   */
+  same_request: boolean
 }
 
 export interface Growth {
@@ -25,8 +30,10 @@ export interface Growth {
   rowsRatio: number
   /** Every engine shape timed in both runs, in the scaled run's order. */
   all: ShapeGrowth[]
-  /** The full-scan shapes (group scan), which must grow no faster than the rows. */
+  /** The full-scan shapes (group scan) asking the same at both scales, which must grow no faster than the rows. */
   shapes: ShapeGrowth[]
+  /** Full-scan shapes whose request differs between the runs (not judged). */
+  incomparable: ShapeGrowth[]
   missed: ShapeGrowth[]
   worst?: ShapeGrowth
 }
@@ -45,12 +52,13 @@ export function scanGrowth(base: BenchResult, scaled: BenchResult): Growth {
   for (const s of se) {
     const b = be.find((x) => key(x.name) === key(s.name))
     if (!b || s.status !== 'ok' || b.status !== 'ok' || !b.p50_ms || s.p50_ms === undefined) continue
-    all.push({ name: s.name, group: s.group, base_p50_ms: b.p50_ms, scaled_p50_ms: s.p50_ms, base_p99_ms: b.p99_ms, scaled_p99_ms: s.p99_ms, ratio: round3(s.p50_ms / b.p50_ms) })
+    all.push({ name: s.name, group: s.group, base_p50_ms: b.p50_ms, scaled_p50_ms: s.p50_ms, base_p99_ms: b.p99_ms, scaled_p99_ms: s.p99_ms, ratio: round3(s.p50_ms / b.p50_ms), same_request: b.request === s.request })
   }
-  const shapes = all.filter((s) => s.group === 'scan')
+  const shapes = all.filter((s) => s.group === 'scan' && s.same_request)
+  const incomparable = all.filter((s) => s.group === 'scan' && !s.same_request)
   const missed = shapes.filter((s) => !(s.ratio <= rowsRatio))
   const worst = shapes.reduce<ShapeGrowth | undefined>((a, s) => (!a || s.ratio > a.ratio ? s : a), undefined)
-  return { rowsRatio, all, shapes, missed, worst }
+  return { rowsRatio, all, shapes, incomparable, missed, worst }
 }
 
 /**
