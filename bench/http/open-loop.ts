@@ -25,7 +25,11 @@ export interface OpenLoopRun {
   p99_ms: number
   p999_ms: number
   max_ms: number
-  /** 99th percentile of (actual send - intended send): the generator's own share of the latency. */
+  /**
+   * 99th percentile of (actual send - intended send) over the requests whose connection was idle
+   * when they fell due: the generator's own lateness, part of the measured latency. (A request
+   * held back by a late answer on its connection is late because of the server, not counted here.)
+   */
   send_lag_p99_ms: number
   bad_status: number
   /** Requests intended in the window with no complete answer DRAIN_NS after it (counted as errors, not as latencies). */
@@ -41,6 +45,8 @@ interface Conn {
   /** Intended send time of the request in flight, or -1. */
   inflight: number
   sentAt: number
+  /** True when the request in flight was sent on an idle connection (its lateness is the generator's). */
+  onTime: boolean
   buf: Uint8Array
   len: number
 }
@@ -76,15 +82,16 @@ export async function openLoop(url: string, rate: number, durationS: number, con
   const lags: number[] = []
   let bad = 0
   let failure: Error | undefined
-  const conns: Conn[] = Array.from({ length: connections }, () => ({ next: 0, inflight: -1, sentAt: 0, buf: new Uint8Array(1 << 16), len: 0 }))
+  const conns: Conn[] = Array.from({ length: connections }, () => ({ next: 0, inflight: -1, sentAt: 0, onTime: true, buf: new Uint8Array(1 << 16), len: 0 }))
 
   let t0 = 0
   let tEnd = Infinity
   let closing = false
   let measuredFrom = 0
-  const send = (c: Conn, t: number) => {
+  const send = (c: Conn, t: number, onTime: boolean) => {
     c.inflight = c.next
     c.sentAt = t
+    c.onTime = onTime
     c.next += interval
     c.socket!.write(request)
   }
@@ -109,11 +116,17 @@ export async function openLoop(url: string, rate: number, durationS: number, con
     c.len = 0
     if (c.inflight >= measuredFrom) {
       latencies.push((t - c.inflight) / 1e6)
-      lags.push((c.sentAt - c.inflight) / 1e6)
+      if (c.onTime) lags.push((c.sentAt - c.inflight) / 1e6)
       if (a.status < 200 || a.status >= 400) bad++
     }
     c.inflight = -1
-    if (c.next <= t && c.next < tEnd) send(c, t)
+    // Due already: this request waited for the answer before it (the server's delay, measured from its intended time).
+    if (c.next <= t && c.next < tEnd) send(c, t, false)
+    sendDue(t)
+  }
+  /** Sends what has fallen due on idle connections (called by the scheduler and on every answer, so I/O drives sends too). */
+  const sendDue = (t: number) => {
+    for (const c of conns) if (c.inflight < 0 && c.next <= t && c.next < tEnd) send(c, t, true)
   }
 
   await Promise.all(conns.map(async (c) => {
@@ -144,11 +157,9 @@ export async function openLoop(url: string, rate: number, durationS: number, con
     const tick = () => {
       const t = now()
       if (failure || t >= deadline || conns.every((c) => c.inflight < 0 && c.next >= tEnd)) return done()
+      sendDue(t)
       let soonest = Infinity
-      for (const c of conns) {
-        if (c.inflight < 0 && c.next <= t && c.next < tEnd) send(c, t)
-        if (c.inflight < 0 && c.next < soonest) soonest = c.next
-      }
+      for (const c of conns) if (c.inflight < 0 && c.next < soonest) soonest = c.next
       if (soonest - now() > 2e6) setTimeout(tick, 1)
       else setImmediate(tick)
     }
