@@ -153,6 +153,12 @@ describe('bench goals at scale 10', () => {
     const died = verdict(scaled(20, 1, { build: { failed: 'build-probe.ts exited 137: Out of memory' } }), base)
     expect(died('build <= 10 min')).toBe(false)
     expect(died('peak RSS')).toBe(false)
+    // The measured index's own build died (nothing to load): the build goals are missed, load and RSS unmeasured.
+    const noIndex: BenchResult = { ...scaled(20, 1), index: { dir: '/i', build: { failed: 'Out of memory' } }, scenarios: { 'start-size': { status: 'failed', error: 'no index' } } }
+    const v = verdict(noIndex, base)
+    expect(v('build <= 10 min')).toBe(false)
+    expect(v('peak RSS')).toBe(false)
+    expect(v('index load')).toBeNull()
     const goals = checkGoals({ ...scaled(20, 1), scenarios: { ...scaled(20, 1).scenarios, http: result({ http: { list: 0.1, notModified: 0.1, halfP99: 9 } }).scenarios.http } }, base).map((g) => g.goal)
     expect(goals.filter((g) => /DuckDB|PostgreSQL|ceiling|saturation|100 photos|full-scan/.test(g))).toEqual([])
   })
