@@ -134,7 +134,7 @@ export interface BuildFigures {
   runs: number
   seconds: number
   photos?: number
-  /** Peak RSS of the build process and any child it waited for (getrusage maxrss via wait4), MiB. */
+  /** Peak RSS of the build process tree, MiB: the larger of its maxrss (wait4) and the largest sum sampled over the tree from /proc. */
   peak_rss_mb?: number
   /** True when the figures are those of the build of the measured index itself, made by this run. */
   index_build?: boolean
