@@ -170,7 +170,8 @@ async function halfSaturation(
     p99_ms: round3(median(xs.map((x) => x.p99_ms))),
     p999_ms: round3(median(xs.map((x) => x.p999_ms))),
     max_ms: round3(Math.max(...xs.map((x) => x.max_ms))),
-    send_lag_p99_ms: round3(median(xs.map((x) => x.send_lag_p99_ms))),
+    // A run where every request waited for an earlier answer has no on-time send to time (null).
+    send_lag_p99_ms: round3(median(xs.map((x) => x.send_lag_p99_ms).filter((v) => typeof v === 'number' && Number.isFinite(v)))),
     bad_status: xs.reduce((a, x) => a + x.bad_status, 0),
     unanswered: xs.reduce((a, x) => a + x.unanswered, 0),
   })

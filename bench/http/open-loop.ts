@@ -180,7 +180,7 @@ export async function openLoop(url: string, rate: number, durationS: number, con
     p99_ms: r3(percentile(latencies, 0.99)),
     p999_ms: r3(percentile(latencies, 0.999)),
     max_ms: r3(latencies.reduce((a, b) => (b > a ? b : a), 0)),
-    send_lag_p99_ms: r3(percentile(lags, 0.99)),
+    send_lag_p99_ms: lags.length ? r3(percentile(lags, 0.99)) : NaN,
     bad_status: bad,
     unanswered,
     connections,

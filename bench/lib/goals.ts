@@ -117,7 +117,7 @@ function httpGoals(r: BenchResult): GoalCheck[] {
     const errors = o.bad_status + o.unanswered
     out.push({
       goal: label,
-      measured: `p99 ${o.p99_ms} ms, p50 ${o.p50_ms} ms at ${hs.rate_rps} req/s (saturation ${hs.saturation_rps}); bare ceiling at the same rate p99 ${hs.ceiling.p99_ms} ms; generator lag p99 ${o.send_lag_p99_ms} ms` +
+      measured: `p99 ${o.p99_ms} ms, p50 ${o.p50_ms} ms at ${hs.rate_rps} req/s (saturation ${hs.saturation_rps}); bare ceiling at the same rate p99 ${hs.ceiling.p99_ms} ms; generator lag p99 ${Number.isFinite(o.send_lag_p99_ms ?? NaN) ? `${o.send_lag_p99_ms} ms` : '– (no request went out on an idle connection)'}` +
         (errors ? `; ${errors} bad or unanswered requests` : ''),
       met: errors === 0 && o.p99_ms <= GOALS.halfSaturationP99Ms,
     })

@@ -3,7 +3,7 @@ import type { BenchResult, EngineResult, HalfSaturation, HttpResult, OpenLoopFig
 
 /** Renders a result as the Markdown of bench/results/<date>.md (and latest.md). */
 const mark = (met: boolean | null | undefined) => (met === true ? 'met' : met === false ? '**missed**' : '–')
-const ms = (x: number | undefined) => (x === undefined ? '–' : `${x}`)
+const ms = (x: number | null | undefined) => (typeof x !== 'number' || !Number.isFinite(x) ? '–' : `${x}`)
 const cell = (s: string) => s.replaceAll('|', '\\|')
 /** Numeric columns (by header) are right-aligned, text columns left-aligned. */
 const NUMERIC = /ms|req\/s|rows|speedup|share|runs/
