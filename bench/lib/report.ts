@@ -187,7 +187,7 @@ export function renderSummary(r: BenchResult): string {
     '',
     h ? table(['HTTP target', 'req/s', 'p50 ms', 'p99 ms', 'ceiling req/s', 'share of ceiling'], h.targets.map((t) => [t.name, `${t.rps}`, ms(t.p50_ms), ms(t.p99_ms), `${t.ceiling_rps}`, t.ratio !== undefined ? `${Math.round(t.ratio * 100)}%` : '–'])) : '',
     '',
-    h?.half_saturation ? `List at half its saturation rate (${h.half_saturation.rate_rps} req/s, open loop): p50 ${h.half_saturation.ours.p50_ms} ms, p99 ${h.half_saturation.ours.p99_ms} ms; the bare ceiling at the same rate p99 ${h.half_saturation.ceiling.p99_ms} ms; generator lag p99 ${h.half_saturation.ours.send_lag_p99_ms} ms.` : '',
+    h?.half_saturation ? `List at half its saturation rate (${h.half_saturation.rate_rps} req/s, open loop): p50 ${h.half_saturation.ours.p50_ms} ms, p99 ${h.half_saturation.ours.p99_ms} ms; the bare ceiling at the same rate p99 ${h.half_saturation.ceiling.p99_ms} ms; generator lag p99 ${ms(h.half_saturation.ours.send_lag_p99_ms)} ms.` : '',
     '',
     st ? `Start and size: load ${st.load_ms} ms, RSS ${st.rss_mb} MiB after load (${st.baseline_rss_mb} MiB before), ${(st.index_bytes / 2 ** 20).toFixed(0)} MiB on disk; ${st.build && 'seconds' in st.build ? `build ${st.build.seconds} s, peak RSS ${st.build.peak_rss_mb ?? '?'} MiB` : 'build not measured'}.` : '',
   ].join('\n').replace(/\n{3,}/g, '\n\n')
