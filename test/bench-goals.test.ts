@@ -113,6 +113,21 @@ describe('bench goals at scale 1', () => {
   })
 })
 
+describe('bench export goals', () => {
+  const withExport = (arrowRps: number, growth: number): BenchResult => {
+    const r = result({})
+    const f = (rows_per_s: number) => ({ rows: 1, bytes: 1, ms: 1, rows_per_s, rss_growth_mb: growth, peer: 'p', peer_ms: 1, ratio_vs_peer: 1 })
+    r.scenarios.export = { status: 'ok', rounds: 1, formats: { arrow: f(arrowRps), ndjson: f(1e6), csv: f(1e6) } }
+    return r
+  }
+  test('arrow 5M rows/s, NDJSON and CSV 1M rows/s, RSS growth 64 MB: met at the bar, missed just below or above it', () => {
+    expect(verdict(withExport(5e6, 64))('arrow export')).toBe(true)
+    expect(verdict(withExport(5e6, 64))('RSS growth')).toBe(true)
+    expect(verdict(withExport(4.99e6, 64.1))('arrow export')).toBe(false)
+    expect(verdict(withExport(4.99e6, 64.1))('RSS growth')).toBe(false)
+  })
+})
+
 describe('bench goals at scale 10', () => {
   const base = result({ scale: 1, photos: 1_900_000, shapes: [shape('n', 'narrow', 'filter', 0.1, 0.3), shape('s', 'scan', 'scan', 2, 3), shape('deep-page-2000', 'other', 'sort', 0.1, 0.2)] })
   const scaled = (scanP50: number, narrowP99: number, start: Partial<StartSizeResult> = {}) =>
