@@ -29,7 +29,7 @@ export type PeerSql =
 
 export interface QueryShape {
   name: string
-  /** Which of issue 3's p99 goals applies: narrow 1 ms, scan 15 ms, other none. */
+  /** Which engine p99 goal applies: narrow 1 ms, scan 15 ms, other none. */
   group: 'narrow' | 'scan' | 'other'
   /**
    * What the work is (sort, scan and stats shapes carry the 50x PostgreSQL bar): `filter` narrows
