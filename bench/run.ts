@@ -3,28 +3,52 @@
  * in order, and writes bench/results/<date>.json and <date>.md (and latest.md).
  *   --quick        short smoke run (see bench/lib/bench-options.ts)
  *   --only NAME    one scenario: start-size, engine, duckdb, postgres, http, gatekeeping, export
+ *   --scale F      the synthetic catalogue at F times the full size (data/index-synthetic-xF), checked
+ *                  against the scale goals; bench/scale-table.ts puts it beside a scale-1 run
  */
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseBenchArgs, SCENARIOS, USAGE, type BenchOptions } from './lib/bench-options'
-import type { BenchResult } from './lib/result'
+import type { BenchResult, BuildFigures } from './lib/result'
+import { buildSynthetic } from './start-size'
+import { newestScaleOneResult } from './lib/scale-compare'
 import { machineInfo } from './lib/machine'
 import { checkGoals } from './lib/goals'
 import { renderMarkdown, renderSummary, withLatestBlock } from './lib/report'
-import { runProbe } from './lib/probe'
 import type { ScenarioOptions } from './lib/scenario-options'
 
 const log = (line: string) => process.stderr.write(line + '\n')
 
-/** Builds the synthetic catalogue when the bench owns the index folder and it is missing. */
-async function ensureIndex(o: BenchOptions): Promise<number | undefined> {
+/** Builds the synthetic catalogue when the bench owns the index folder and it is missing (its figures when it did). */
+async function ensureIndex(o: BenchOptions, result: BenchResult): Promise<BuildFigures | undefined> {
   if (existsSync(join(o.indexDir, 'current', 'manifest.json')) || existsSync(join(o.indexDir, 'manifest.json'))) return undefined
   if (!o.synthetic) throw new Error(`no index at ${o.indexDir}`)
   log(`bench: building the synthetic catalogue (scale ${o.scale}, seed ${o.seed}) into ${o.indexDir}`)
-  const b = await runProbe<{ build_ms: number }>(o.root, 'bench/start-size/build-probe.ts', [o.indexDir, String(o.scale), String(o.seed)])
-  log(`bench: built in ${(b.build_ms / 1000).toFixed(1)} s`)
-  return b.build_ms
+  try {
+    const b = await buildSynthetic(o.root, o.indexDir, o.scale, o.seed)
+    log(`bench: built ${b.photos} photos in ${b.seconds} s, peak RSS ${b.peak_rss_mb ?? '?'} MiB`)
+    return { ...b, index_build: true }
+  } catch (e) {
+    result.index.build = { failed: (e as Error).message.split('\n')[0] }
+    throw e
+  }
+}
+
+/** Why the peers do not run at a scale other than 1, with what their setup took at scale 1 when known. */
+function peersAtScaleReason(o: BenchOptions, base: BenchResult | undefined): string {
+  const setup = (name: 'duckdb' | 'postgres') => {
+    const p = base?.scenarios[name]
+    return p?.status === 'ok' ? p.setup : undefined
+  }
+  const d = setup('duckdb')
+  const p = setup('postgres')
+  const s = (x: unknown) => (typeof x === 'number' ? x / 1000 : NaN)
+  const setupS = s(d?.load_ms) + s(p?.load_ms) + s(p?.index_analyze_ms)
+  const estimate = Number.isFinite(setupS)
+    ? `; at scale 1 their setup took ${Math.round(setupS)} s (DuckDB load, PostgreSQL COPY, indexes and ANALYZE, besides the CSV export), so at scale ${o.scale} at least ~${Math.round((setupS * o.scale) / 60)} min before any query, and PostgreSQL's ~${o.scale}x larger table no longer fits its 1 GB of shared buffers`
+    : ''
+  return `peers are not run at scale ${o.scale} (--peers runs them)${estimate}`
 }
 
 function readManifest(dir: string): { version?: string; kind?: string; rows?: { photos?: number } } {
@@ -68,6 +92,7 @@ async function main(): Promise<number> {
     duration_s: 0,
     command: ['npm run bench --', ...process.argv.slice(2)].join(' '),
     quick: o.quick,
+    ...(o.quick ? {} : { scale: o.scale }),
     machine: machineInfo(),
     index: { dir: o.indexDir },
     scenarios: {},
@@ -75,13 +100,25 @@ async function main(): Promise<number> {
   }
   const tmp = mkdtempSync(join(tmpdir(), 'mars-bench-run-'))
   chmodSync(tmp, 0o755) // the PostgreSQL server (another user) reads the shared CSV export from here
+  // A scaled run compares with a scale-1 result (its scan growth, the peers' setup times).
+  const scaled = !o.quick && o.scale !== 1
+  const basePath = scaled ? (o.compare ?? newestScaleOneResult(o.outDir)) : undefined
+  const base = basePath && existsSync(basePath) ? (JSON.parse(readFileSync(basePath, 'utf8')) as BenchResult) : undefined
+  if (base) result.compared_with = basePath
   try {
-    const builtMs = await ensureIndex(o)
+    const built = await ensureIndex(o, result)
     const m = readManifest(o.indexDir)
-    result.index = { dir: o.indexDir, version: m.version, kind: m.kind, photos: m.rows?.photos, ...(builtMs ? { built_by_bench: true } : {}) }
-    const scenarioOptions = { quick: o.quick, indexDir: o.indexDir, scale: o.scale, seed: o.seed, root: o.root, workDir: tmp }
-    for (const name of SCENARIOS.filter((s) => o.only.includes(s)))
+    result.index = { dir: o.indexDir, version: m.version, kind: m.kind, photos: m.rows?.photos, ...(built ? { built_by_bench: true, build: built } : {}) }
+    const scenarioOptions = { quick: o.quick, indexDir: o.indexDir, scale: o.scale, seed: o.seed, root: o.root, workDir: tmp, ...(built ? { indexBuild: built } : {}) }
+    for (const name of SCENARIOS.filter((s) => o.only.includes(s))) {
+      if (scaled && !o.peersAtScale && (name === 'duckdb' || name === 'postgres')) {
+        const reason = peersAtScaleReason(o, base)
+        result.scenarios[name] = { status: 'skipped', reason }
+        log(`\n== ${name}: skipped: ${reason}`)
+        continue
+      }
       (result.scenarios as Record<string, unknown>)[name] = await runScenario(name, scenarioOptions, tmp)
+    }
   } catch (e) {
     for (const name of o.only) (result.scenarios as Record<string, unknown>)[name] ??= { status: 'failed', error: (e as Error).message.split('\n')[0] }
   } finally {
@@ -89,10 +126,10 @@ async function main(): Promise<number> {
   }
   result.duration_s = Math.round((Date.now() - started.getTime()) / 100) / 10
   result.load_avg_1m_end = Math.round(loadavg()[0] * 100) / 100
-  result.goals = checkGoals(result)
+  result.goals = checkGoals(result, base)
 
   const md = renderMarkdown(result)
-  const stem = result.date + (o.only.length < SCENARIOS.length ? `-only-${o.only.join('-')}` : '') + (o.quick ? '-quick' : '')
+  const stem = result.date + (scaled ? `-x${o.scale}` : '') + (o.only.length < SCENARIOS.length ? `-only-${o.only.join('-')}` : '') + (o.quick ? '-quick' : '')
   mkdirSync(o.outDir, { recursive: true })
   writeFileSync(join(o.outDir, `${stem}.json`), JSON.stringify(result, null, 2) + '\n')
   writeFileSync(join(o.outDir, `${stem}.md`), md)

@@ -3,6 +3,8 @@ import { CAMERAS } from '../src/catalog/cameras'
 import { ROVER_SLUGS } from '../src/catalog/rovers'
 import { dataFacts, type DataFacts } from './lib/data-facts'
 import { PHOTO_PAGE_COLUMNS } from './peers/peer-schema'
+import type { ShapeWork } from './lib/result'
+import { GOALS } from './lib/goals'
 
 /**
  * The fixed mix of query shapes real clients send (issue 6, scenario 1), each with the SQL
@@ -27,7 +29,16 @@ export type PeerSql =
 
 export interface QueryShape {
   name: string
+  /** Which engine p99 goal applies: narrow 1 ms, scan 15 ms, other none. */
   group: 'narrow' | 'scan' | 'other'
+  /**
+   * What the work is (sort, scan and stats shapes carry the 50x PostgreSQL bar): `filter` narrows
+   * by rover/sol/camera/date/place; `sort` lists all photos (or a whole rover's) in an order, the
+   * default order by date taken included, however deep the page; `scan` filters on a column no
+   * range or list narrows; `stats` counts by group; `lookup` fetches ids or pages the small
+   * derived locations/panoramas lists.
+   */
+  work: ShapeWork
   endpoint: Endpoint
   /** Query string as a client sends it. */
   query: string
@@ -39,8 +50,8 @@ export interface QueryShape {
   skip?: string
 }
 
-/** Issue 3's p99 goals: narrowed by rover/sol/camera/date 1 ms, full scans 15 ms; the rest have none. */
-export const GOAL_P99_MS: Record<QueryShape['group'], number | undefined> = { narrow: 1, scan: 15, other: undefined }
+/** The engine's p99 goals: narrowed by rover/sol/camera/date 1 ms, full scans 15 ms; the rest have none. */
+export const GOAL_P99_MS: Record<QueryShape['group'], number | undefined> = { narrow: GOALS.narrowP99Ms, scan: GOALS.scanP99Ms, other: undefined }
 
 const PAGE = PHOTO_PAGE_COLUMNS
 const MS_HOUR = 3_600_000
@@ -107,32 +118,32 @@ export function queryShapes(ctx: ShapeContext): QueryShape[] {
   const deepMain = deepPage(m.count)
   const shapes: QueryShape[] = [
     // Narrowed by rover, sol, camera or date: answered from sorted ranges.
-    { name: 'rover-sol', group: 'narrow', endpoint: 'photos', query: `rovers=${m.slug}&sol=${m.sol}`,
+    { name: 'rover-sol', group: 'narrow', work: 'filter', endpoint: 'photos', query: `rovers=${m.slug}&sol=${m.sol}`,
       sql: page([`rover_id = ${m.code}`, `sol = ${m.sol}`], DEFAULT_ORDER) },
-    { name: 'rover-camera-date-range', group: 'narrow', endpoint: 'photos',
+    { name: 'rover-camera-date-range', group: 'narrow', work: 'filter', endpoint: 'photos',
       query: `rovers=${s.slug}&cameras=${s.camera}&date_min=${s.dateMin}&date_max=${s.dateMax}`,
       sql: page([`rover_id = ${s.code}`, cameraIn(s.camera, [s.slug]), `earth_date BETWEEN ${date(s.dateMin)} AND ${date(s.dateMax)}`], DEFAULT_ORDER) },
-    { name: 'rover-sol-range-by-sol-100', group: 'narrow', endpoint: 'photos',
+    { name: 'rover-sol-range-by-sol-100', group: 'narrow', work: 'filter', endpoint: 'photos',
       query: `rovers=${m.slug}&sol_min=${Math.max(0, m.sol - 50)}&sol_max=${m.sol}&sort=sol&per_page=100&include=rover,camera`,
       sql: page([`rover_id = ${m.code}`, `sol BETWEEN ${Math.max(0, m.sol - 50)} AND ${m.sol}`], order('sol ASC'), 100) },
-    { name: 'camera-earth-date', group: 'narrow', endpoint: 'photos', query: `cameras=${f.sharedCamera}&earth_date=${f.sharedCameraDate}`,
+    { name: 'camera-earth-date', group: 'narrow', work: 'filter', endpoint: 'photos', query: `cameras=${f.sharedCamera}&earth_date=${f.sharedCameraDate}`,
       sql: page([cameraIn(f.sharedCamera), `earth_date = ${date(f.sharedCameraDate)}`], DEFAULT_ORDER) },
-    { name: 'stats-sol-rover-range', group: 'narrow', endpoint: 'stats',
+    { name: 'stats-sol-rover-range', group: 'narrow', work: 'stats', endpoint: 'stats',
       query: `group_by=sol&rovers=${m.slug}&sol_min=${Math.max(0, m.sol - 100)}&sol_max=${m.sol}`,
       sql: statsSql('sol', [`rover_id = ${m.code}`, `sol BETWEEN ${Math.max(0, m.sol - 100)} AND ${m.sol}`]) },
-    { name: 'stats-camera-rover-dates', group: 'narrow', endpoint: 'stats',
+    { name: 'stats-camera-rover-dates', group: 'narrow', work: 'stats', endpoint: 'stats',
       query: `group_by=camera&rovers=${s.slug}&date_min=${s.dateMin}&date_max=${s.dateMax}`,
       sql: statsSql('camera', [`rover_id = ${s.code}`, `earth_date BETWEEN ${date(s.dateMin)} AND ${date(s.dateMax)}`]) },
 
     // Orders over everything, deep pages and cursors.
-    { name: 'default-all', group: 'other', endpoint: 'photos', query: '', sql: page([], DEFAULT_ORDER) },
-    { name: 'default-all-100', group: 'other', endpoint: 'photos', query: 'per_page=100', sql: page([], DEFAULT_ORDER, 100) },
-    { name: 'sort-sol', group: 'scan', endpoint: 'photos', query: 'sort=sol', sql: page([], order('sol ASC')) },
-    { name: 'sort-camera', group: 'scan', endpoint: 'photos', query: 'sort=camera', sql: page([], order('camera ASC')) },
-    { name: 'sort-width', group: 'scan', endpoint: 'photos', query: 'sort=width', sql: page([], order('width ASC')) },
-    { name: 'sort-desc-mast-azimuth', group: 'scan', endpoint: 'photos', query: 'sort=-mast_azimuth', sql: page([], order('mast_az DESC')) },
-    { name: `deep-page-${deep}`, group: 'other', endpoint: 'photos', query: `page=${deep}`, sql: page([], DEFAULT_ORDER, 25, deep) },
-    { name: `deep-page-${deepMain}-rover-by-sol`, group: 'other', endpoint: 'photos', query: `rovers=${m.slug}&sort=sol&page=${deepMain}`,
+    { name: 'default-all', group: 'other', work: 'sort', endpoint: 'photos', query: '', sql: page([], DEFAULT_ORDER) },
+    { name: 'default-all-100', group: 'other', work: 'sort', endpoint: 'photos', query: 'per_page=100', sql: page([], DEFAULT_ORDER, 100) },
+    { name: 'sort-sol', group: 'scan', work: 'sort', endpoint: 'photos', query: 'sort=sol', sql: page([], order('sol ASC')) },
+    { name: 'sort-camera', group: 'scan', work: 'sort', endpoint: 'photos', query: 'sort=camera', sql: page([], order('camera ASC')) },
+    { name: 'sort-width', group: 'scan', work: 'sort', endpoint: 'photos', query: 'sort=width', sql: page([], order('width ASC')) },
+    { name: 'sort-desc-mast-azimuth', group: 'scan', work: 'sort', endpoint: 'photos', query: 'sort=-mast_azimuth', sql: page([], order('mast_az DESC')) },
+    { name: `deep-page-${deep}`, group: 'other', work: 'sort', endpoint: 'photos', query: `page=${deep}`, sql: page([], DEFAULT_ORDER, 25, deep) },
+    { name: `deep-page-${deepMain}-rover-by-sol`, group: 'other', work: 'sort', endpoint: 'photos', query: `rovers=${m.slug}&sort=sol&page=${deepMain}`,
       sql: page([`rover_id = ${m.code}`], order('sol ASC'), 25, deepMain) },
   ]
 
@@ -142,7 +153,7 @@ export function queryShapes(ctx: ShapeContext): QueryShape[] {
     : `date_taken_utc < ${c.lastTaken} OR (date_taken_utc = ${c.lastTaken} AND id > ${c.lastId})` +
       (f.nullable.has('date_taken_utc') ? ' OR date_taken_utc IS NULL' : ''))
   shapes.push({
-    name: `cursor-after-page-${deep}`, group: 'other', endpoint: 'photos', query: c ? `cursor=${encodeURIComponent(c.token)}` : '',
+    name: `cursor-after-page-${deep}`, group: 'other', work: 'sort', endpoint: 'photos', query: c ? `cursor=${encodeURIComponent(c.token)}` : '',
     skip: c ? undefined : 'no cursor.next after the deep page (index too small, or the engine gave none)',
     sql: c && {
       kind: 'page',
@@ -153,50 +164,50 @@ export function queryShapes(ctx: ShapeContext): QueryShape[] {
 
   const pl = f.place
   shapes.push(
-    { name: 'location-radius', group: 'other', endpoint: 'photos',
+    { name: 'location-radius', group: 'other', work: 'filter', endpoint: 'photos',
       query: pl ? `rovers=${pl.slug}&site=${pl.site}&drive=${pl.drive}&location_radius=50` : '',
       skip: pl ? undefined : 'no photo with site and drive',
       sql: pl && page([`rover_id = ${ROVER_SLUGS.indexOf(pl.slug as never)}`, `site = ${pl.site}`, `drive BETWEEN ${pl.drive - 50} AND ${pl.drive + 50}`], DEFAULT_ORDER) },
 
     // Full scans.
-    { name: 'nasa-id-substring', group: 'scan', endpoint: 'photos', query: `nasa_id=${f.nasaFragment}`,
+    { name: 'nasa-id-substring', group: 'scan', work: 'scan', endpoint: 'photos', query: `nasa_id=${f.nasaFragment}`,
       sql: page([`nasa_id ILIKE ${q(`%${f.nasaFragment}%`)}`], DEFAULT_ORDER) },
-    { name: 'mars-time-window', group: 'scan', endpoint: 'photos', query: 'mars_time_min=M10:00:00&mars_time_max=M10:30:00',
+    { name: 'mars-time-window', group: 'scan', work: 'scan', endpoint: 'photos', query: 'mars_time_min=M10:00:00&mars_time_max=M10:30:00',
       sql: page([`mars_time_ms >= ${marsSecond('10:00:00')} AND mars_time_ms < ${marsSecond('10:30:00') + 1000}`], DEFAULT_ORDER) },
-    { name: 'mars-time-across-midnight', group: 'scan', endpoint: 'photos', query: 'mars_time_min=M16:30:00&mars_time_max=M08:30:00',
+    { name: 'mars-time-across-midnight', group: 'scan', work: 'scan', endpoint: 'photos', query: 'mars_time_min=M16:30:00&mars_time_max=M08:30:00',
       sql: page([`mars_time_ms >= ${marsSecond('16:30:00')} OR mars_time_ms < ${marsSecond('08:30:00') + 1000}`], DEFAULT_ORDER) },
-    { name: 'golden-hour', group: 'scan', endpoint: 'photos', query: 'mars_time_golden_hour=true',
+    { name: 'golden-hour', group: 'scan', work: 'scan', endpoint: 'photos', query: 'mars_time_golden_hour=true',
       sql: page([`(mars_time_ms >= ${5 * MS_HOUR} AND mars_time_ms < ${8 * MS_HOUR}) OR (mars_time_ms >= ${17 * MS_HOUR} AND mars_time_ms < ${20 * MS_HOUR})`], DEFAULT_ORDER) },
-    { name: 'angle-bounds', group: 'scan', endpoint: 'photos',
+    { name: 'angle-bounds', group: 'scan', work: 'scan', endpoint: 'photos',
       query: 'mast_elevation_min=-10&mast_elevation_max=10&mast_azimuth_min=90&mast_azimuth_max=180',
       sql: page(['mast_el BETWEEN -10 AND 10', 'mast_az BETWEEN 90 AND 180'], DEFAULT_ORDER) },
-    { name: 'dimension-bounds', group: 'scan', endpoint: 'photos', query: 'min_width=1024&min_height=900&aspect_ratio_min=1.2&aspect_ratio_max=1.4',
+    { name: 'dimension-bounds', group: 'scan', work: 'scan', endpoint: 'photos', query: 'min_width=1024&min_height=900&aspect_ratio_min=1.2&aspect_ratio_max=1.4',
       sql: page(['width >= 1024', 'height >= 900', 'CAST(width AS double precision) / NULLIF(height, 0) BETWEEN 1.2 AND 1.4'], DEFAULT_ORDER) },
-    { name: 'stats-camera-all', group: 'scan', endpoint: 'stats', query: 'group_by=camera', sql: statsSql('camera', []) },
-    { name: 'stats-rover-all', group: 'scan', endpoint: 'stats', query: 'group_by=rover', sql: statsSql('rover', []) },
-    { name: 'stats-sol-all', group: 'scan', endpoint: 'stats', query: 'group_by=sol', sql: statsSql('sol', []) },
+    { name: 'stats-camera-all', group: 'scan', work: 'stats', endpoint: 'stats', query: 'group_by=camera', sql: statsSql('camera', []) },
+    { name: 'stats-rover-all', group: 'scan', work: 'stats', endpoint: 'stats', query: 'group_by=rover', sql: statsSql('rover', []) },
+    { name: 'stats-sol-all', group: 'scan', work: 'stats', endpoint: 'stats', query: 'group_by=sol', sql: statsSql('sol', []) },
   )
 
   const lo = f.locations
   const pa = f.panoramas
   shapes.push(
-    { name: 'locations-list', group: 'other', endpoint: 'locations',
+    { name: 'locations-list', group: 'other', work: 'lookup', endpoint: 'locations',
       query: lo ? `rovers=${lo.slug}&min_photos=${lo.minPhotos}&per_page=100` : '', skip: lo ? undefined : 'no locations in the index',
       sql: lo && {
         kind: 'page',
         rows: `SELECT * FROM locations WHERE rover_id = ${lo.code} AND photo_count >= ${lo.minPhotos} ORDER BY rover_id, first_sol, site, drive LIMIT 100`,
         count: `SELECT count(*) FROM locations WHERE rover_id = ${lo.code} AND photo_count >= ${lo.minPhotos}`,
       } },
-    { name: 'panoramas-list', group: 'other', endpoint: 'panoramas',
+    { name: 'panoramas-list', group: 'other', work: 'lookup', endpoint: 'panoramas',
       query: pa ? `rovers=${pa.slug}&sol_min=${pa.solMin}&sol_max=${pa.solMax}&per_page=100` : '', skip: pa ? undefined : 'no panoramas in the index',
       sql: pa && {
         kind: 'page',
         rows: `SELECT * FROM panoramas WHERE rover_id = ${pa.code} AND sol BETWEEN ${pa.solMin} AND ${pa.solMax} ORDER BY rover_id, sol, n LIMIT 100`,
         count: `SELECT count(*) FROM panoramas WHERE rover_id = ${pa.code} AND sol BETWEEN ${pa.solMin} AND ${pa.solMax}`,
       } },
-    { name: 'batch-100', group: 'other', endpoint: 'batch', query: '', body: { ids: f.batchIds },
+    { name: 'batch-100', group: 'other', work: 'lookup', endpoint: 'batch', query: '', body: { ids: f.batchIds },
       sql: { kind: 'batch', rows: `SELECT ${PAGE} FROM photos WHERE id IN (${f.batchIds.join(', ')})`, ids: f.batchIds } },
-    { name: 'photo-by-id', group: 'other', endpoint: 'photo', query: '', id: String(f.midId),
+    { name: 'photo-by-id', group: 'other', work: 'lookup', endpoint: 'photo', query: '', id: String(f.midId),
       sql: { kind: 'batch', rows: `SELECT ${PAGE} FROM photos WHERE id = ${f.midId}`, ids: [f.midId] } },
   )
   return shapes

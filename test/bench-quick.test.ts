@@ -87,6 +87,17 @@ describe('bench --quick', () => {
         expect(t.rps!).toBeGreaterThan(0)
         expect(t.ceiling_rps!).toBeGreaterThan(0)
       }
+      // The list driven open-loop at half its saturation rate: no error answer, and every request
+      // intended in the window was sent (answered, or counted unanswered: never dropped).
+      const hs = h.half_saturation!
+      expect(hs.rate_rps).toBe(Math.round(h.targets[0].rps! / 2))
+      for (const f of [hs.ours, hs.ceiling]) {
+        expect(f.bad_status).toBe(0)
+        expect(f.achieved_rps * hs.duration_s + f.unanswered).toBeGreaterThanOrEqual(hs.rate_rps * hs.duration_s * 0.95)
+        expect(f.p50_ms).toBeGreaterThan(0)
+        expect(f.p50_ms).toBeLessThanOrEqual(f.p99_ms)
+      }
+      expect(result.goals.some((g) => g.goal.includes('half its saturation rate'))).toBe(true)
     }
     const s = result.scenarios['start-size']!
     if (s.status !== 'ok') throw new Error('start-size not ok')

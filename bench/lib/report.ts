@@ -1,9 +1,9 @@
 import type { ConventionsResult } from '../conventions'
-import type { BenchResult, EngineResult, HttpResult, PeerResult, StartSizeResult } from './result'
+import type { BenchResult, EngineResult, HalfSaturation, HttpResult, OpenLoopFigures, PeerResult, StartSizeResult } from './result'
 
 /** Renders a result as the Markdown of bench/results/<date>.md (and latest.md). */
 const mark = (met: boolean | null | undefined) => (met === true ? 'met' : met === false ? '**missed**' : '–')
-const ms = (x: number | undefined) => (x === undefined ? '–' : `${x}`)
+const ms = (x: number | null | undefined) => (typeof x !== 'number' || !Number.isFinite(x) ? '–' : `${x}`)
 const cell = (s: string) => s.replaceAll('|', '\\|')
 /** Numeric columns (by header) are right-aligned, text columns left-aligned. */
 const NUMERIC = /ms|req\/s|rows|speedup|share|runs/
@@ -43,7 +43,7 @@ function peerSection(duck: PeerResult | undefined, pg: PeerResult | undefined): 
   const setup = (r: PeerResult | undefined) =>
     r ? `- ${r.peer} ${r.version}: ${Object.entries(r.setup).map(([k, v]) => `${k} ${v}`).join(', ')}` : ''
   return [
-    table(['shape', 'ours p50 ms (vs DuckDB)', 'DuckDB p50 ms', 'speedup (goal 10x)', 'ours p50 ms (vs PG)', 'PostgreSQL p50 ms', 'speedup (goal 50x)'], rows),
+    table(['shape', 'ours p50 ms (vs DuckDB)', 'DuckDB p50 ms', 'speedup (goal 10x)', 'ours p50 ms (vs PG)', 'PostgreSQL p50 ms', 'speedup (goal 10x; 50x sort/scan/stats)'], rows),
     '',
     [setup(duck), setup(pg)].filter(Boolean).join('\n'),
   ].join('\n')
@@ -58,11 +58,24 @@ function httpSection(h: HttpResult): string {
     ),
     '',
     `${h.generator}; ${h.threads} thread, ${h.connections} connections, ${h.duration_s} s per run, median of ${h.runs} run(s) per target, runs of the service and the ceiling alternating.`,
+    h.half_saturation ? '\n' + halfSaturationSection(h.half_saturation) : '',
+  ].join('\n')
+}
+
+function halfSaturationSection(hs: HalfSaturation): string {
+  const row = (name: string, f: OpenLoopFigures) => [name, `${f.achieved_rps}`, ms(f.p50_ms), ms(f.p90_ms), ms(f.p99_ms), ms(f.p999_ms), ms(f.max_ms), ms(f.send_lag_p99_ms), `${f.bad_status + f.unanswered}`]
+  return [
+    `Latency at half the saturation rate: \`${hs.path}\` at a constant ${hs.rate_rps} req/s (half of the ${hs.saturation_rps} req/s wrk measured above), open loop over ${hs.connections} connections, ${hs.duration_s} s per run, median of ${hs.runs} run(s); latencies from each request's intended send time (corrected for coordinated omission). The ceiling at the same rate is the floor set by the machine and the generator.`,
+    '',
+    table(['server', 'achieved req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'p99.9 ms', 'max ms', 'generator lag p99 ms', 'errors'], [row('ours', hs.ours), row('bare ceiling', hs.ceiling)]),
   ].join('\n')
 }
 
 function startSection(s: StartSizeResult): string {
-  const build = s.build && 'seconds' in s.build ? `${s.build.seconds} s for the synthetic catalogue at scale ${s.build.scale}${s.build.photos ? `, ${s.build.photos} photos` : ''} (${s.build.runs} run, fresh process, fresh folder)` : `not measured (${s.build && 'skipped' in s.build ? s.build.skipped : 'n/a'})`
+  const b = s.build
+  const build = b && 'seconds' in b
+    ? `${b.seconds} s for the synthetic catalogue at scale ${b.scale}${b.photos ? `, ${b.photos} photos` : ''}, peak RSS ${b.peak_rss_mb ?? '?'} MiB (${b.runs} run, fresh process, fresh folder${b.index_build ? ': the build of the measured index itself' : ''})`
+    : b && 'failed' in b ? `**failed**: ${b.failed}` : `not measured (${b && 'skipped' in b ? b.skipped : 'n/a'})`
   return [
     `- Index: ${s.photos} photos, ${(s.index_bytes / 2 ** 20).toFixed(0)} MiB on disk`,
     `- Load (loadStore, fresh process, median of ${s.load_runs}): **${s.load_ms} ms** (goal <= 1000 ms)`,
@@ -81,7 +94,7 @@ export function renderMarkdown(r: BenchResult): string {
     `# Bench ${r.date}${r.quick ? ' (--quick smoke run: figures not meaningful)' : ''}`,
     '',
     `\`${r.command}\` on ${m.cpu_model}, ${m.nproc} cores (nproc), ${m.mem_total_gb} GiB RAM, ${m.os}, Bun ${m.bun}; ${r.duration_s} s in all; load average (1 min) ${m.load_avg_1m} at the start, ${r.load_avg_1m_end ?? '?'} at the end (2 cores shared with other work make p99s noisy).`,
-    `Index: \`${r.index.dir}\` (${r.index.kind ?? '?'}, ${r.index.photos ?? '?'} photos, version ${r.index.version ?? '?'}).`,
+    `Index: \`${r.index.dir}\` (${r.index.kind ?? '?'}, ${r.index.photos ?? '?'} photos, version ${r.index.version ?? '?'})${r.scale !== undefined && r.scale !== 1 ? `: scale ${r.scale}, checked against the scale goals${r.compared_with ? ` and compared with \`${r.compared_with}\`` : ''}` : ''}.`,
     'Every figure is a median over repeated rounds or runs; every ratio is against a baseline measured in the same run.',
     '',
     '## Goals',
@@ -158,7 +171,7 @@ export function renderSummary(r: BenchResult): string {
     return s.check === 'equal' ? `x${s.speedup}${s.met ? '' : ' ✗'}` : s.check
   }
   const shapes = (e?.shapes ?? []).map((s) => [
-    s.name, s.group, s.p50_ms !== undefined ? `${s.p50_ms}` : s.status, s.p99_ms !== undefined ? `${s.p99_ms}${s.met === false ? ' ✗' : ''}` : '–',
+    s.name, s.group, s.work ?? '–', s.p50_ms !== undefined ? `${s.p50_ms}` : s.status, s.p99_ms !== undefined ? `${s.p99_ms}${s.met === false ? ' ✗' : ''}` : '–',
     ratio(duck, s.name), ratio(pg, s.name),
   ])
   const h = sc.http?.status === 'ok' ? sc.http : undefined
@@ -168,13 +181,15 @@ export function renderSummary(r: BenchResult): string {
     '',
     table(['goal', 'measured', ''], r.goals.map((g) => [g.goal, g.measured, mark(g.met)])),
     '',
-    'Per shape: our p50 and p99 in process (ms), and how many times faster than each peer at p50 (✗: below the goal of 10x / 50x, or p99 over issue 3\'s goal).',
+    'Per shape: our p50 and p99 in process (ms), and how many times faster than each peer at p50 (✗: below the shape\'s goal: 10x DuckDB; 10x PostgreSQL, 50x for sort, scan and stats shapes; or p99 over its group\'s goal).',
     '',
-    table(['shape', 'group', 'p50 ms', 'p99 ms', 'speedup vs DuckDB', 'speedup vs PostgreSQL'], shapes),
+    table(['shape', 'group', 'work', 'p50 ms', 'p99 ms', 'speedup vs DuckDB', 'speedup vs PostgreSQL'], shapes),
     '',
     h ? table(['HTTP target', 'req/s', 'p50 ms', 'p99 ms', 'ceiling req/s', 'share of ceiling'], h.targets.map((t) => [t.name, `${t.rps}`, ms(t.p50_ms), ms(t.p99_ms), `${t.ceiling_rps}`, t.ratio !== undefined ? `${Math.round(t.ratio * 100)}%` : '–'])) : '',
     '',
-    st ? `Start and size: load ${st.load_ms} ms, RSS ${st.rss_mb} MiB after load (${st.baseline_rss_mb} MiB before), ${(st.index_bytes / 2 ** 20).toFixed(0)} MiB on disk; ${st.build && 'seconds' in st.build ? `build ${st.build.seconds} s` : 'build not measured'}.` : '',
+    h?.half_saturation ? `List at half its saturation rate (${h.half_saturation.rate_rps} req/s, open loop): p50 ${h.half_saturation.ours.p50_ms} ms, p99 ${h.half_saturation.ours.p99_ms} ms; the bare ceiling at the same rate p99 ${h.half_saturation.ceiling.p99_ms} ms; generator lag p99 ${ms(h.half_saturation.ours.send_lag_p99_ms)} ms.` : '',
+    '',
+    st ? `Start and size: load ${st.load_ms} ms, RSS ${st.rss_mb} MiB after load (${st.baseline_rss_mb} MiB before), ${(st.index_bytes / 2 ** 20).toFixed(0)} MiB on disk; ${st.build && 'seconds' in st.build ? `build ${st.build.seconds} s, peak RSS ${st.build.peak_rss_mb ?? '?'} MiB` : 'build not measured'}.` : '',
   ].join('\n').replace(/\n{3,}/g, '\n\n')
 }
 

@@ -4,10 +4,18 @@ import type { Machine } from './machine'
 
 export type Outcome<T> = ({ status: 'ok' } & T) | { status: 'skipped'; reason: string } | { status: 'failed'; error: string }
 
+/**
+ * What a shape's work is (bench/shapes.ts): a narrowing filter, an order over all photos, a
+ * filter that scans every row, counts by group, or a lookup of ids or of the small derived lists.
+ * Sort, scan and stats shapes carry the 50x PostgreSQL bar.
+ */
+export type ShapeWork = 'filter' | 'sort' | 'scan' | 'stats' | 'lookup'
+
 export interface ShapeTiming {
   name: string
   /** What the shape stands for (narrow: rover/sol/camera/date; scan: full scans; other). */
   group: 'narrow' | 'scan' | 'other'
+  work?: ShapeWork
   endpoint: string
   /** The request as a client sends it (path and query). */
   request: string
@@ -29,6 +37,7 @@ export interface EngineResult {
 
 export interface PeerShape {
   name: string
+  work?: ShapeWork
   /** equal: same ids in the same order and the same counts; mismatch: fails the shape. */
   check: 'equal' | 'mismatch' | 'skipped' | 'failed'
   detail?: string
@@ -74,6 +83,36 @@ export interface HttpResult {
   duration_s: number
   runs: number
   targets: HttpTarget[]
+  /** The list driven open-loop at half its measured saturation rate (bench/http/open-loop.ts). */
+  half_saturation?: HalfSaturation
+}
+
+/** Latency figures of one target at a constant rate, medians over the runs; corrected for coordinated omission. */
+export interface OpenLoopFigures {
+  achieved_rps: number
+  p50_ms: number
+  p90_ms: number
+  p99_ms: number
+  p999_ms: number
+  max_ms: number
+  /** The generator's own lateness (p99 of actual - intended send time), included in the latencies. */
+  send_lag_p99_ms: number
+  bad_status: number
+  unanswered: number
+}
+
+export interface HalfSaturation {
+  target: string
+  path: string
+  /** The list's saturation req/s (wrk, closed loop, median of the runs above). */
+  saturation_rps: number
+  rate_rps: number
+  connections: number
+  duration_s: number
+  runs: number
+  ours: OpenLoopFigures
+  /** The bare Bun.serve ceiling at the same rate: the floor the machine and the generator set. */
+  ceiling: OpenLoopFigures
 }
 
 export interface StartSizeResult {
@@ -86,7 +125,19 @@ export interface StartSizeResult {
   /** RSS of the same probe process before loading anything: the runtime's own share. */
   baseline_rss_mb: number
   /** scale: the synthetic size factor (1 = the full ~1.9M-photo catalogue). */
-  build?: { scale: number; runs: number; seconds: number; photos?: number } | { skipped: string }
+  /** failed: the build process died (out of memory, a crash): the build goals are missed, not unmeasured. */
+  build?: BuildFigures | { skipped: string } | { failed: string }
+}
+
+export interface BuildFigures {
+  scale: number
+  runs: number
+  seconds: number
+  photos?: number
+  /** Peak RSS of the build process tree, MiB: the larger of its maxrss (wait4) and the largest sum sampled over the tree from /proc. */
+  peak_rss_mb?: number
+  /** True when the figures are those of the build of the measured index itself, made by this run. */
+  index_build?: boolean
 }
 
 export interface GoalCheck {
@@ -104,8 +155,13 @@ export interface BenchResult {
   load_avg_1m_end?: number
   command: string
   quick: boolean
+  /** Synthetic size factor of a full run (1 = ~1.9M photos); scaled runs (not 1) are checked against the scale goals. Absent in --quick runs. */
+  scale?: number
+  /** The scale-1 result a scaled run was compared with (its path). */
+  compared_with?: string
   machine: Machine
-  index: { dir: string; version?: string; kind?: string; photos?: number; built_by_bench?: boolean }
+  /** build: the figures of the measured index's own build when this run made it (or why it failed). */
+  index: { dir: string; version?: string; kind?: string; photos?: number; built_by_bench?: boolean; build?: BuildFigures | { failed: string } }
   scenarios: {
     'start-size'?: Outcome<StartSizeResult>
     engine?: Outcome<EngineResult>

@@ -1,4 +1,5 @@
 import type { MeasureOptions } from './measure'
+import type { BuildFigures } from './result'
 
 /** What every scenario script receives from bench/run.ts (or from its own command line). */
 export interface ScenarioOptions {
@@ -11,6 +12,8 @@ export interface ScenarioOptions {
   root: string
   /** Scratch folder of the whole run (world-readable), shared by the scenarios: the peers' CSV export lives here. */
   workDir?: string
+  /** Figures of the measured index's own build when this run made it (start-size reports them instead of building again). */
+  indexBuild?: BuildFigures
   log: (line: string) => void
 }
 

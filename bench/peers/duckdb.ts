@@ -10,9 +10,8 @@ import { oursInPeerSampling, peerSampling, type ScenarioOptions } from '../lib/s
 import { csvNote, exportCsvOnce, ROVERS_INSERT } from './export-csv'
 import { createTables } from './peer-schema'
 import { benchPeerShapes, type PeerDb } from './bench-peer'
+import { peerGoalFor } from '../lib/goals'
 
-/** Goal of issue 6: every shape at least 10x faster than DuckDB in process. */
-export const DUCKDB_GOAL = 10
 
 /**
  * Scenario 2a: DuckDB in process (@duckdb/node-api), same rows loaded from CSV exported from
@@ -44,7 +43,7 @@ export async function benchDuckdb(o: ScenarioOptions): Promise<PeerResult> {
     const results = await benchPeerShapes(db, shapes, engine, store, {
       ours: oursInPeerSampling(o.quick),
       peer: peerSampling(o.quick),
-      goalSpeedup: DUCKDB_GOAL,
+      goalSpeedup: (shape) => peerGoalFor('DuckDB', shape.work),
       log: o.log,
     })
     conn.closeSync()

@@ -8,9 +8,8 @@ import { csvNote, exportCsvOnce, ROVERS_INSERT } from './export-csv'
 import { createTables, POSTGRES_INDEXES } from './peer-schema'
 import { benchPeerShapes, type PeerDb } from './bench-peer'
 import { startPgCluster } from './pg-cluster'
+import { peerGoalFor } from '../lib/goals'
 
-/** Goal of issue 6: every shape at least 50x faster than PostgreSQL. */
-export const POSTGRES_GOAL = 50
 
 /**
  * Scenario 2b: PostgreSQL with the public service's b-tree indexes, in a throwaway cluster on
@@ -44,7 +43,7 @@ export async function benchPostgres(o: ScenarioOptions): Promise<PeerResult> {
     const results = await benchPeerShapes(db, shapes, engine, store, {
       ours: oursInPeerSampling(o.quick),
       peer: peerSampling(o.quick),
-      goalSpeedup: POSTGRES_GOAL,
+      goalSpeedup: (shape) => peerGoalFor('PostgreSQL', shape.work),
       log: o.log,
     })
     return {
