@@ -17,6 +17,8 @@ export interface EngineApi {
   listPhotosBytes?(store: Store, params: URLSearchParams, base: string): Uint8Array
   getPhotoBytes?(store: Store, id: string, params: URLSearchParams, base: string): Uint8Array
   batchPhotosBytes?(store: Store, body: unknown, params: URLSearchParams, base: string): Uint8Array
+  listLocationsBytes?(store: Store, params: URLSearchParams, base: string): Uint8Array
+  listPanoramasBytes?(store: Store, params: URLSearchParams, base: string): Uint8Array
   /** Modules that could not be imported, with the reason. */
   missing: string[]
 }
@@ -58,6 +60,8 @@ export async function loadEngine(): Promise<EngineApi> {
     listPhotosBytes: fn<Fn>(query, 'listPhotosBytes') as EngineApi['listPhotosBytes'],
     getPhotoBytes: fn<Fn>(query, 'getPhotoBytes') as EngineApi['getPhotoBytes'],
     batchPhotosBytes: fn<Fn>(query, 'batchPhotosBytes') as EngineApi['batchPhotosBytes'],
+    listLocationsBytes: fn<Fn>(locations, 'listLocationsBytes') as EngineApi['listLocationsBytes'],
+    listPanoramasBytes: fn<Fn>(panoramas, 'listPanoramasBytes') as EngineApi['listPanoramasBytes'],
     missing,
   }
 }

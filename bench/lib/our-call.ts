@@ -9,7 +9,7 @@ import { BASE, type EngineApi } from './engine-api'
  */
 export function ourCall(shape: QueryShape, engine: EngineApi, store: Store): (() => string | Uint8Array) | string {
   const params = new URLSearchParams(shape.query)
-  const { listPhotosBytes, getPhotoBytes, batchPhotosBytes } = engine
+  const { listPhotosBytes, getPhotoBytes, batchPhotosBytes, listLocationsBytes, listPanoramasBytes } = engine
   switch (shape.endpoint) {
     case 'photos':
       if (listPhotosBytes) return () => listPhotosBytes(store, params, BASE)
@@ -23,8 +23,10 @@ export function ourCall(shape: QueryShape, engine: EngineApi, store: Store): (()
       if (batchPhotosBytes) return () => batchPhotosBytes(store, shape.body, params, BASE)
       return engine.batchPhotos ? () => engine.batchPhotos!(store, shape.body, params, BASE) : 'batchPhotos missing (src/query/index.ts)'
     case 'locations':
+      if (listLocationsBytes) return () => listLocationsBytes(store, params, BASE)
       return engine.listLocations ? () => engine.listLocations!(store, params, BASE) : 'listLocations missing (src/query/locations-list.ts)'
     case 'panoramas':
+      if (listPanoramasBytes) return () => listPanoramasBytes(store, params, BASE)
       return engine.listPanoramas ? () => engine.listPanoramas!(store, params, BASE) : 'listPanoramas missing (src/query/panoramas-list.ts)'
   }
 }
