@@ -1,8 +1,9 @@
 import { validationError, type ParamError } from '../http/problems'
 import type { Store } from '../store/store'
-import { TIMESTAMP_SLOT } from './envelope'
+import { answerSink, type ByteSink } from './byte-sink'
+import { DATA_OPEN, TIMESTAMP_SLOT } from './envelope'
 import { parsePhotoQuery } from './photo-params'
-import { photoJson } from './photo-json'
+import { writePhoto } from './photo-json'
 
 export const BATCH_PATH = '/api/v2/photos/batch'
 export const MAX_BATCH_IDS = 100
@@ -17,18 +18,33 @@ export const MAX_BATCH_IDS = 100
  * validator runs on it, as on GET /photos/{id}.
  */
 export function batchPhotos(store: Store, body: unknown, params: URLSearchParams, base: string): string {
+  return writeBatch(store, body, params, base).toString()
+}
+
+/** The same answer as UTF-8 bytes. */
+export function batchPhotosBytes(store: Store, body: unknown, params: URLSearchParams, base: string): Uint8Array {
+  return writeBatch(store, body, params, base).toBytes()
+}
+
+function writeBatch(store: Store, body: unknown, params: URLSearchParams, base: string): ByteSink {
   const errors: ParamError[] = []
   const ids = parseIds(body, errors)
   const q = parsePhotoQuery(params, store, errors)
-  const found: string[] = []
   const missing: number[] = []
+  const sink = answerSink()
+  sink.text(DATA_OPEN + '[')
+  let found = 0
   for (const id of ids!) {
     const row = store.paths.rowOfId(id)
     if (row < 0) missing.push(id)
-    else found.push(photoJson(store, row, q.output))
+    else {
+      if (found++ > 0) sink.byte(0x2c)
+      writePhoto(sink, store, row, q.output)
+    }
   }
-  const meta = `"total_count":${found.length},"returned_count":${found.length},"ids_requested":${ids!.length},"ids_found":${found.length},"ids_missing":${JSON.stringify(missing)},"timestamp":${TIMESTAMP_SLOT}`
-  return `{"data":[${found.join(',')}],"meta":{${meta}},"links":{"self":${JSON.stringify(base + BATCH_PATH)}}}`
+  const meta = `"total_count":${found},"returned_count":${found},"ids_requested":${ids!.length},"ids_found":${found},"ids_missing":${JSON.stringify(missing)},"timestamp":${TIMESTAMP_SLOT}`
+  sink.text(`],"meta":{${meta}},"links":{"self":${JSON.stringify(base + BATCH_PATH)}}}`)
+  return sink
 }
 
 /** Distinct ids in request order, or undefined with an error. */

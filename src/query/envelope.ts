@@ -17,9 +17,13 @@ export function fillTimestamp(text: string, now: Date = new Date()): string {
   return i < 0 ? text : text.slice(0, i) + '"' + now.toISOString() + '"' + text.slice(i + TIMESTAMP_SLOT.length)
 }
 
-export interface ListEnvelopeInput {
+export interface ListEnvelopeInput extends ListEnvelopeTail {
   /** JSON text of the data array, e.g. "[{...},{...}]". */
   dataJson: string
+}
+
+/** What follows the data array (for answers whose data is written as bytes: listEnvelopeTail). */
+export interface ListEnvelopeTail {
   returned: number
   total: number
   paging: Paging
@@ -42,6 +46,14 @@ export interface ListEnvelopeInput {
 }
 
 export function listEnvelope(e: ListEnvelopeInput): string {
+  return DATA_OPEN + e.dataJson + listEnvelopeTail(e)
+}
+
+/** The envelope's text before the data array. */
+export const DATA_OPEN = '{"data":'
+
+/** The envelope's text after the data array: `,"meta":{...},"pagination":{...},"links":{...}}`. */
+export function listEnvelopeTail(e: ListEnvelopeTail): string {
   const { page, perPage } = e.paging
   const totalPages = Math.ceil(e.total / perPage)
   const cursorMode = e.cursor?.current !== undefined
@@ -62,7 +74,7 @@ export function listEnvelope(e: ListEnvelopeInput): string {
   if (e.cursor?.next !== undefined) cursor.push(`"next":${JSON.stringify(e.cursor.next)}`)
   const pageMember = cursorMode ? '' : `"page":${page},`
   const pagination = `${pageMember}"per_page":${perPage},"total_pages":${totalPages}${cursor.length ? `,"cursor":{${cursor.join(',')}}` : ''}${e.extraPagination ? ',' + e.extraPagination : ''}`
-  return `{"data":${e.dataJson},"meta":{${meta}},"pagination":{${pagination}},"links":{${links.join(',')}}}`
+  return `,"meta":{${meta}},"pagination":{${pagination}},"links":{${links.join(',')}}}`
 }
 
 /**
@@ -75,5 +87,10 @@ export function wholeListEnvelope(items: string[], base: string, path: string, p
 
 /** A single resource: `{data, links: {self}}` (decisions.md). */
 export function singleEnvelope(dataJson: string, self: string): string {
-  return `{"data":${dataJson},"links":{"self":${JSON.stringify(self)}}}`
+  return DATA_OPEN + dataJson + singleEnvelopeTail(self)
+}
+
+/** The single envelope's text after the data. */
+export function singleEnvelopeTail(self: string): string {
+  return `,"links":{"self":${JSON.stringify(self)}}}`
 }

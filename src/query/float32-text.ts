@@ -1,17 +1,23 @@
+import { writeDigits, type ByteSink } from './byte-sink'
+
 /**
- * Shortest decimal text of a float32 value, as JS writes numbers: the fewest significant digits
- * that read back as the same float32 (telemetry angles, two per photo).
+ * Shortest decimal text of a number as JS writes it (Number#toString): the fewest significant
+ * digits that read back as the same value. Telemetry angles are float32 (the digits must read
+ * back as the same float32), coordinates float64.
  *
- * The reference is a binary search of toPrecision strings (~0.4 µs per try, ~1.8 µs per
- * value). The fast path tries 1..9
- * significant digits with double arithmetic (scale by an exact power of ten, round, unscale;
- * products and quotients of exact doubles are correctly rounded, so the candidate is the
- * correctly rounded decimal unless the scaled value sits within rounding error of a half) and
- * writes the digits from the integer mantissa. Decimal ties, magnitudes outside 1e-5..1e15 and
- * values needing more digits take the reference definition.
+ * The float32 reference is a binary search of toPrecision strings (~0.4 µs per try, ~1.8 µs per
+ * value); for float64 it is String(x). The fast path tries 1, 2, ... significant digits with
+ * double arithmetic (scale by an exact power of ten, round, unscale; products and quotients of
+ * exact doubles are correctly rounded, so the candidate is the correctly rounded decimal unless
+ * the scaled value sits within rounding error of a half) and writes the digits from the integer
+ * mantissa. Decimal ties, magnitudes outside 1e-5..1e15 and values needing more digits
+ * (float32: 9; float64: 15, beyond which two decimals could read back as the same double) take
+ * the reference.
  */
 const P10: number[] = []
 for (let i = 0; i <= 22; i++) P10.push(Number('1e' + i))
+/** 1 / 10^i as the comparisons of shortestDecimal have always used them. */
+const N10 = P10.map((p) => 1 / p)
 
 /** Reference: binary search over 1..9 significant digits with toPrecision (9 always round-trips; if p digits do, more do too). */
 export function float32TextExact(x: number): string {
@@ -25,31 +31,103 @@ export function float32TextExact(x: number): string {
   return String(Number(x.toPrecision(lo)))
 }
 
-export function float32Text(x: number): string {
-  return shortest(x) ?? float32TextExact(x)
+/** The last decimal found by shortestDecimal: |x| = m·10^-k. */
+let decM = 0
+let decK = 0
+
+/** Views for reading a value's bits (is it a power of two?). */
+const f32 = new Float32Array(1)
+const f32Bits = new Uint32Array(f32.buffer)
+const f64 = new Float64Array(1)
+const f64Bits = new Uint32Array(f64.buffer)
+
+/**
+ * Finds the shortest decimal of |x| (into decM, decK) for a float32 (`single`) or a double;
+ * false when the reference must decide.
+ *
+ * The search starts at the digit count most values need (7 for float32, 6 for the site-frame
+ * coordinates) and walks down while the nearest decimal still reads back, or up until it does.
+ * Walking from there is exact because the test is monotone in the digit count: the nearest
+ * (p+1)-digit decimal is at least as close as the nearest p-digit one, and the values that read
+ * back as x form an interval symmetric around x. Powers of two are the exception (the interval
+ * below is half as wide): for them the search runs up from 1 digit.
+ */
+function shortestDecimal(x: number, single: boolean): boolean {
+  const a = x < 0 ? -x : x
+  if (!(a >= 1e-5 && a < 1e15)) return false
+  // e = floor(log10(a)), by comparisons with the powers of ten (cheaper than Math.log10).
+  let e = 0
+  if (a >= 1) while (P10[e + 1] <= a) e++
+  else {
+    e = -1
+    while (N10[-e] > a) e--
+  }
+  const digits = single ? 9 : 15
+  let p: number
+  if (single) {
+    f32[0] = a
+    p = (f32Bits[0] & 0x7fffff) === 0 ? 1 : 7
+  } else {
+    f64[0] = a
+    p = f64Bits[0] === 0 && (f64Bits[1] & 0xfffff) === 0 ? 1 : 6
+  }
+  let r = nearestDecimal(a, e, p, single)
+  if (r < 0) return false
+  if (r === 1) {
+    // Down while fewer digits still read back (decM, decK keep the last that did).
+    while (p > 1) {
+      r = nearestDecimal(a, e, p - 1, single)
+      if (r < 0) return false
+      if (r === 0) return true
+      p--
+    }
+    return true
+  }
+  while (++p <= digits) {
+    r = nearestDecimal(a, e, p, single)
+    if (r !== 0) return r === 1
+  }
+  return false
 }
 
-/** The shortest text by arithmetic, or undefined when the reference must decide. */
-function shortest(x: number): string | undefined {
-  const a = x < 0 ? -x : x
-  if (!(a >= 1e-5 && a < 1e15)) return undefined
-  let e = Math.floor(Math.log10(a))
-  // log10 may land one off next to a power of ten.
-  if (e >= 0 ? P10[e] > a : 1 / P10[-e] > a) e--
-  else if (e + 1 >= 0 ? P10[e + 1] <= a : 1 / P10[-e - 1] <= a) e++
-  for (let p = 1; p <= 9; p++) {
-    const k = p - 1 - e
-    if (k > 22 || k < -22) return undefined
-    const scaled = k >= 0 ? a * P10[k] : a / P10[-k]
-    const fl = Math.floor(scaled)
-    const frac = scaled - fl
-    if (frac > 0.5 - 1e-6 && frac < 0.5 + 1e-6) return undefined
-    const m = frac >= 0.5 ? fl + 1 : fl
-    // m / 10^k is the double nearest the decimal m·10^-k (what parsing its text gives).
-    const d = k >= 0 ? m / P10[k] : m * P10[-k]
-    if (Math.fround(d) === a) return (x < 0 ? '-' : '') + decimalText(m, k)
-  }
-  return undefined
+/**
+ * Whether the p-significant-digit decimal nearest a (10^e <= a < 10^(e+1)) reads back as a:
+ * 1 yes (kept in decM, decK), 0 no, -1 unknown (the reference decides).
+ */
+function nearestDecimal(a: number, e: number, p: number, single: boolean): number {
+  const k = p - 1 - e
+  if (k > 22 || k < -22) return -1
+  const scaled = k >= 0 ? a * P10[k] : a / P10[-k]
+  const fl = Math.floor(scaled)
+  const frac = scaled - fl
+  // The scaled value carries a relative rounding error of 2^-53: near a half, the rounding
+  // direction is unknown.
+  const guard = single ? 1e-6 : 1e-6 + scaled * 4.5e-16
+  if (frac > 0.5 - guard && frac < 0.5 + guard) return -1
+  const m = frac >= 0.5 ? fl + 1 : fl
+  // m / 10^k is the double nearest the decimal m·10^-k (what parsing its text gives).
+  const d = k >= 0 ? m / P10[k] : m * P10[-k]
+  if (single ? Math.fround(d) !== a : d !== a) return 0
+  decM = m
+  decK = k
+  return 1
+}
+
+export function float32Text(x: number): string {
+  return shortestDecimal(x, true) ? (x < 0 ? '-' : '') + decimalText(decM, decK) : float32TextExact(x)
+}
+
+/** A float32 value's shortest text into the sink (float32Text). */
+export function writeFloat32(sink: ByteSink, x: number): void {
+  if (shortestDecimal(x, true)) writeDecimal(sink, x < 0, decM, decK)
+  else sink.text(float32TextExact(x))
+}
+
+/** A double's text into the sink, as Number#toString writes it. */
+export function writeDouble(sink: ByteSink, x: number): void {
+  if (x === 0) sink.byte(0x30) // also -0, which toString writes as 0
+  else if (shortestDecimal(x, false)) writeDecimal(sink, x < 0, decM, decK)
+  else sink.text(String(x))
 }
 
 /** Text of m·10^-k (m a positive integer) in JS Number#toString form for 1e-6 <= value < 1e21. */
@@ -60,4 +138,41 @@ function decimalText(m: number, k: number): string {
   const n = digits.length
   if (k >= n) return '0.' + '0'.repeat(k - n) + digits
   return digits.slice(0, n - k) + '.' + digits.slice(n - k)
+}
+
+/** The bytes of decimalText, with a sign. */
+function writeDecimal(sink: ByteSink, negative: boolean, m: number, k: number): void {
+  // floor(m * 0.1) is floor(m / 10) for integers below 2^50 (the double 0.1 is a little above 0.1).
+  while (k > 0 && m - Math.floor(m * 0.1) * 10 === 0) { m = Math.floor(m * 0.1); k-- }
+  let n = 1
+  for (let p = 10; p <= m && n < 16; p *= 10) n++
+  // sign, "0." and leading zeros when k >= n, the point, trailing zeros when k < 0
+  sink.ensure(n + (k >= n ? k - n + 2 : k < 0 ? -k : 1) + 1)
+  const b = sink.buf
+  let o = sink.pos
+  if (negative) b[o++] = 0x2d
+  if (k <= 0) {
+    writeDigits(b, o + n, m)
+    o += n
+    for (; k < 0; k++) b[o++] = 0x30
+  } else if (k >= n) {
+    b[o++] = 0x30
+    b[o++] = 0x2e
+    for (let z = k - n; z > 0; z--) b[o++] = 0x30
+    writeDigits(b, o + n, m)
+    o += n
+  } else {
+    // digits with the point before the last k of them
+    const f = P10[k]
+    const int = Math.floor(m / f)
+    writeDigits(b, o + n - k, int)
+    b[o + n - k] = 0x2e
+    const frac = m - int * f
+    // the k fraction digits, zero-padded on the left
+    const end = o + n + 1
+    for (let i = o + n - k + 1; i < end; i++) b[i] = 0x30
+    if (frac > 0) writeDigits(b, end, frac)
+    o = end
+  }
+  sink.pos = o
 }

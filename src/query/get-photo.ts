@@ -1,9 +1,10 @@
 import { notFound, validationError, type ParamError } from '../http/problems'
 import type { Store } from '../store/store'
-import { singleEnvelope } from './envelope'
+import { answerSink, type ByteSink } from './byte-sink'
+import { DATA_OPEN, singleEnvelopeTail } from './envelope'
 import { echo } from './param-parsers'
 import { parsePhotoQuery } from './photo-params'
-import { photoJson } from './photo-json'
+import { writePhoto } from './photo-json'
 import { PHOTOS_PATH } from './list-photos'
 
 /**
@@ -13,13 +14,26 @@ import { PHOTOS_PATH } from './list-photos'
  * Unknown id: 404. Envelope `{data, links: {self}}`.
  */
 export function getPhoto(store: Store, id: string, params: URLSearchParams, base: string): string {
+  return writeGetPhoto(store, id, params, base).toString()
+}
+
+/** The same answer as UTF-8 bytes. */
+export function getPhotoBytes(store: Store, id: string, params: URLSearchParams, base: string): Uint8Array {
+  return writeGetPhoto(store, id, params, base).toBytes()
+}
+
+function writeGetPhoto(store: Store, id: string, params: URLSearchParams, base: string): ByteSink {
   const errors: ParamError[] = []
   const n = parsePathId(id, errors)
   const q = parsePhotoQuery(params, store, errors)
   if (n === undefined) throw validationError(errors)
   const row = store.paths.rowOfId(n)
   if (row < 0) throw notFound(`No photo has id ${n}.`)
-  return singleEnvelope(photoJson(store, row, q.output), `${base}${PHOTOS_PATH}/${n}`)
+  const sink = answerSink()
+  sink.text(DATA_OPEN)
+  writePhoto(sink, store, row, q.output)
+  sink.text(singleEnvelopeTail(`${base}${PHOTOS_PATH}/${n}`))
+  return sink
 }
 
 export function parsePathId(raw: string | null | undefined, errors: ParamError[]): number | undefined {

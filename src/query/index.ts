@@ -1,12 +1,13 @@
 /**
  * The photo query engine's public face: pure render functions from a store snapshot and the
- * request's parameters to JSON text (meta.timestamp as TIMESTAMP_SLOT, see envelope.ts). No
+ * request's parameters to JSON text (meta.timestamp as TIMESTAMP_SLOT, see envelope.ts), and for
+ * the photo answers the same JSON as UTF-8 bytes (the *Bytes functions: no JS string made). No
  * cache here (the bench measures these); plugins/photos adds the response cache.
  * Errors are thrown as ProblemError (400 validation, 404 not found).
  */
-export { listPhotos } from './list-photos'
-export { getPhoto } from './get-photo'
+export { listPhotos, listPhotosBytes } from './list-photos'
+export { getPhoto, getPhotoBytes } from './get-photo'
 export { photoStats } from './stats/photo-stats'
-export { batchPhotos } from './batch-photos'
+export { batchPhotos, batchPhotosBytes } from './batch-photos'
 export { fillTimestamp, TIMESTAMP_SLOT } from './envelope'
 export { ResponseCache, responseCacheFor } from './response-cache'

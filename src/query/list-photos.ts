@@ -1,10 +1,11 @@
 import { validationError, type ParamError } from '../http/problems'
 import type { Store } from '../store/store'
 import { decodeCursor, encodeCursor, fingerprint } from './cursor'
-import { listEnvelope } from './envelope'
+import { answerSink, type ByteSink } from './byte-sink'
+import { DATA_OPEN, listEnvelopeTail } from './envelope'
 import { Order } from './order'
 import { parsePhotoQuery } from './photo-params'
-import { photosJson } from './photo-json'
+import { writePhotos } from './photo-json'
 import { runQuery, type QueryOutcome } from './run-query'
 
 export const PHOTOS_PATH = '/api/v2/photos'
@@ -17,12 +18,24 @@ export const PHOTOS_PATH = '/api/v2/photos'
  * carries `pagination.cursor.next`.
  */
 export function listPhotos(store: Store, params: URLSearchParams, base: string): string {
-  const { text } = listPhotosWithPlan(store, params, base)
-  return text
+  return writeListPhotos(store, params, base).sink.toString()
+}
+
+/**
+ * The same answer as UTF-8 bytes, what goes on the wire. Cheaper than the text: a JS string of
+ * a whole page is a large allocation of its own.
+ */
+export function listPhotosBytes(store: Store, params: URLSearchParams, base: string): Uint8Array {
+  return writeListPhotos(store, params, base).sink.toBytes()
 }
 
 /** The same, also telling how the rows were found (tests). */
 export function listPhotosWithPlan(store: Store, params: URLSearchParams, base: string): { text: string; outcome: QueryOutcome } {
+  const { sink, outcome } = writeListPhotos(store, params, base)
+  return { text: sink.toString(), outcome }
+}
+
+function writeListPhotos(store: Store, params: URLSearchParams, base: string): { sink: ByteSink; outcome: QueryOutcome } {
   const q = parsePhotoQuery(params, store)
   const order = new Order(q.sort, store.photos, store.paths)
   const fp = fingerprint(q.filters, order.keys)
@@ -36,8 +49,10 @@ export function listPhotosWithPlan(store: Store, params: URLSearchParams, base: 
   const more = outcome.rows.length > perPage
   const rows = more ? outcome.rows.subarray(0, perPage) : outcome.rows
   const next = more ? encodeCursor(fp, order.valuesOf(rows[rows.length - 1]), store.photos.id[rows[rows.length - 1]]) : undefined
-  const text = listEnvelope({
-    dataJson: photosJson(store, rows, q.output),
+  const sink = answerSink()
+  sink.text(DATA_OPEN)
+  writePhotos(sink, store, rows, q.output)
+  sink.text(listEnvelopeTail({
     returned: rows.length,
     total: outcome.total,
     paging: q.paging,
@@ -45,6 +60,6 @@ export function listPhotosWithPlan(store: Store, params: URLSearchParams, base: 
     path: PHOTOS_PATH,
     params,
     cursor: after ? { current: q.cursor, next } : next ? { next } : undefined,
-  })
-  return { text, outcome }
+  }))
+  return { sink, outcome }
 }

@@ -3,7 +3,8 @@ import type { LocationColumns } from '../store/schema'
 import { ROVER_SLUGS, roverCode } from '../catalog/rovers'
 import { notFound } from '../http/problems'
 import { formatDay } from './param-parsers'
-import { listEnvelope, singleEnvelope } from './envelope'
+import { answerSink, type ByteSink } from './byte-sink'
+import { DATA_OPEN, listEnvelopeTail, singleEnvelope } from './envelope'
 import { lowerBound, pageRows, roverRanges, type Bound } from '../resources/table-ranges'
 import { minPhotosParam, readDerivedListParams } from '../resources/derived-list-params'
 
@@ -24,6 +25,15 @@ export const LOCATION_MIN_PHOTOS = minPhotosParam('Minimum number of photos at t
 export const LOCATIONS_PATH = '/api/v2/locations'
 
 export function listLocations(store: Store, params: URLSearchParams, base: string): string {
+  return writeListLocations(store, params, base).toString()
+}
+
+/** The same answer as UTF-8 bytes. */
+export function listLocationsBytes(store: Store, params: URLSearchParams, base: string): Uint8Array {
+  return writeListLocations(store, params, base).toBytes()
+}
+
+function writeListLocations(store: Store, params: URLSearchParams, base: string): ByteSink {
   const q = readDerivedListParams(params, LOCATION_MIN_PHOTOS)
   const loc = store.locations
   const starts = roverRanges(loc.rover, loc.length)
@@ -40,8 +50,18 @@ export function listLocations(store: Store, params: URLSearchParams, base: strin
   if (minPhotos !== undefined) bounds.push([loc.photo_count, minPhotos])
   const { page, perPage } = q.paging
   const { total, rows } = pageRows(ranges, bounds, (page - 1) * perPage, perPage)
-  const items = rows.map((row) => locationJson(loc, row, base))
-  return listEnvelope({ dataJson: `[${items.join(',')}]`, returned: rows.length, total, paging: q.paging, base, path: LOCATIONS_PATH, params })
+  const sink = answerSink()
+  const origin = JSON.stringify(base).slice(1, -1)
+  sink.text(DATA_OPEN + '[')
+  for (let i = 0; i < rows.length; i++) {
+    const [before, after] = renderedParts(loc, rows[i]!)
+    sink.text(i > 0 ? ',' + before : before)
+    sink.text(origin)
+    sink.text(after)
+  }
+  sink.byte(0x5d)
+  sink.text(listEnvelopeTail({ returned: rows.length, total, paging: q.paging, base, path: LOCATIONS_PATH, params }))
+  return sink
 }
 
 /** GET /locations/{id}: `<rover_slug>_<site>_<drive>` (slug case-insensitive, numbers in plain decimal); else 404. */
@@ -83,6 +103,12 @@ function idIndex(loc: LocationColumns): Map<string, number> {
  * is rendered once per row and table (a few thousand rows) and kept.
  */
 export function locationJson(loc: LocationColumns, row: number, base: string): string {
+  const p = renderedParts(loc, row)
+  return p[0] + JSON.stringify(base).slice(1, -1) + p[1]
+}
+
+/** A location's text before and after the origin. */
+function renderedParts(loc: LocationColumns, row: number): [string, string] {
   let parts = rendered.get(loc)
   if (!parts) rendered.set(loc, (parts = new Array<[string, string] | undefined>(loc.length)))
   let p = parts[row]
@@ -91,7 +117,7 @@ export function locationJson(loc: LocationColumns, row: number, base: string): s
     const cut = text.indexOf(ORIGIN)
     parts[row] = p = [text.slice(0, cut), text.slice(cut + ORIGIN.length)]
   }
-  return p[0] + JSON.stringify(base).slice(1, -1) + p[1]
+  return p
 }
 
 const ORIGIN = '@@origin@@'

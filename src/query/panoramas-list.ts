@@ -1,10 +1,10 @@
 import type { Store } from '../store/store'
 import type { PanoramaColumns } from '../store/schema'
-import { utf8Strings } from '../store/arrow-columns'
 import { ROVER_SLUGS, roverCode } from '../catalog/rovers'
 import { notFound } from '../http/problems'
-import { listEnvelope, singleEnvelope } from './envelope'
-import { num } from './locations-list'
+import { answerSink, type ByteSink } from './byte-sink'
+import { DATA_OPEN, listEnvelopeTail, singleEnvelopeTail } from './envelope'
+import { originFragment, writePanorama } from './panorama-json'
 import { lowerBound, pageRows, roverRanges } from '../resources/table-ranges'
 import { minPhotosParam, readDerivedListParams } from '../resources/derived-list-params'
 
@@ -28,6 +28,15 @@ export const PANORAMA_MIN_PHOTOS = minPhotosParam('Minimum number of photos in t
 export const PANORAMAS_PATH = '/api/v2/panoramas'
 
 export function listPanoramas(store: Store, params: URLSearchParams, base: string): string {
+  return writeListPanoramas(store, params, base).toString()
+}
+
+/** The same answer as UTF-8 bytes. */
+export function listPanoramasBytes(store: Store, params: URLSearchParams, base: string): Uint8Array {
+  return writeListPanoramas(store, params, base).toBytes()
+}
+
+function writeListPanoramas(store: Store, params: URLSearchParams, base: string): ByteSink {
   const q = readDerivedListParams(params, PANORAMA_MIN_PHOTOS)
   const pano = store.panoramas
   const starts = roverRanges(pano.rover, pano.length)
@@ -51,8 +60,16 @@ export function listPanoramas(store: Store, params: URLSearchParams, base: strin
     total = hit.total
     rows = hit.rows.map((i) => list[i]!)
   }
-  const items = rows.map((row) => panoramaJson(pano, row, base))
-  return listEnvelope({ dataJson: `[${items.join(',')}]`, returned: rows.length, total, paging: q.paging, base, path: PANORAMAS_PATH, params })
+  const sink = answerSink()
+  const origin = originFragment(base)
+  sink.text(DATA_OPEN + '[')
+  for (let i = 0; i < rows.length; i++) {
+    if (i > 0) sink.byte(0x2c)
+    writePanorama(sink, pano, rows[i]!, origin)
+  }
+  sink.byte(0x5d)
+  sink.text(listEnvelopeTail({ returned: rows.length, total, paging: q.paging, base, path: PANORAMAS_PATH, params }))
+  return sink
 }
 
 /**
@@ -87,7 +104,11 @@ export function getPanorama(store: Store, id: string, base: string): string {
   const row = findPanorama(store, id)
   if (row < 0) throw notFound(`No panorama has the id "${id.slice(0, 80)}". Panorama ids look like pano_curiosity_1000_1 (rover, sol, number).`)
   const pano = store.panoramas
-  return singleEnvelope(panoramaJson(pano, row, base), `${base}${PANORAMAS_PATH}/${panoramaId(pano, row)}`)
+  const sink = answerSink()
+  sink.text(DATA_OPEN)
+  writePanorama(sink, pano, row, originFragment(base))
+  sink.text(singleEnvelopeTail(`${base}${PANORAMAS_PATH}/${panoramaId(pano, row)}`))
+  return sink.toString()
 }
 
 /** Row of a panorama id, or -1: binary search of (rover, sol), then n counts from 1 within it. */
@@ -107,58 +128,4 @@ export function findPanorama(store: Store, id: string): number {
 
 export function panoramaId(pano: PanoramaColumns, row: number): string {
   return `pano_${ROVER_SLUGS[pano.rover[row]!]}_${pano.sol[row]}_${pano.n[row]}`
-}
-
-/** Strings decoded once per panorama table (a snapshot never changes): Mars times, camera and quality names as JSON. */
-interface Decoded {
-  start: string[]
-  end: string[]
-  cameraJson: string[]
-  cameraQuery: string[]
-  qualityJson: string[]
-}
-
-const decoded = new WeakMap<PanoramaColumns, Decoded>()
-
-function decode(pano: PanoramaColumns): Decoded {
-  let d = decoded.get(pano)
-  if (!d) {
-    d = {
-      start: utf8Strings(pano.mars_time_start, pano.length),
-      end: utf8Strings(pano.mars_time_end, pano.length),
-      cameraJson: pano.camera.dict.map((c) => JSON.stringify(c)),
-      cameraQuery: pano.camera.dict.map((c) => encodeURIComponent(c)),
-      qualityJson: pano.quality.dict.map((q) => JSON.stringify(q)),
-    }
-    decoded.set(pano, d)
-  }
-  return d
-}
-
-/** One panorama (behaviour.md §15.3 fields; optional ones omitted when unknown). */
-export function panoramaJson(pano: PanoramaColumns, row: number, base: string): string {
-  const d = decode(pano)
-  const slug = ROVER_SLUGS[pano.rover[row]!]!
-  const sol = pano.sol[row]!
-  const cameraCode = pano.camera.codes[row]!
-  const site = pano.site[row]!
-  const drive = pano.drive[row]!
-  const start = d.start[row]!
-  const end = d.end[row]!
-  const x = pano.coord_x[row]!
-  const coords = Number.isNaN(x) ? '' : `,"coordinates":{"x":${num(x)},"y":${num(pano.coord_y[row]!)},"z":${num(pano.coord_z[row]!)}}`
-  const spacing = pano.avg_position_spacing[row]!
-  const ids = pano.photo_ids_values.subarray(pano.photo_ids_offsets[row]!, pano.photo_ids_offsets[row + 1]!)
-  const photos = `${base}/api/v2/photos?rovers=${slug}&sol=${sol}&cameras=${d.cameraQuery[cameraCode]}&site=${site}&drive=${drive}`
-  return (
-    `{"id":"pano_${slug}_${sol}_${pano.n[row]}","type":"panorama","attributes":{"rover":"${slug}","sol":${sol}` +
-    (start ? `,"mars_time_start":${JSON.stringify(start)}` : '') +
-    (end ? `,"mars_time_end":${JSON.stringify(end)}` : '') +
-    `,"total_photos":${pano.total_photos[row]},"coverage_degrees":${num(pano.coverage_degrees[row]!)}` +
-    `,"location":{"site":${site},"drive":${drive}${coords}},"camera":${d.cameraJson[cameraCode]}` +
-    `,"avg_elevation":${num(pano.avg_elevation[row]!)},"unique_positions":${pano.unique_positions[row]}` +
-    (Number.isNaN(spacing) ? '' : `,"avg_position_spacing":${num(spacing)}`) +
-    `,"quality":${d.qualityJson[pano.quality.codes[row]!]},"photo_ids":[${ids.join(',')}]},` +
-    `"links":{"photos":${JSON.stringify(photos)}}}`
-  )
 }

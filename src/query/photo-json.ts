@@ -1,117 +1,83 @@
-import { findCamera } from '../catalog/cameras'
-import { ROVERS } from '../catalog/rovers'
 import type { Store } from '../store/store'
-import { dayText } from './day-text'
-import { float32Text } from './float32-text'
-import { isoTime } from './iso-time'
+import { ByteSink } from './byte-sink'
+import { writeDay, writeIsoTime } from './date-bytes'
+import { writeDouble, writeFloat32 } from './float32-text'
 import { A, SIZE, type OutputSpec } from './photo-fields'
-import type { DictColumn, PhotoColumns, Utf8Column } from '../store/schema'
-import { perSnapshot } from '../store/per-snapshot'
+import { bufferOf, photoFragments, type ColumnBytes, type PhotoFragments } from './photo-fragments'
+import type { Utf8Column } from '../store/schema'
 
 /** Kept for callers of the former name. */
 export { float32Text as float32Json } from './float32-text'
 
 /**
- * Photo rows straight to JSON text (interface "Photo"; decisions.md: attributes that are
+ * Photo rows straight to JSON bytes (interface "Photo"; decisions.md: attributes that are
  * unknown for a photo are omitted, never invented). Runs only for the rows of the page.
  *
  * Images are `image_dir` + file name; Perseverance may carry small, medium, large and full,
  * the other rovers full only. Telemetry angles are float32 and written with the fewest digits
- * that read back as the same float32 (float32-text.ts).
+ * that read back as the same float32, coordinates as Number#toString writes them
+ * (float32-text.ts).
  *
- * Speed (this is most of a narrowed query's time): everything that repeats across rows is
- * made once per store snapshot (PhotoWriter): dictionary values as ready JSON members
- * (`,"title":"..."`), image folders pre-escaped, the relationship objects. Per row, strings
- * are cut from the column bytes with one native latin1 slice when a byte test shows plain
- * printable ASCII (then the text needs no escaping and latin1 = utf8), dates come from
- * integer arithmetic (iso-time.ts), and the object is one concatenation (no per-member arrays).
+ * Speed (this is most of a narrowed query's time): no object, string or array per photo.
+ * Everything that repeats across rows is encoded once per store snapshot (photo-fragments.ts):
+ * member names, dictionary values as ready members (`"title":"..."`), image folders with their
+ * member name, the relationship objects. Per row, strings are copied from the column bytes
+ * when a byte test shows plain printable ASCII (then they need no escaping), numbers and dates
+ * are written as digits from integer arithmetic (date-bytes.ts), and one UTF-8 decode of the
+ * whole answer makes the text.
  */
-const PERSEVERANCE = ROVERS.findIndex((r) => r.slug === 'perseverance')
 
-/** Per store snapshot: the JSON fragments shared by many rows, filled on first use. */
-class PhotoWriter {
-  readonly p: PhotoColumns
-  readonly rover: string[]
-  readonly #camera = new Map<number, string>()
-  readonly sampleType: DictMembers
-  readonly title: DictMembers
-  readonly caption: DictMembers
-  readonly credit: DictMembers
-  /** image_dir values escaped for the inside of a JSON string, made on first use. */
-  readonly #imageDir: Array<string | undefined>
-  readonly #store: Store
-
-  constructor(store: Store) {
-    this.#store = store
-    this.p = store.photos
-    this.rover = ROVERS.map((r) => JSON.stringify({ id: r.slug, type: 'rover', attributes: { name: r.name, status: r.status } }))
-    this.sampleType = new DictMembers(this.p.sample_type, 'sample_type')
-    this.title = new DictMembers(this.p.title, 'title')
-    this.caption = new DictMembers(this.p.caption, 'caption')
-    this.credit = new DictMembers(this.p.credit, 'credit')
-    this.#imageDir = new Array(this.p.image_dir.dict.length)
-  }
-
-  camera(rover: number, code: number): string {
-    const key = rover * 65536 + code
-    let j = this.#camera.get(key)
-    if (j === undefined) {
-      const name = this.#store.photos.camera.dict[code] ?? ''
-      const facts = ROVERS[rover] ? findCamera(ROVERS[rover].slug, name) : undefined
-      j = JSON.stringify(facts ? { id: name, type: 'camera', attributes: { full_name: facts.full_name } } : { id: name, type: 'camera' })
-      this.#camera.set(key, j)
-    }
-    return j
-  }
-
-  imageDir(row: number): string {
-    const code = this.p.image_dir.codes[row]
-    let d = this.#imageDir[code]
-    if (d === undefined) {
-      d = JSON.stringify(this.p.image_dir.dict[code] ?? '').slice(1, -1)
-      this.#imageDir[code] = d
-    }
-    return d
-  }
+/** JSON text of an array of photos, in the order of `rows`. */
+export function photosJson(store: Store, rows: ArrayLike<number>, out: OutputSpec): string {
+  const sink = scratchSink()
+  writePhotos(sink, store, rows, out)
+  return sink.toString()
 }
 
-/** A dictionary column's values as ready JSON members `"name":"value"` ('' when absent), by code. */
-class DictMembers {
-  readonly #members: Array<string | undefined>
-  constructor(readonly col: DictColumn, readonly name: string) {
-    this.#members = new Array(col.dict.length)
-  }
-  of(row: number): string {
-    const code = this.col.codes[row]
-    let v = this.#members[code]
-    if (v === undefined) {
-      const raw = this.col.dict[code] ?? ''
-      v = raw === '' ? '' : '"' + this.name + '":' + JSON.stringify(raw)
-      this.#members[code] = v
-    }
-    return v
-  }
+/** One photo's JSON text. */
+export function photoJson(store: Store, row: number, out: OutputSpec): string {
+  const sink = scratchSink()
+  writePhoto(sink, store, row, out)
+  return sink.toString()
 }
 
-const writerOf = perSnapshot((store) => new PhotoWriter(store))
-
-/** Buffer views over Utf8 columns (native slicing is several times faster than TextDecoder here). */
-const buffers = new WeakMap<Uint8Array, Buffer>()
-function bufferOf(data: Uint8Array): Buffer {
-  let b = buffers.get(data)
-  if (!b) {
-    b = Buffer.from(data.buffer, data.byteOffset, data.byteLength)
-    buffers.set(data, b)
+/** The JSON array of the photos of `rows`, in that order, into the sink. */
+export function writePhotos(sink: ByteSink, store: Store, rows: ArrayLike<number>, out: OutputSpec): void {
+  const f = photoFragments(store)
+  sink.byte(0x5b) // [
+  for (let i = 0; i < rows.length; i++) {
+    if (i > 0) sink.byte(0x2c)
+    writeRow(f, sink, rows[i], out)
   }
-  return b
+  sink.byte(0x5d) // ]
+}
+
+/**
+ * One photo's JSON object into the sink, byte for byte what a photo list's `data` holds for it
+ * (also for row-at-a-time writers such as exports).
+ */
+export function writePhoto(sink: ByteSink, store: Store, row: number, out: OutputSpec): void {
+  writeRow(photoFragments(store), sink, row, out)
+}
+
+/** The sink of the text functions above (rendering is synchronous: one answer at a time). */
+const scratch = new ByteSink()
+function scratchSink(): ByteSink {
+  scratch.reset()
+  return scratch
 }
 
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\u2028\u2029]/
 
+/** The inside of a JSON string literal for a decoded value (JSON.stringify's escapes). */
+function escaped(s: string): string {
+  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s).slice(1, -1) : s
+}
+
 /**
  * The inside of the JSON string literal of a Utf8 value (no quotes). Plain printable ASCII
  * (checked on the bytes: 0x20..0x7e except '"' and '\') is its own JSON text; anything else is
- * decoded as UTF-8 and escaped by JSON.stringify exactly as before.
+ * decoded as UTF-8 (invalid bytes become U+FFFD) and escaped by JSON.stringify.
  */
 export function utf8Inner(col: Utf8Column, a: number, b: number): string {
   const data = col.data
@@ -121,127 +87,221 @@ export function utf8Inner(col: Utf8Column, a: number, b: number): string {
     plain &= c >= 0x20 && c < 0x7f && c !== 0x22 && c !== 0x5c ? 1 : 0
   }
   const buf = bufferOf(data)
-  if (plain) return buf.toString('latin1', a, b)
-  const s = buf.toString('utf8', a, b)
-  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s).slice(1, -1) : s
+  return plain ? buf.toString('latin1', a, b) : escaped(buf.toString('utf8', a, b))
 }
 
-/** `"name":"value"` for a Utf8 value, or '' when absent. */
-function utf8Member(col: Utf8Column, row: number, name: string): string {
+/** The bytes of utf8Inner(data[a..b)) into the sink. */
+function writeInner(sink: ByteSink, data: Buffer, a: number, b: number): void {
+  let plain = 1
+  for (let i = a; i < b; i++) {
+    const c = data[i]
+    plain &= c >= 0x20 && c < 0x7f && c !== 0x22 && c !== 0x5c ? 1 : 0
+  }
+  if (plain) sink.copy(data, a, b)
+  else sink.text(escaped(data.toString('utf8', a, b)))
+}
+
+/** The inside of the JSON string of a row's value of a Utf8 column. */
+function writeValue(sink: ByteSink, col: ColumnBytes, row: number): void {
   const a = col.offsets[row]
   const b = col.offsets[row + 1]
-  return a === b ? '' : '"' + name + '":"' + utf8Inner(col, a, b) + '"'
+  if (col.plain(row)) sink.copy(col.data, a, b)
+  else writeInner(sink, col.data, a, b)
 }
 
-/** `"size":"<dir><file>"` for one image size, or '' when the photo lacks it. */
-function imageMember(col: Utf8Column, row: number, name: string, dir: string): string {
-  const a = col.offsets[row]
-  const b = col.offsets[row + 1]
-  return a === b ? '' : '"' + name + '":"' + dir + utf8Inner(col, a, b) + '"'
+/** `"name":"value"` for a Utf8 value unless absent; true when written. */
+function writeUtf8Member(sink: ByteSink, comma: boolean, key: Buffer, col: ColumnBytes, row: number): boolean {
+  if (col.offsets[row] === col.offsets[row + 1]) return false
+  if (comma) sink.byte(0x2c)
+  sink.bytes(key)
+  writeValue(sink, col, row)
+  sink.byte(0x22)
+  return true
 }
 
-/** JSON text of an array of photos, in the order of `rows`. */
-export function photosJson(store: Store, rows: ArrayLike<number>, out: OutputSpec): string {
-  const w = writerOf(store)
-  let s = '['
-  for (let i = 0; i < rows.length; i++) s += (i === 0 ? '' : ',') + writePhoto(w, rows[i], out)
-  return s + ']'
-}
-
-/** One photo. */
-export function photoJson(store: Store, row: number, out: OutputSpec): string {
-  return writePhoto(writerOf(store), row, out)
-}
-
-// Members are written bare ("name":value) and joined with a separator that turns to ',' after
-// the first: cutting a leading comma off afterwards (slice) flattens the string built so far, and
-// that measured more than half of this function's time.
-function writePhoto(w: PhotoWriter, row: number, out: OutputSpec): string {
-  const p = w.p
+// Members are written with a leading comma once one has been written (`c`), so nothing has to
+// be cut afterwards; objects that may turn out empty are tested before their name is written.
+function writeRow(f: PhotoFragments, sink: ByteSink, row: number, out: OutputSpec): void {
+  const p = f.p
+  const K = f.keys
   const attrs = out.attrs
-  let s = ''
-  let c = ''
-  let m: string
-  if (attrs & A.nasa_id && (m = utf8Member(p.nasa_id, row, 'nasa_id')) !== '') { s += m; c = ',' }
-  if (attrs & A.sol && p.sol[row] >= 0) { s += c + '"sol":' + p.sol[row]; c = ',' }
-  if (attrs & A.earth_date && p.earth_date[row] >= 0) { s += c + '"earth_date":"' + dayText(p.earth_date[row]) + '"'; c = ',' }
+  sink.bytes(K.open)
+  sink.int(p.id[row])
+  sink.bytes(K.typeAttributes)
+  let c = false
+  if (attrs & A.nasa_id && writeUtf8Member(sink, c, K.nasa_id, f.nasaId, row)) c = true
+  if (attrs & A.sol && p.sol[row] >= 0) {
+    sink.bytes(c ? K.sol[1] : K.sol[0])
+    sink.uint(p.sol[row])
+    c = true
+  }
+  if (attrs & A.earth_date && p.earth_date[row] >= 0) {
+    sink.bytes(c ? K.earth_date[1] : K.earth_date[0])
+    writeDay(sink, p.earth_date[row])
+    sink.byte(0x22)
+    c = true
+  }
   if (attrs & A.date_taken_utc) {
     const t = p.date_taken_utc[row]
-    if (t === t && Math.abs(t) <= 8.64e15) { s += c + '"date_taken_utc":"' + isoTime(t) + '"'; c = ',' }
+    if (t === t && Math.abs(t) <= 8.64e15) {
+      sink.bytes(c ? K.date_taken_utc[1] : K.date_taken_utc[0])
+      writeIsoTime(sink, t)
+      sink.byte(0x22)
+      c = true
+    }
   }
-  if (attrs & A.date_taken_mars && (m = utf8Member(p.date_taken_mars, row, 'date_taken_mars')) !== '') { s += c + m; c = ',' }
-  if (attrs & A.images && (m = imagesJson(w, row, out)) !== '') { s += c + '"images":{' + m + '}'; c = ',' }
+  if (attrs & A.date_taken_mars && writeUtf8Member(sink, c, K.date_taken_mars, f.dateTakenMars, row)) c = true
+  if (attrs & A.images && writeImages(f, sink, c, row, out)) c = true
   if (attrs & A.dimensions) {
     const wd = p.width[row]
     const h = p.height[row]
-    if (wd >= 0 || h >= 0) { s += c + '"dimensions":{' + (wd >= 0 ? '"width":' + wd + (h >= 0 ? ',' : '') : '') + (h >= 0 ? '"height":' + h : '') + '}'; c = ',' }
+    if (wd >= 0 || h >= 0) {
+      sink.bytes(c ? K.dimensions[1] : K.dimensions[0])
+      if (wd >= 0) {
+        sink.bytes(K.width)
+        sink.uint(wd)
+        if (h >= 0) sink.byte(0x2c)
+      }
+      if (h >= 0) {
+        sink.bytes(K.height)
+        sink.uint(h)
+      }
+      sink.byte(0x7d)
+      c = true
+    }
   }
-  if (attrs & A.sample_type && (m = w.sampleType.of(row)) !== '') { s += c + m; c = ',' }
-  if (attrs & A.title && (m = w.title.of(row)) !== '') { s += c + m; c = ',' }
-  if (attrs & A.caption && (m = w.caption.of(row)) !== '') { s += c + m; c = ',' }
-  if (attrs & A.credit && (m = w.credit.of(row)) !== '') { s += c + m; c = ',' }
-  if (attrs & A.location && (m = locationJson(p, row, out.coordinates)) !== '') { s += c + '"location":{' + m + '}'; c = ',' }
+  if (attrs & A.sample_type) c = writeDictMember(sink, c, f.sampleType[p.sample_type.codes[row]]) || c
+  if (attrs & A.title) c = writeDictMember(sink, c, f.title[p.title.codes[row]]) || c
+  if (attrs & A.caption) c = writeDictMember(sink, c, f.caption[p.caption.codes[row]]) || c
+  if (attrs & A.credit) c = writeDictMember(sink, c, f.credit[p.credit.codes[row]]) || c
+  if (attrs & A.location && writeLocation(f, sink, c, row, out.coordinates)) c = true
   if (attrs & A.telemetry) {
     const az = p.mast_azimuth[row]
     const el = p.mast_elevation[row]
     if (az === az || el === el) {
-      s += c + '"telemetry":{' + (az === az ? '"mast_azimuth":' + float32Text(az) + (el === el ? ',' : '') : '') + (el === el ? '"mast_elevation":' + float32Text(el) : '') + '}'
-      c = ','
+      sink.bytes(c ? K.telemetry[1] : K.telemetry[0])
+      if (az === az) {
+        sink.bytes(K.mast_azimuth)
+        writeFloat32(sink, az)
+        if (el === el) sink.byte(0x2c)
+      }
+      if (el === el) {
+        sink.bytes(K.mast_elevation)
+        writeFloat32(sink, el)
+      }
+      sink.byte(0x7d)
+      c = true
     }
   }
-  if (out.raw) {
-    const a0 = p.raw.offsets[row]
-    const a1 = p.raw.offsets[row + 1]
-    if (a1 > a0) {
-      const raw = bufferOf(p.raw.data).toString('utf8', a0, a1)
-      s += c + '"raw":' + (validJson(raw) ? raw : JSON.stringify(raw))
-    }
-  }
-  let rel = ''
+  if (out.raw) writeRaw(f, sink, c, row)
+  sink.byte(0x7d) // end of attributes
   if (out.includeRover || out.includeCamera) {
-    const rover = out.includeRover ? w.rover[p.rover[row]] : undefined
-    const camera = out.includeCamera ? w.camera(p.rover[row], p.camera.codes[row]) : undefined
-    rel = ',"relationships":{' + (rover ? '"rover":' + rover + (camera ? ',' : '') : '') + (camera ? '"camera":' + camera : '') + '}'
+    sink.bytes(K.relationships)
+    if (out.includeRover) {
+      sink.bytes(f.rover[p.rover[row]])
+      if (out.includeCamera) sink.byte(0x2c)
+    }
+    if (out.includeCamera) sink.bytes(f.camera(p.rover[row], p.camera.codes[row]))
+    sink.byte(0x7d)
   }
-  return '{"id":' + p.id[row] + ',"type":"photo","attributes":{' + s + '}' + rel + '}'
+  sink.byte(0x7d)
 }
 
-/** `"site":..,"drive":..,"coordinates":{..}` members ('' when none). */
-function locationJson(p: PhotoColumns, row: number, coordinates: boolean): string {
-  let l = ''
-  if (p.site[row] >= 0) l += '"site":' + p.site[row]
-  if (p.drive[row] >= 0) l += (l === '' ? '' : ',') + '"drive":' + p.drive[row]
+/** A dictionary value's ready member (empty when absent); true when written. */
+function writeDictMember(sink: ByteSink, comma: boolean, member: Buffer | undefined): boolean {
+  if (member === undefined || member.length === 0) return false
+  if (comma) sink.byte(0x2c)
+  sink.bytes(member)
+  return true
+}
+
+/** `"location":{"site":..,"drive":..,"coordinates":{..}}` unless it would be empty; true when written. */
+function writeLocation(f: PhotoFragments, sink: ByteSink, comma: boolean, row: number, coordinates: boolean): boolean {
+  const p = f.p
+  const K = f.keys
+  const site = p.site[row]
+  const drive = p.drive[row]
+  let x = NaN
+  let y = NaN
+  let z = NaN
   if (coordinates) {
-    const x = p.coord_x[row]
-    const y = p.coord_y[row]
-    const z = p.coord_z[row]
-    if (Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z)) l += (l === '' ? '' : ',') + '"coordinates":{"x":' + x + ',"y":' + y + ',"z":' + z + '}'
+    x = p.coord_x[row]
+    y = p.coord_y[row]
+    z = p.coord_z[row]
   }
-  return l
+  const coords = Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z)
+  if (site < 0 && drive < 0 && !coords) return false
+  sink.bytes(comma ? K.location[1] : K.location[0])
+  let c = false
+  if (site >= 0) {
+    sink.bytes(K.site)
+    sink.uint(site)
+    c = true
+  }
+  if (drive >= 0) {
+    sink.bytes(c ? K.drive[1] : K.drive[0])
+    sink.uint(drive)
+    c = true
+  }
+  if (coords) {
+    sink.bytes(c ? K.coordinates[1] : K.coordinates[0])
+    writeDouble(sink, x)
+    sink.bytes(K.y)
+    writeDouble(sink, y)
+    sink.bytes(K.z)
+    writeDouble(sink, z)
+    sink.byte(0x7d)
+  }
+  sink.byte(0x7d)
+  return true
 }
 
-/** The image members ('' when none). */
-function imagesJson(w: PhotoWriter, row: number, out: OutputSpec): string {
-  const p = w.p
-  const allowed = p.rover[row] === PERSEVERANCE ? out.sizes : out.sizes & SIZE.full
-  if (allowed === 0) return ''
-  const dir = w.imageDir(row)
+/** `"images":{...}` unless the photo has none of the allowed sizes; true when written. */
+function writeImages(f: PhotoFragments, sink: ByteSink, comma: boolean, row: number, out: OutputSpec): boolean {
+  const p = f.p
+  const allowed = p.rover[row] === f.perseverance ? out.sizes : out.sizes & SIZE.full
+  if (allowed === 0) return false
+  // Which sizes the photo has, among the allowed ones.
+  let has = 0
+  if (allowed & SIZE.small && p.image_small.offsets[row + 1] > p.image_small.offsets[row]) has |= SIZE.small
+  if (allowed & SIZE.medium && p.image_medium.offsets[row + 1] > p.image_medium.offsets[row]) has |= SIZE.medium
+  if (allowed & SIZE.large && p.image_large.offsets[row + 1] > p.image_large.offsets[row]) has |= SIZE.large
+  if (allowed & SIZE.full && p.image_full.offsets[row + 1] > p.image_full.offsets[row]) has |= SIZE.full
+  if (has === 0) return false
   if (out.singleImage) {
     // minimal: the nearest size the photo has — medium, else large, else full, else small
     // (decisions.md, Clarifications: most Perseverance photos hold only a large URL).
-    let f = allowed & SIZE.medium ? imageMember(p.image_medium, row, 'medium', dir) : ''
-    if (f === '' && allowed & SIZE.large) f = imageMember(p.image_large, row, 'large', dir)
-    if (f === '' && allowed & SIZE.full) f = imageMember(p.image_full, row, 'full', dir)
-    if (f === '' && allowed & SIZE.small) f = imageMember(p.image_small, row, 'small', dir)
-    return f
+    has = has & SIZE.medium ? SIZE.medium : has & SIZE.large ? SIZE.large : has & SIZE.full ? SIZE.full : SIZE.small
   }
-  let s = ''
-  let f: string
-  if (allowed & SIZE.small && (f = imageMember(p.image_small, row, 'small', dir)) !== '') s += f
-  if (allowed & SIZE.medium && (f = imageMember(p.image_medium, row, 'medium', dir)) !== '') s += (s === '' ? '' : ',') + f
-  if (allowed & SIZE.large && (f = imageMember(p.image_large, row, 'large', dir)) !== '') s += (s === '' ? '' : ',') + f
-  if (allowed & SIZE.full && (f = imageMember(p.image_full, row, 'full', dir)) !== '') s += (s === '' ? '' : ',') + f
-  return s
+  const K = f.keys
+  sink.bytes(comma ? K.images[1] : K.images[0])
+  const dir = p.image_dir.codes[row]
+  let c = false
+  if (has & SIZE.small) { writeImage(f, sink, c, 0, dir, f.imageSmall, row); c = true }
+  if (has & SIZE.medium) { writeImage(f, sink, c, 1, dir, f.imageMedium, row); c = true }
+  if (has & SIZE.large) { writeImage(f, sink, c, 2, dir, f.imageLarge, row); c = true }
+  if (has & SIZE.full) writeImage(f, sink, c, 3, dir, f.imageFull, row)
+  sink.byte(0x7d)
+  return true
+}
+
+/** `"<size>":"<image_dir><file>"`. */
+function writeImage(f: PhotoFragments, sink: ByteSink, comma: boolean, size: number, dir: number, col: ColumnBytes, row: number): void {
+  if (comma) sink.byte(0x2c)
+  sink.bytes(f.imagePrefix(size, dir))
+  writeValue(sink, col, row)
+  sink.byte(0x22)
+}
+
+/** `"raw":<the source record>` (as JSON text when it is a JSON object or array, else as a string). */
+function writeRaw(f: PhotoFragments, sink: ByteSink, comma: boolean, row: number): void {
+  const a0 = f.p.raw.offsets[row]
+  const a1 = f.p.raw.offsets[row + 1]
+  if (a1 <= a0) return
+  const raw = f.raw.toString('utf8', a0, a1)
+  if (comma) sink.byte(0x2c)
+  sink.bytes(f.keys.raw)
+  sink.text(validJson(raw) ? raw : JSON.stringify(raw))
 }
 
 function validJson(text: string): boolean {

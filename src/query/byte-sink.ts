@@ -1,0 +1,139 @@
+/**
+ * A growable byte buffer that JSON answers are written into: ASCII members, pre-encoded
+ * fragments and column bytes are copied in, numbers are written as digits, and the text is
+ * made once at the end (one native UTF-8 decode) instead of by string concatenation, whose
+ * ropes JavaScriptCore flattens and copies again.
+ *
+ * Copies shorter than SHORT_COPY bytes run as a JS loop (a native call costs more than the
+ * bytes); longer ones go through Buffer#copy (memcpy, no allocation).
+ */
+const SHORT_COPY = 24
+const INITIAL = 64 * 1024
+/** A sink that grew past this for one big answer gives the memory back on its next reset. */
+const KEEP_AT_MOST = 4 * 1024 * 1024
+
+export class ByteSink {
+  buf: Buffer
+  pos = 0
+
+  constructor(initial = INITIAL) {
+    this.buf = Buffer.allocUnsafe(initial)
+  }
+
+  /** Empties the sink for the next answer. */
+  reset(): void {
+    this.pos = 0
+    if (this.buf.length > KEEP_AT_MOST) this.buf = Buffer.allocUnsafe(INITIAL)
+  }
+
+  /** Room for n more bytes. */
+  ensure(n: number): void {
+    if (this.pos + n > this.buf.length) this.#grow(n)
+  }
+
+  #grow(n: number): void {
+    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + n))
+    this.buf.copy(next, 0, 0, this.pos)
+    this.buf = next
+  }
+
+  byte(c: number): void {
+    if (this.pos >= this.buf.length) this.#grow(1)
+    this.buf[this.pos++] = c
+  }
+
+  /** Bytes src[a..e) (a pre-encoded fragment, or a value inside a column's data). */
+  copy(src: Buffer, a: number, e: number): void {
+    const n = e - a
+    if (this.pos + n > this.buf.length) this.#grow(n)
+    const b = this.buf
+    let o = this.pos
+    if (n < SHORT_COPY) for (let i = a; i < e; i++) b[o++] = src[i]
+    else {
+      src.copy(b, o, a, e)
+      o += n
+    }
+    this.pos = o
+  }
+
+  /** A whole pre-encoded fragment. */
+  bytes(src: Buffer): void {
+    this.copy(src, 0, src.length)
+  }
+
+  /** Any string, UTF-8 encoded. */
+  text(s: string): void {
+    this.ensure(s.length * 3)
+    this.pos += this.buf.write(s, this.pos, 'utf8')
+  }
+
+  /** An integer in decimal (Number#toString for safe integers). */
+  int(n: number): void {
+    if (n < 0) {
+      this.byte(0x2d)
+      n = -n
+    }
+    this.uint(n)
+  }
+
+  /** A non-negative safe integer in decimal. */
+  uint(n: number): void {
+    let len = 1
+    for (let p = 10; p <= n && len < 16; p *= 10) len++
+    this.ensure(len)
+    this.pos += len
+    writeDigits(this.buf, this.pos, n)
+  }
+
+  /** The bytes written, as text (one UTF-8 decode). */
+  toString(): string {
+    return this.buf.toString('utf8', 0, this.pos)
+  }
+
+  /** A copy of the bytes written, owned by the caller (the sink is reused). */
+  toBytes(): Uint8Array {
+    return new Uint8Array(this.buf.subarray(0, this.pos))
+  }
+}
+
+/** A string as a pre-encoded fragment. */
+export const fragment = (s: string): Buffer => Buffer.from(s, 'utf8')
+
+const answer = new ByteSink()
+
+/**
+ * The emptied sink a whole answer is written into. Rendering is synchronous, so one answer is
+ * written at a time; the caller turns it into text before returning.
+ */
+export function answerSink(): ByteSink {
+  answer.reset()
+  return answer
+}
+
+/** "00".."99" as byte pairs. */
+const PAIRS = new Uint8Array(200)
+for (let i = 0; i < 100; i++) {
+  PAIRS[2 * i] = 48 + Math.floor(i / 10)
+  PAIRS[2 * i + 1] = 48 + (i % 10)
+}
+
+/**
+ * The decimal digits of a non-negative safe integer, ending just before `end`, two at a time.
+ * floor(v * 0.01) is floor(v / 100) for integers below 2^50: the double 0.01 is a little above
+ * 0.01, so a multiple of 100 never lands below its quotient, and the others stay below the next.
+ */
+export function writeDigits(b: Uint8Array, end: number, v: number): void {
+  let o = end
+  while (v >= 100) {
+    const q = Math.floor(v * 0.01)
+    const r = (v - q * 100) << 1
+    b[--o] = PAIRS[r + 1]
+    b[--o] = PAIRS[r]
+    v = q
+  }
+  if (v >= 10) {
+    const r = v << 1
+    b[--o] = PAIRS[r + 1]
+    b[--o] = PAIRS[r]
+  } else b[--o] = 48 + v
+}

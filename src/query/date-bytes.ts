@@ -1,0 +1,111 @@
+import type { ByteSink } from './byte-sink'
+import { dayText } from './day-text'
+import { isoTime } from './iso-time'
+
+/**
+ * Dates into a byte sink with the texts of day-text.ts and iso-time.ts (Date#toISOString), from
+ * integer arithmetic: the civil date of a day number by the days-to-civil algorithm of Howard
+ * Hinnant ("chrono-Compatible Low-Level Date Algorithms"), proleptic Gregorian as Date is.
+ * Years outside 0000-9999 (which toISOString writes with a sign) take the text functions.
+ */
+const MIN_DAY = -719_528 // 0000-01-01
+const MAX_DAY = 2_932_896 // 9999-12-31
+const MIN_MS = -62_167_219_200_000 // 0000-01-01T00:00:00.000Z
+const MAX_MS = 253_402_300_799_999 // 9999-12-31T23:59:59.999Z
+const DAY = 86_400_000
+
+/** Days 1970-01-01 .. 2069-12-31 keep their text once made (the photos' dates): 10 bytes each. */
+const CACHED_DAYS = 36_525
+const dayBytes = new Uint8Array(CACHED_DAYS * 10)
+const dayMade = new Uint8Array(CACHED_DAYS)
+
+/** YYYY-MM-DD of a day number (days since 1970-01-01): dayText's bytes. */
+export function writeDay(sink: ByteSink, days: number): void {
+  if (days >= 0 && days < CACHED_DAYS) {
+    const from = days * 10
+    if (dayMade[days] === 0) {
+      const o = sink.pos
+      civilDay(sink, days)
+      dayBytes.set(sink.buf.subarray(o, o + 10), from)
+      dayMade[days] = 1
+      return
+    }
+    sink.ensure(10)
+    const b = sink.buf
+    const o = sink.pos
+    for (let i = 0; i < 10; i++) b[o + i] = dayBytes[from + i]
+    sink.pos = o + 10
+    return
+  }
+  if (!(days >= MIN_DAY && days <= MAX_DAY)) {
+    sink.text(dayText(days))
+    return
+  }
+  civilDay(sink, days)
+}
+
+function civilDay(sink: ByteSink, days: number): void {
+  const z = days + 719_468
+  const era = Math.floor(z / 146_097)
+  const doe = z - era * 146_097
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365)
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100))
+  const mp = Math.floor((5 * doy + 2) / 153)
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1
+  const m = mp < 10 ? mp + 3 : mp - 9
+  const y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+  sink.ensure(10)
+  const b = sink.buf
+  const o = sink.pos
+  const hi = (y / 100) | 0
+  const lo = y - hi * 100
+  b[o] = 48 + ((hi / 10) | 0)
+  b[o + 1] = 48 + (hi % 10)
+  b[o + 2] = 48 + ((lo / 10) | 0)
+  b[o + 3] = 48 + (lo % 10)
+  b[o + 4] = 0x2d
+  b[o + 5] = 48 + ((m / 10) | 0)
+  b[o + 6] = 48 + (m % 10)
+  b[o + 7] = 0x2d
+  b[o + 8] = 48 + ((d / 10) | 0)
+  b[o + 9] = 48 + (d % 10)
+  sink.pos = o + 10
+}
+
+/** Date#toISOString of a time in ms since the epoch: isoTime's bytes. */
+export function writeIsoTime(sink: ByteSink, t: number): void {
+  // new Date(t) truncates a fractional time toward zero.
+  const ms = Math.trunc(t)
+  if (!(ms >= MIN_MS && ms <= MAX_MS)) {
+    sink.text(isoTime(t))
+    return
+  }
+  const day = Math.floor(ms / DAY)
+  writeDay(sink, day)
+  // Below 2^31 from here: integer arithmetic.
+  const rest = (ms - day * DAY) | 0
+  const secs = (rest / 1000) | 0
+  const milli = rest - secs * 1000
+  const mins = (secs / 60) | 0
+  const sec = secs - mins * 60
+  const hour = (mins / 60) | 0
+  const min = mins - hour * 60
+  sink.ensure(14)
+  const b = sink.buf
+  const o = sink.pos
+  b[o] = 0x54 // T
+  b[o + 1] = 48 + ((hour / 10) | 0)
+  b[o + 2] = 48 + (hour % 10)
+  b[o + 3] = 0x3a
+  b[o + 4] = 48 + ((min / 10) | 0)
+  b[o + 5] = 48 + (min % 10)
+  b[o + 6] = 0x3a
+  b[o + 7] = 48 + ((sec / 10) | 0)
+  b[o + 8] = 48 + (sec % 10)
+  b[o + 9] = 0x2e
+  b[o + 10] = 48 + ((milli / 100) | 0)
+  b[o + 11] = 48 + (((milli / 10) | 0) % 10)
+  b[o + 12] = 48 + (milli % 10)
+  b[o + 13] = 0x5a // Z
+  sink.pos = o + 14
+}

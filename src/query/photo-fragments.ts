@@ -1,0 +1,168 @@
+import { findCamera } from '../catalog/cameras'
+import { ROVERS } from '../catalog/rovers'
+import type { Store } from '../store/store'
+import type { DictColumn, PhotoColumns, Utf8Column } from '../store/schema'
+import { perSnapshot } from '../store/per-snapshot'
+import { fragment } from './byte-sink'
+import { IMAGE_SIZES } from './photo-fields'
+
+/**
+ * The pre-encoded pieces of photo JSON, per store snapshot (photo-json.ts copies them): member
+ * names (each with and without its leading comma), every dictionary value as a ready member
+ * (`"title":"..."`, empty when absent), the rover and camera relationship objects, image folders
+ * joined to their member name (`"large":"https://.../`), and Buffer views over the Utf8 columns'
+ * bytes. Dictionaries are encoded whole (a few thousand values at most); image folders and
+ * cameras, which can be many more, on first use.
+ */
+export interface PhotoFragments {
+  p: PhotoColumns
+  keys: typeof KEYS
+  perseverance: number
+  rover: Buffer[]
+  camera(rover: number, code: number): Buffer
+  sampleType: Buffer[]
+  title: Buffer[]
+  caption: Buffer[]
+  credit: Buffer[]
+  /** `"<size>":"<image_dir escaped>` for size index (IMAGE_SIZES order) and image_dir code. */
+  imagePrefix(size: number, dir: number): Buffer
+  nasaId: ColumnBytes
+  dateTakenMars: ColumnBytes
+  imageSmall: ColumnBytes
+  imageMedium: ColumnBytes
+  imageLarge: ColumnBytes
+  imageFull: ColumnBytes
+  raw: Buffer
+}
+
+/**
+ * A Utf8 column's bytes, and which blocks of rows hold only plain printable ASCII values
+ * (0x20..0x7e except '"' and '\\': their JSON text is their bytes), learnt per block of
+ * BLOCK_ROWS rows on first use: a block's test reads its ~16 KB once instead of every value's
+ * bytes on every answer.
+ */
+export class ColumnBytes {
+  readonly data: Buffer
+  readonly offsets: Int32Array
+  /** Per block: 0 not tested yet, 1 every value plain, 2 some value is not. */
+  readonly #blocks: Uint8Array
+
+  constructor(col: Utf8Column) {
+    this.data = bufferOf(col.data)
+    this.offsets = col.offsets
+    this.#blocks = new Uint8Array(Math.ceil((col.offsets.length - 1) / BLOCK_ROWS))
+  }
+
+  /** True when the value of `row` is known to be plain (false: it may still be). */
+  plain(row: number): boolean {
+    const k = row >> BLOCK_SHIFT
+    const s = this.#blocks[k]
+    return s === 1 || (s === 0 && this.#test(k))
+  }
+
+  #test(k: number): boolean {
+    const rows = this.offsets.length - 1
+    const a = this.offsets[k << BLOCK_SHIFT]
+    const e = this.offsets[Math.min(rows, (k + 1) << BLOCK_SHIFT)]
+    const data = this.data
+    let plain = 1
+    for (let i = a; i < e; i++) {
+      const c = data[i]
+      plain &= c >= 0x20 && c < 0x7f && c !== 0x22 && c !== 0x5c ? 1 : 0
+    }
+    this.#blocks[k] = plain ? 1 : 2
+    return plain === 1
+  }
+}
+
+const BLOCK_SHIFT = 8
+const BLOCK_ROWS = 1 << BLOCK_SHIFT
+
+/** [without, with] a leading comma. */
+const member = (text: string): [Buffer, Buffer] => [fragment(text), fragment(',' + text)]
+
+const KEYS = {
+  open: fragment('{"id":'),
+  typeAttributes: fragment(',"type":"photo","attributes":{'),
+  nasa_id: fragment('"nasa_id":"'),
+  date_taken_mars: fragment('"date_taken_mars":"'),
+  sol: member('"sol":'),
+  earth_date: member('"earth_date":"'),
+  date_taken_utc: member('"date_taken_utc":"'),
+  images: member('"images":{'),
+  dimensions: member('"dimensions":{'),
+  width: fragment('"width":'),
+  height: fragment('"height":'),
+  location: member('"location":{'),
+  site: fragment('"site":'),
+  drive: member('"drive":'),
+  coordinates: member('"coordinates":{"x":'),
+  y: fragment(',"y":'),
+  z: fragment(',"z":'),
+  telemetry: member('"telemetry":{'),
+  mast_azimuth: fragment('"mast_azimuth":'),
+  mast_elevation: fragment('"mast_elevation":'),
+  raw: fragment('"raw":'),
+  relationships: fragment(',"relationships":{'),
+}
+
+const EMPTY = Buffer.alloc(0)
+
+/** A dictionary column's values as ready members `"name":"value"` (empty when absent), by code. */
+function dictMembers(col: DictColumn, name: string): Buffer[] {
+  return col.dict.map((raw) => (raw ? fragment('"' + name + '":' + JSON.stringify(raw)) : EMPTY))
+}
+
+/** Buffer views over column bytes (native copies and slices need a Buffer), one per array. */
+const buffers = new WeakMap<Uint8Array, Buffer>()
+export function bufferOf(data: Uint8Array): Buffer {
+  let b = buffers.get(data)
+  if (!b) {
+    b = Buffer.from(data.buffer, data.byteOffset, data.byteLength)
+    buffers.set(data, b)
+  }
+  return b
+}
+
+export const photoFragments: (store: Store) => PhotoFragments = perSnapshot((store) => {
+  const p = store.photos
+  const cameras = new Map<number, Buffer>()
+  const dirs = p.image_dir.dict
+  const prefixes: Array<Array<Buffer | undefined>> = IMAGE_SIZES.map(() => new Array(dirs.length))
+  return {
+    p,
+    keys: KEYS,
+    perseverance: ROVERS.findIndex((r) => r.slug === 'perseverance'),
+    rover: ROVERS.map((r) => fragment('"rover":' + JSON.stringify({ id: r.slug, type: 'rover', attributes: { name: r.name, status: r.status } }))),
+    camera(rover, code) {
+      const key = rover * 65536 + code
+      let j = cameras.get(key)
+      if (j === undefined) {
+        const name = p.camera.dict[code] ?? ''
+        const facts = ROVERS[rover] ? findCamera(ROVERS[rover].slug, name) : undefined
+        j = fragment('"camera":' + JSON.stringify(facts ? { id: name, type: 'camera', attributes: { full_name: facts.full_name } } : { id: name, type: 'camera' }))
+        cameras.set(key, j)
+      }
+      return j
+    },
+    sampleType: dictMembers(p.sample_type, 'sample_type'),
+    title: dictMembers(p.title, 'title'),
+    caption: dictMembers(p.caption, 'caption'),
+    credit: dictMembers(p.credit, 'credit'),
+    imagePrefix(size, dir) {
+      let f = prefixes[size][dir]
+      if (f === undefined) {
+        f = fragment('"' + IMAGE_SIZES[size] + '":' + JSON.stringify(dirs[dir] ?? '').slice(0, -1))
+        prefixes[size][dir] = f
+      }
+      return f
+    },
+    nasaId: new ColumnBytes(p.nasa_id),
+    dateTakenMars: new ColumnBytes(p.date_taken_mars),
+    imageSmall: new ColumnBytes(p.image_small),
+    imageMedium: new ColumnBytes(p.image_medium),
+    imageLarge: new ColumnBytes(p.image_large),
+    imageFull: new ColumnBytes(p.image_full),
+    raw: bufferOf(p.raw.data),
+  }
+})
