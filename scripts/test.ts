@@ -29,7 +29,8 @@ for (const [folder, marker] of [['openapi', 'ajv-formats'], ['graph', 'dependenc
   }
 }
 
-const args = ['test', ...process.argv.slice(2)]
+// bunfig's [test] timeout is not applied by every Bun release: the flag is.
+const args = ['test', '--timeout', '60000', ...process.argv.slice(2)]
 const child = spawn(process.execPath, args, { stdio: ['inherit', 'pipe', 'pipe'], env: process.env })
 let tail = ''
 const keep = (chunk: Buffer, out: NodeJS.WriteStream) => {
