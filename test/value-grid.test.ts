@@ -76,7 +76,7 @@ function checkPlan(s: Store, f: PhotoFilters, want: number[]) {
   const grids = planGrids(s, f, compiled.byName)
   expect(grids.length).toBe(1)
   const { match } = grids[0]
-  expect(match.count).toBe(want.length)
+  expect(match.count()).toBe(want.length)
   const out = new Int32Array(s.photos.length)
   const m = new RowTest([match.filter]).refineRange(0, s.photos.length, out)
   expect([...out.subarray(0, m)]).toEqual(want)
