@@ -40,11 +40,6 @@ export class RowTest {
     this.#args = args
   }
 
-  /** True when it keeps every row (no filter). */
-  get passesAll(): boolean {
-    return this.#filters.length === 0
-  }
-
   /**
    * Appends to out[m..] the rows of positions [from, to) (the positions themselves when perm is
    * null, else perm[pos]) that pass; returns the new length. out may be perm itself when m <= from.
