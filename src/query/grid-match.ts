@@ -141,7 +141,7 @@ function axisClasses(axis: GridAxis, r: { lo: number; hi: number } | undefined):
 
 /** The row's cell is inside (exact grids: no edge cell). */
 function cellFilter(cls: Uint8Array, cell: Uint16Array): Filter {
-  return { shape: 'grid-cell', args: [cls, cell], code: ([k, c]) => `${k}[${c}[r]] === ${IN}` }
+  return { shape: 'grid-cell', args: [cls, cell], code: ([k, c]) => `${k}[${c}[r]] === ${IN}`, bit: ([k, c]) => `${k}[${c}[r]]` }
 }
 
 /** The row's cell is inside, or across the edge and the row passes the filters themselves. */
