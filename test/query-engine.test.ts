@@ -274,5 +274,5 @@ describe('generated row loops (one definition per filter, one compiled loop per 
       }
     }
     expect(nonEmpty).toBeGreaterThanOrEqual(8)
-  })
+  }, 60_000)
 })

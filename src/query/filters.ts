@@ -21,6 +21,8 @@ export interface Filter {
   readonly args: readonly unknown[]
   /** Row `r`'s test as a boolean expression over the argument names given. */
   code(a: readonly string[]): string
+  /** The same test as a 0/1 number without a comparison, when the filter has one (a lone filter adds it as is). */
+  bit?(a: readonly string[]): string
 }
 
 /** The typed filter plan of a photo query (parsed and validated, see photo-params.ts). */
@@ -82,7 +84,7 @@ export function intervals(col: Int32Array, ranges: IntRange[]): Filter {
 
 /** The row's dictionary (or rover) code is allowed (allowed[code] is 1). */
 export function codeSet(codes: DictColumn['codes'], allowed: Uint8Array): Filter {
-  return { shape: `codes-${typeOf(codes)}`, args: [codes, allowed], code: ([c, ok]) => `${ok}[${c}[r]] !== 0` }
+  return { shape: `codes-${typeOf(codes)}`, args: [codes, allowed], code: ([c, ok]) => `${ok}[${c}[r]] !== 0`, bit: ([c, ok]) => `${ok}[${c}[r]]` }
 }
 
 /**

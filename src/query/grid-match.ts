@@ -7,7 +7,8 @@ import type { Source } from './sources'
  * A box query over a value grid (value-grid.ts): which cells lie wholly inside the box, which
  * outside, which across its edge. From that, without reading the rows of the inside cells:
  *  - the exact number of rows in the box: inside cells by their counts, the rows of edge cells
- *    tested (on the grid's copies of the values in cell order: memory read in order);
+ *    tested (on the grid's copies of the values in cell order: memory read in order), only
+ *    when asked (a plan narrowed by other filters counts its few rows instead);
  *  - one row test equal to the box's filters: the row's cell class, and the filters themselves
  *    only for rows of edge cells (one 2-byte read a row for most rows, whatever the filters);
  *  - on an exact grid (every bucket one value, so no cell is across an edge), a source: the
@@ -32,8 +33,12 @@ export interface BoxQuery {
 }
 
 export interface GridMatch {
-  /** Rows passing every filter of the box. */
-  count: number
+  /** Rows passing every filter of the box (tests the rows of edge cells on first call). */
+  count(): number
+  /** Rows of the cells wholly inside plus half those of edge cells: a guess of the count, for free. */
+  estimate: number
+  /** Rows `count()` tests (those of edge cells, read in order). */
+  edgeRows: number
   /** One row test equal to the box's filters. */
   filter: Filter
   /** The matching rows, when the grid is exact. */
@@ -50,7 +55,8 @@ export function matchGrid(grid: ValueGrid, q: BoxQuery, label: string): GridMatc
   const { start, stride } = grid
   const slices: number[] = []
   const edges: number[] = []
-  let count = 0
+  let inside = 0
+  let edgeRows = 0
   for (let bx = x0; bx < x1; bx++) {
     const cx = xClass[bx - x0] as CellClass
     if (cx === OUT) continue
@@ -69,24 +75,37 @@ export function matchGrid(grid: ValueGrid, q: BoxQuery, label: string): GridMatc
       if (k === OUT) continue
       cls[c] = k
       if (k === IN) {
-        count += e - s
+        inside += e - s
         if (grid.exact) slices.push(s, e)
-      } else edges.push(s, e)
+      } else {
+        edges.push(s, e)
+        edgeRows += e - s
+      }
     }
   }
-  if (edges.length > 0) {
-    // The grid's values in cell order when it keeps them; else (an exact grid, whose cells a
-    // box never crosses) the table's columns through its row list.
-    const test = new RowTest(grid.xs ? q.over(grid.xs, grid.ys!) : [...q.filters.values()])
-    const perm = grid.xs ? null : grid.rows!
-    for (let i = 0; i < edges.length; i += 2) {
-      if (scratch.length < edges[i + 1] - edges[i]) scratch = new Int32Array(edges[i + 1] - edges[i])
-      count += test.scan(edges[i], edges[i + 1], perm, scratch, 0)
-    }
+  let exactCount = edges.length === 0 ? inside : -1
+  const count = () => {
+    if (exactCount < 0) exactCount = inside + countEdges(grid, q, edges)
+    return exactCount
   }
-  if (edges.length > 0 || !grid.exact) return { count, filter: edgeFilter(cls, grid.cell, [...q.filters.values()]) }
-  const source: Source = { perm: grid.rows!, slices, size: count, covers: new Set(q.filters.keys()), rowOrdered: true, scattered: true, label }
-  return { count, filter: cellFilter(cls, grid.cell), source }
+  const estimate = inside + edgeRows / 2
+  if (edges.length > 0 || !grid.exact) return { count, estimate, edgeRows, filter: edgeFilter(cls, grid.cell, [...q.filters.values()]) }
+  const source: Source = { perm: grid.rows!, slices, size: inside, covers: new Set(q.filters.keys()), rowOrdered: true, scattered: true, label }
+  return { count, estimate, edgeRows, filter: cellFilter(cls, grid.cell), source }
+}
+
+/** Rows of the edge cells (flat [start, end) ranges of the cell order) that pass the box's filters. */
+function countEdges(grid: ValueGrid, q: BoxQuery, edges: number[]): number {
+  // The grid's values in cell order when it keeps them; else (an exact grid, whose cells a box
+  // never crosses) the table's columns through its row list.
+  const test = new RowTest(grid.xs ? q.over(grid.xs, grid.ys!) : [...q.filters.values()])
+  const perm = grid.xs ? null : grid.rows!
+  let count = 0
+  for (let i = 0; i < edges.length; i += 2) {
+    if (scratch.length < edges[i + 1] - edges[i]) scratch = new Int32Array(edges[i + 1] - edges[i])
+    count += test.scan(edges[i], edges[i + 1], perm, scratch, 0)
+  }
+  return count
 }
 
 /** Class of a cell under two conditions. */
@@ -122,7 +141,7 @@ function axisClasses(axis: GridAxis, r: { lo: number; hi: number } | undefined):
 
 /** The row's cell is inside (exact grids: no edge cell). */
 function cellFilter(cls: Uint8Array, cell: Uint16Array): Filter {
-  return { shape: 'grid-cell', args: [cls, cell], code: ([k, c]) => `${k}[${c}[r]] === ${IN}` }
+  return { shape: 'grid-cell', args: [cls, cell], code: ([k, c]) => `${k}[${c}[r]] === ${IN}`, bit: ([k, c]) => `${k}[${c}[r]]` }
 }
 
 /** The row's cell is inside, or across the edge and the row passes the filters themselves. */

@@ -76,12 +76,14 @@ export function planQuery(store: Store, f: PhotoFilters): QueryPlan {
       // The filters of a grid run as its one cell test (exact on the rows of edge cells).
       const g = grids.find((x) => x.names.has(name))
       if (!g) tests.push([guess(name), filter])
-      else if (!viaGrid.has(g)) { viaGrid.add(g); tests.push([g.match.count, g.match.filter]) }
+      else if (!viaGrid.has(g)) { viaGrid.add(g); tests.push([g.match.estimate, g.match.filter]) }
     }
     return tests.sort((a, b) => a[0] - b[0]).map(([, t]) => t)
   }
   const residual = testsFor((n) => best.covers.has(n) || !!marked?.covers.has(n))
-  const count = grids.length === 1 && grids[0].names.size === filterCount ? grids[0].match.count : undefined
+  // A grid that answers every filter counts them, unless scanning the best source reads fewer rows.
+  const g = grids.length === 1 && grids[0].names.size === filterCount ? grids[0].match : undefined
+  const count = g && g.edgeRows <= cost(best, filterCount) ? g.count() : undefined
   if (marked) best = { ...best, label: `${best.label}&${marked.label}` }
   return {
     filters: compiled.byName,

@@ -40,11 +40,6 @@ export class RowTest {
     this.#args = args
   }
 
-  /** True when it keeps every row (no filter). */
-  get passesAll(): boolean {
-    return this.#filters.length === 0
-  }
-
   /**
    * Appends to out[m..] the rows of positions [from, to) (the positions themselves when perm is
    * null, else perm[pos]) that pass; returns the new length. out may be perm itself when m <= from.
@@ -86,7 +81,8 @@ function compile(filters: readonly Filter[], viaPerm: boolean): Loop {
   }
   // One && chain into 0/1: JSC compiles it to compares and jumps; combining booleans with `&`
   // (number conversions) measured 2-3 times slower.
-  const test = tests.length ? '(' + tests.join(' && ') + ' ? 1 : 0)' : '1'
+  const lone = filters.length === 1 ? filters[0].bit?.(locals.map((_, i) => `a${i}`)) : undefined
+  const test = lone ?? (tests.length ? '(' + tests.join(' && ') + ' ? 1 : 0)' : '1')
   const body = `
     ${locals.join('\n    ')}
     for (let i = from; i < to; i++) {
