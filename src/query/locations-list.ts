@@ -3,7 +3,7 @@ import type { LocationColumns } from '../store/schema'
 import { ROVER_SLUGS, roverCode } from '../catalog/rovers'
 import { notFound } from '../http/problems'
 import { formatDay } from './param-parsers'
-import { answerSink, type ByteSink } from './byte-sink'
+import { answerSink, fragment, type ByteSink } from './byte-sink'
 import { DATA_OPEN, listEnvelopeTail, singleEnvelope } from './envelope'
 import { lowerBound, pageRows, roverRanges, type Bound } from '../resources/table-ranges'
 import { minPhotosParam, readDerivedListParams } from '../resources/derived-list-params'
@@ -51,13 +51,14 @@ function writeListLocations(store: Store, params: URLSearchParams, base: string)
   const { page, perPage } = q.paging
   const { total, rows } = pageRows(ranges, bounds, (page - 1) * perPage, perPage)
   const sink = answerSink()
-  const origin = JSON.stringify(base).slice(1, -1)
+  const origin = fragment(JSON.stringify(base).slice(1, -1))
   sink.text(DATA_OPEN + '[')
   for (let i = 0; i < rows.length; i++) {
-    const [before, after] = renderedParts(loc, rows[i]!)
-    sink.text(i > 0 ? ',' + before : before)
-    sink.text(origin)
-    sink.text(after)
+    const p = renderedParts(loc, rows[i]!)
+    if (i > 0) sink.byte(0x2c)
+    sink.bytes(p[2])
+    sink.bytes(origin)
+    sink.bytes(p[3])
   }
   sink.byte(0x5d)
   sink.text(listEnvelopeTail({ returned: rows.length, total, paging: q.paging, base, path: LOCATIONS_PATH, params }))
@@ -107,21 +108,25 @@ export function locationJson(loc: LocationColumns, row: number, base: string): s
   return p[0] + JSON.stringify(base).slice(1, -1) + p[1]
 }
 
-/** A location's text before and after the origin. */
-function renderedParts(loc: LocationColumns, row: number): [string, string] {
+/** A location's text before and after the origin, and the same as UTF-8 bytes. */
+type Parts = [string, string, Buffer, Buffer]
+
+function renderedParts(loc: LocationColumns, row: number): Parts {
   let parts = rendered.get(loc)
-  if (!parts) rendered.set(loc, (parts = new Array<[string, string] | undefined>(loc.length)))
+  if (!parts) rendered.set(loc, (parts = new Array<Parts | undefined>(loc.length)))
   let p = parts[row]
   if (p === undefined) {
     const text = renderLocation(loc, row)
     const cut = text.indexOf(ORIGIN)
-    parts[row] = p = [text.slice(0, cut), text.slice(cut + ORIGIN.length)]
+    const before = text.slice(0, cut)
+    const after = text.slice(cut + ORIGIN.length)
+    parts[row] = p = [before, after, fragment(before), fragment(after)]
   }
   return p
 }
 
 const ORIGIN = '@@origin@@'
-const rendered = new WeakMap<LocationColumns, Array<[string, string] | undefined>>()
+const rendered = new WeakMap<LocationColumns, Array<Parts | undefined>>()
 
 function renderLocation(loc: LocationColumns, row: number): string {
   const slug = ROVER_SLUGS[loc.rover[row]!]!

@@ -3,11 +3,12 @@ import { ByteSink } from './byte-sink'
 import { writeDay, writeIsoTime } from './date-bytes'
 import { writeDouble, writeFloat32 } from './float32-text'
 import { A, SIZE, type OutputSpec } from './photo-fields'
-import { bufferOf, photoFragments, type ColumnBytes, type PhotoFragments } from './photo-fragments'
-import type { Utf8Column } from '../store/schema'
+import { photoFragments, type ColumnBytes, type PhotoFragments } from './photo-fragments'
+import { writeInner } from './json-string'
 
-/** Kept for callers of the former name. */
+/** Kept for callers of the former names. */
 export { float32Text as float32Json } from './float32-text'
+export { utf8Inner } from './json-string'
 
 /**
  * Photo rows straight to JSON bytes (interface "Photo"; decisions.md: attributes that are
@@ -65,40 +66,6 @@ const scratch = new ByteSink()
 function scratchSink(): ByteSink {
   scratch.reset()
   return scratch
-}
-
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\u2028\u2029]/
-
-/** The inside of a JSON string literal for a decoded value (JSON.stringify's escapes). */
-function escaped(s: string): string {
-  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s).slice(1, -1) : s
-}
-
-/**
- * The inside of the JSON string literal of a Utf8 value (no quotes). Plain printable ASCII
- * (checked on the bytes: 0x20..0x7e except '"' and '\') is its own JSON text; anything else is
- * decoded as UTF-8 (invalid bytes become U+FFFD) and escaped by JSON.stringify.
- */
-export function utf8Inner(col: Utf8Column, a: number, b: number): string {
-  const data = col.data
-  let plain = 1
-  for (let i = a; i < b; i++) {
-    const c = data[i]
-    plain &= c >= 0x20 && c < 0x7f && c !== 0x22 && c !== 0x5c ? 1 : 0
-  }
-  const buf = bufferOf(data)
-  return plain ? buf.toString('latin1', a, b) : escaped(buf.toString('utf8', a, b))
-}
-
-/** The bytes of utf8Inner(data[a..b)) into the sink. */
-function writeInner(sink: ByteSink, data: Buffer, a: number, b: number): void {
-  let plain = 1
-  for (let i = a; i < b; i++) {
-    const c = data[i]
-    plain &= c >= 0x20 && c < 0x7f && c !== 0x22 && c !== 0x5c ? 1 : 0
-  }
-  if (plain) sink.copy(data, a, b)
-  else sink.text(escaped(data.toString('utf8', a, b)))
 }
 
 /** The inside of the JSON string of a row's value of a Utf8 column. */
