@@ -75,10 +75,16 @@ export function exportStream(plan: ExportPlan, opts: ExportStreamOptions): Reada
   let deadline: ReturnType<typeof setTimeout> | undefined
   let grace: ReturnType<typeof setTimeout> | undefined
 
+  // Settles when the stream ends, so a loop waiting on a sink that will never drain (its client
+  // is gone) lets go of the writer and with it the snapshot.
+  let wake = () => {}
+  const stopped = new Promise<void>((resolve) => (wake = resolve))
+
   exportCounters.running++
   const end = (outcome: ExportOutcome) => {
     if (state === 'ended') return
     state = 'ended'
+    wake()
     source = undefined
     writer = undefined
     clearTimeout(deadline)
@@ -137,7 +143,7 @@ export function exportStream(plan: ExportPlan, opts: ExportStreamOptions): Reada
         return
       }
       // Backpressure: the sink is full until this settles.
-      if (written instanceof Promise) await written
+      if (written instanceof Promise) await Promise.race([written, stopped])
     }
   }
 
