@@ -275,6 +275,22 @@ describe('charging and limits', () => {
 })
 
 describe('streaming', () => {
+  test('a body read whole (Response#text) equals one read chunk by chunk: no chunk is overwritten by the next', async () => {
+    const a = await makeTestApp({ exportChunkRows: 300 })
+    try {
+      for (const q of ['format=ndjson', 'format=csv', 'fields=sol']) {
+        const whole = await (await a.request('/api/v2/photos/export?' + q)).text()
+        const reader = (await a.request('/api/v2/photos/export?' + q)).body!.getReader()
+        const parts: Uint8Array[] = []
+        for (let r = await reader.read(); !r.done; r = await reader.read()) parts.push(r.value)
+        expect(whole).toBe(Buffer.concat(parts).toString('utf8'))
+        expect(parts.length).toBeGreaterThan(1)
+      }
+    } finally {
+      await a.close()
+    }
+  })
+
   test('a client that disconnects over a real socket stops the work at once: rows produced stop short of the total and the slot is freed', async () => {
     const a = await makeTestApp({ exportChunkRows: 50, keyLimits: { concurrent: 1 } })
     const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (req) => a.app.handle(req) })

@@ -37,6 +37,8 @@ export class ArrowRows implements RowWriter {
   readonly #dirTable: Fragments
   readonly #boundDirs = new Map<ByteOut, BoundFragments>()
   readonly #urls = new ByteOut(1 << 16)
+  /** The memory of the snapshot's columns: views of it never change and go to the sink as they are. */
+  readonly #stable: Set<ArrayBufferLike>
   /** `camera.full_name` code per (rover, camera code), -1 until first asked. */
   readonly #fullName: Int16Array
 
@@ -45,6 +47,7 @@ export class ArrowRows implements RowWriter {
     let nextId = 0
     this.schema = new Schema(columns.map((c, i) => new Field(c.name, typeOf(c, this.#dicts[i] ? nextId++ : -1), c.name !== 'id')))
     this.#dirTable = fragmentsOf(p.image_dir.dict, 'raw', (v) => v)
+    this.#stable = new Set(Object.values(p).flatMap((c) => (ArrayBuffer.isView(c) ? [c.buffer] : c && typeof c === 'object' ? Object.values(c).filter(ArrayBuffer.isView).map((v) => v.buffer) : [])))
     this.#fullName = new Int16Array(ROVERS.length * Math.max(1, p.camera.dict.length)).fill(-1)
   }
 
@@ -105,7 +108,7 @@ export class ArrowRows implements RowWriter {
   #writeBody(o: ByteOut, meta: Uint8Array): void {
     writeMessage(o, meta)
     for (const b of this.#bufs) {
-      o.external(b)
+      o.external(b, this.#stable.has(b.buffer))
       o.zeros(pad8(b.byteLength) - b.byteLength)
     }
   }
@@ -287,7 +290,7 @@ function writeMessage(o: ByteOut, meta: Uint8Array): void {
   const aligned = (meta.byteLength + 8 + 7) & ~7
   o.int32le(-1)
   o.int32le(aligned - 8)
-  o.external(meta)
+  o.external(meta, false)
   o.zeros(aligned - 8 - meta.byteLength)
 }
 
