@@ -97,14 +97,17 @@ export class ByteOut {
 
   /**
    * Everything written since the last drain, in order, to `write`; then the buffer is reused.
-   * The buffer's own bytes go out as a copy: a sink may keep the very bytes it is given (Bun's
-   * direct stream does when the body is read whole with Response#text), and the next chunk
-   * overwrites the buffer. Returns the last write's result.
+   * With `copy`, the buffer's own bytes go out as a copy: a sink may keep the very bytes it is
+   * given (Bun's direct stream does when the body is read whole with Response#text), and the
+   * next chunk overwrites the buffer. Returns the last write's result.
    */
-  drain<R>(write: (bytes: Uint8Array) => R): R | undefined {
+  drain<R>(write: (bytes: Uint8Array) => R, copy = true): R | undefined {
     let r: R | undefined
-    for (let i = 0; i < this.#pieces.length; i++) r = write(this.#own[i] ? copyOf(this.#pieces[i]!) : this.#pieces[i]!)
-    if (this.pos > this.#mark) r = write(copyOf(this.buf.subarray(this.#mark, this.pos)))
+    for (let i = 0; i < this.#pieces.length; i++) r = write(this.#own[i] && copy ? copyOf(this.#pieces[i]!) : this.#pieces[i]!)
+    if (this.pos > this.#mark) {
+      const own = this.buf.subarray(this.#mark, this.pos)
+      r = write(copy ? copyOf(own) : own)
+    }
     this.#pieces.length = 0
     this.#own.length = 0
     this.#mark = 0
@@ -234,8 +237,21 @@ const EXTERNAL_MIN = 32 * 1024
 function copyOf(view: Uint8Array): Uint8Array {
   const c = new Uint8Array(view.byteLength)
   c.set(view)
+  copied += view.byteLength
+  if (copied >= GC_EVERY_BYTES) {
+    copied = 0
+    Bun.gc(false)
+  }
   return c
 }
+
+/**
+ * Every this many bytes of chunk copies, a young-generation collection is asked for: a copy is
+ * garbage as soon as the sink has taken it, but the collector paces itself by the JS heap, not
+ * by these buffers, and a fast client would otherwise see the RSS grow by the size of the export.
+ */
+const GC_EVERY_BYTES = 16 * 2 ** 20
+let copied = 0
 
 /** Pre-encodes an ASCII/UTF-8 constant once (module load or per export), never per row. */
 export function enc(s: string): Buffer {

@@ -121,6 +121,10 @@ export function exportStream(plan: ExportPlan, opts: ExportStreamOptions): Reada
 
   const run = async (c: DirectController) => {
     const w = writer!
+    // Bun's HTTP response sink copies what the socket does not take at once, so the buffer can
+    // be reused for the next chunk right away (no allocation per chunk); any other consumer
+    // (a body read in process) gets copies, since Response#text keeps the bytes it is given.
+    const copies = !/HTTPS?ResponseSink/.test(Object.prototype.toString.call(c))
     w.start(out)
     while (state === 'running') {
       const now = Date.now()
@@ -136,7 +140,7 @@ export function exportStream(plan: ExportPlan, opts: ExportStreamOptions): Reada
       }
       const last = n === 0 || pos >= total
       if (last) w.end(out)
-      const written = out.drain((bytes) => c.write(bytes))
+      const written = out.drain((bytes) => c.write(bytes), copies)
       if (last) {
         end('complete')
         c.close()
