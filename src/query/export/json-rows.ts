@@ -5,7 +5,8 @@ import type { DictColumn, PhotoColumns, Utf8Column } from '../../store/schema'
 import { A, SIZE, type OutputSpec } from '../photo-fields'
 import { bufferOf, enc, type ByteOut } from './byte-out'
 import { PERSEVERANCE, chosenImage } from './export-columns'
-import { Constants, fragmentsOf, type BoundFragments, type Fragments } from './fragments'
+import { fragmentsOf, type BoundFragments, type Fragments } from './fragments'
+import { C, CONSTANTS, DICT_BITS, DICT_NAMES, dictMember, NAMES, SIZE_BITS, SIZE_TEXTS } from './json-texts'
 import { DateWriter, DoubleTexts, writeFloat32 } from './number-bytes'
 import { writeJsonInner } from './text-bytes'
 import type { RowWriter } from './row-writer'
@@ -21,62 +22,6 @@ import type { RowWriter } from './row-writer'
  * The photo list renders the same objects (photo-json.ts); when it writes bytes from the same
  * kind of fragments, the two can share this row writer.
  */
-/** Constant texts, written from the output's atlas (ByteOut#frag); C.* index them. */
-const TEXTS = {
-  open: '{"id":',
-  type: ',"type":"photo","attributes":{',
-  small: '"small":"',
-  medium: '"medium":"',
-  large: '"large":"',
-  full: '"full":"',
-  height: ',"height":',
-  drive: ',"drive":',
-  coordinates: ',"coordinates":{"x":',
-  y: ',"y":',
-  z: ',"z":',
-  elevation: ',"mast_elevation":',
-  relationships: ',"relationships":{',
-  rover: '"rover":',
-  camera: '"camera":',
-  ...members({
-    nasaId: '"nasa_id":"',
-    sol: '"sol":',
-    earthDate: '"earth_date":"',
-    dateUtc: '"date_taken_utc":"',
-    dateMars: '"date_taken_mars":"',
-    images: '"images":{',
-    width: '"dimensions":{"width":',
-    heightOnly: '"dimensions":{"height":',
-    site: '"location":{"site":',
-    driveOnly: '"location":{"drive":',
-    coordinatesOnly: '"location":{"coordinates":{"x":',
-    azimuth: '"telemetry":{"mast_azimuth":',
-    elevationOnly: '"telemetry":{"mast_elevation":',
-    raw: '"raw":',
-  }),
-}
-const NAMES = Object.keys(TEXTS)
-const C = Object.fromEntries(NAMES.map((k, i) => [k, i])) as Record<string, number>
-const CONSTANTS = new Constants<string>(TEXTS)
-
-/**
- * The name of each attribute member, and right after it the same with the comma that separates
- * it from a member before it (`,"sol":`): one copy per member, whichever comes first.
- */
-function members<T extends Record<string, string>>(texts: T): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const [k, v] of Object.entries(texts)) {
-    out[k] = v
-    out[k + ','] = ',' + v
-  }
-  return out
-}
-const SIZE_TEXTS = [C.small, C.medium, C.large, C.full]
-const SIZE_BITS = [SIZE.small, SIZE.medium, SIZE.large, SIZE.full]
-
-const DICT_NAMES = ['sample_type', 'title', 'caption', 'credit']
-const DICT_BITS = [A.sample_type, A.title, A.caption, A.credit]
-const dictMember = (name: string, comma: string) => (v: string) => (v === '' ? '' : comma + '"' + name + '":' + JSON.stringify(v))
 
 export class JsonRows implements RowWriter {
   readonly #p: PhotoColumns
