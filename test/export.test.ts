@@ -139,7 +139,8 @@ describe('each format read back by its own reader equals the paged API', () => {
       expect(r.headers.get('content-type')).toBe('application/x-ndjson')
       const text = new TextDecoder().decode(bytes)
       expect(text.endsWith('\n')).toBe(true)
-      expect(text.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual(want)
+      // Byte for byte what the list writes per photo (member order included).
+      expect(text.trimEnd().split('\n')).toEqual(want.map((p) => JSON.stringify(p)))
       const file = join(work, `e${Bun.hash(q)}.ndjson`)
       writeFileSync(file, bytes)
       const rows = (await duck.runAndReadAll(`SELECT id, attributes.sol AS sol, attributes.nasa_id AS nasa_id FROM read_json_auto('${file}', format='newline_delimited')`)).getRowsJS()
@@ -274,6 +275,39 @@ describe('charging and limits', () => {
 })
 
 describe('streaming', () => {
+  test('over a real HTTP server (whose sink copies, so the chunk buffer is reused) the bytes equal the in-process body', async () => {
+    const a = await makeTestApp({ exportChunkRows: 200 })
+    const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (req) => a.app.handle(req) })
+    try {
+      for (const q of ['format=ndjson', 'format=csv&sort=sol', 'format=arrow']) {
+        const url = `http://127.0.0.1:${server.port}/api/v2/photos/export?${q}`
+        const wire = new Uint8Array(await (await fetch(url, { headers: { 'x-api-key': a.key } })).arrayBuffer())
+        const local = new Uint8Array(await (await a.request('/api/v2/photos/export?' + q)).arrayBuffer())
+        expect(wire.byteLength).toBeGreaterThan(1_000_000)
+        expect(Bun.hash(wire)).toBe(Bun.hash(local))
+      }
+    } finally {
+      server.stop(true)
+      await a.close()
+    }
+  })
+
+  test('a body read whole (Response#text) equals one read chunk by chunk: no chunk is overwritten by the next', async () => {
+    const a = await makeTestApp({ exportChunkRows: 300 })
+    try {
+      for (const q of ['format=ndjson', 'format=csv', 'fields=sol']) {
+        const whole = await (await a.request('/api/v2/photos/export?' + q)).text()
+        const reader = (await a.request('/api/v2/photos/export?' + q)).body!.getReader()
+        const parts: Uint8Array[] = []
+        for (let r = await reader.read(); !r.done; r = await reader.read()) parts.push(r.value)
+        expect(whole).toBe(Buffer.concat(parts).toString('utf8'))
+        expect(parts.length).toBeGreaterThan(1)
+      }
+    } finally {
+      await a.close()
+    }
+  })
+
   test('a client that disconnects over a real socket stops the work at once: rows produced stop short of the total and the slot is freed', async () => {
     const a = await makeTestApp({ exportChunkRows: 50, keyLimits: { concurrent: 1 } })
     const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (req) => a.app.handle(req) })

@@ -1,10 +1,8 @@
-import {
-  DateDay, Dictionary, Field, Float32, Float64, Int8, Int16, Int32, Message, Schema, TimeUnit, Timestamp, Uint8, Uint16, Uint32, Utf8,
-  vectorFromArray, type DataType,
-} from 'apache-arrow'
+import { Dictionary, Field, Message, Schema, Utf8, vectorFromArray } from 'apache-arrow'
 import { BufferRegion, DictionaryBatch, FieldNode, RecordBatch } from 'apache-arrow/ipc/metadata/message'
 import { ROVERS } from '../../catalog/rovers'
-import type { DictColumn, PhotoColumns } from '../../store/schema'
+import type { PhotoColumns } from '../../store/schema'
+import { absentCodes, gather, hasNegative, Scratch, typeOf } from './arrow-parts'
 import { bufferOf, ByteOut } from './byte-out'
 import { imageStart, type ExportColumn } from './export-columns'
 import { fragmentsOf, type BoundFragments, type Fragments } from './fragments'
@@ -37,6 +35,8 @@ export class ArrowRows implements RowWriter {
   readonly #dirTable: Fragments
   readonly #boundDirs = new Map<ByteOut, BoundFragments>()
   readonly #urls = new ByteOut(1 << 16)
+  /** The memory of the snapshot's columns: views of it never change and go to the sink as they are. */
+  readonly #stable: Set<ArrayBufferLike>
   /** `camera.full_name` code per (rover, camera code), -1 until first asked. */
   readonly #fullName: Int16Array
 
@@ -45,6 +45,7 @@ export class ArrowRows implements RowWriter {
     let nextId = 0
     this.schema = new Schema(columns.map((c, i) => new Field(c.name, typeOf(c, this.#dicts[i] ? nextId++ : -1), c.name !== 'id')))
     this.#dirTable = fragmentsOf(p.image_dir.dict, 'raw', (v) => v)
+    this.#stable = new Set(Object.values(p).flatMap((c) => (ArrayBuffer.isView(c) ? [c.buffer] : c && typeof c === 'object' ? Object.values(c).filter(ArrayBuffer.isView).map((v) => v.buffer) : [])))
     this.#fullName = new Int16Array(ROVERS.length * Math.max(1, p.camera.dict.length)).fill(-1)
   }
 
@@ -105,7 +106,7 @@ export class ArrowRows implements RowWriter {
   #writeBody(o: ByteOut, meta: Uint8Array): void {
     writeMessage(o, meta)
     for (const b of this.#bufs) {
-      o.external(b)
+      o.external(b, this.#stable.has(b.buffer))
       o.zeros(pad8(b.byteLength) - b.byteLength)
     }
   }
@@ -287,7 +288,7 @@ function writeMessage(o: ByteOut, meta: Uint8Array): void {
   const aligned = (meta.byteLength + 8 + 7) & ~7
   o.int32le(-1)
   o.int32le(aligned - 8)
-  o.external(meta)
+  o.external(meta, false)
   o.zeros(aligned - 8 - meta.byteLength)
 }
 
@@ -300,89 +301,4 @@ function bytesOf(v: ArrayBufferView): Uint8Array {
 function ascending(rows: Int32Array, n: number): boolean {
   for (let j = 1; j < n; j++) if (rows[j] !== rows[j - 1]! + 1) return false
   return true
-}
-
-type Codes = DictColumn['codes']
-
-function gather<T extends Codes | Float64Array | Float32Array>(src: { [i: number]: number }, rows: Int32Array, n: number, out: T): T {
-  for (let j = 0; j < n; j++) out[j] = src[rows[j]!]!
-  return out
-}
-
-/** Buffers reused by every batch of one export, by slot; grown when a batch needs more. */
-class Scratch {
-  readonly #slots = new Map<string, ArrayBufferView>()
-  #take<T extends ArrayBufferView>(slot: string, make: (n: number) => T, fits: (a: T) => boolean, view: (a: T) => T, n: number): T {
-    let a = this.#slots.get(slot) as T | undefined
-    if (!a || !fits(a)) this.#slots.set(slot, (a = make(Math.max(n, 1024))))
-    return view(a)
-  }
-  bytes(slot: string, n: number): Uint8Array {
-    return this.#take(slot, (k) => new Uint8Array(k), (a) => a.length >= n, (a) => a.subarray(0, n), n)
-  }
-  i16(slot: string, n: number): Int16Array {
-    return this.#take(slot, (k) => new Int16Array(k), (a) => a.length >= n, (a) => a.subarray(0, n), n)
-  }
-  i32(slot: string, n: number): Int32Array {
-    return this.#take(slot, (k) => new Int32Array(k), (a) => a.length >= n, (a) => a.subarray(0, n), n)
-  }
-  f32(slot: string, n: number): Float32Array {
-    return this.#take(slot, (k) => new Float32Array(k), (a) => a.length >= n, (a) => a.subarray(0, n), n)
-  }
-  f64(slot: string, n: number): Float64Array {
-    return this.#take(slot, (k) => new Float64Array(k), (a) => a.length >= n, (a) => a.subarray(0, n), n)
-  }
-  like<T extends Codes>(slot: string, proto: T, n: number): T {
-    const Ctor = proto.constructor as new (k: number) => T
-    return this.#take(slot, (k) => new Ctor(k), (a) => a.length >= n && a.constructor === Ctor, (a) => a.subarray(0, n) as T, n)
-  }
-}
-
-/** Whether an int column holds any absent value (-1): one scan per column array, remembered. */
-const negatives = new WeakMap<Int32Array, boolean>()
-function hasNegative(v: Int32Array): boolean {
-  let h = negatives.get(v)
-  if (h === undefined) {
-    h = false
-    for (let i = 0; i < v.length; i++) if (v[i]! < 0) { h = true; break }
-    negatives.set(v, h)
-  }
-  return h
-}
-
-/** Per dictionary: which codes stand for an absent value (""), or undefined when none does. */
-const absentByDict = new WeakMap<string[], Uint8Array | null>()
-function absentCodes(col: DictColumn): Uint8Array | undefined {
-  let a = absentByDict.get(col.dict)
-  if (a === undefined) {
-    a = null
-    const marks = new Uint8Array(col.dict.length + 1)
-    col.dict.forEach((v, i) => { if (v === '') { marks[i] = 1; a = marks } })
-    absentByDict.set(col.dict, a)
-  }
-  return a ?? undefined
-}
-
-function indexType(codes: Codes | Uint8Array | Int16Array): DataType {
-  if (codes instanceof Int8Array) return new Int8()
-  if (codes instanceof Int16Array) return new Int16()
-  if (codes instanceof Uint8Array) return new Uint8()
-  if (codes instanceof Uint16Array) return new Uint16()
-  if (codes instanceof Uint32Array) return new Uint32()
-  return new Int32()
-}
-
-function typeOf(c: ExportColumn, dictId: number): DataType {
-  switch (c.kind) {
-    case 'int32': return new Int32()
-    case 'date': return new DateDay()
-    case 'timestamp': return new Timestamp(TimeUnit.MILLISECOND, 'UTC')
-    case 'f64': return new Float64()
-    case 'f32': return new Float32()
-    case 'utf8':
-    case 'image': return new Utf8()
-    case 'dict': return new Dictionary(new Utf8(), indexType(c.col.codes) as never, dictId)
-    case 'rover': return new Dictionary(new Utf8(), new Uint8(), dictId)
-    case 'camera-name': return new Dictionary(new Utf8(), new Int16(), dictId)
-  }
 }

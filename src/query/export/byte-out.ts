@@ -68,33 +68,48 @@ export class ByteOut {
     this.pos += len
   }
 
-  /** Views handed over as they are (large zero-copy slices) between runs of the buffer's own bytes. */
+  /** Runs of the buffer's own bytes and views handed over as they are, in order (own runs are copied out at drain). */
   #pieces: Uint8Array[] = []
+  #own: boolean[] = []
   #mark = 0
 
   /**
-   * Appends `view` to the output without copying it when it is large (a slice of the store's
-   * own column memory: the sink copies only what the socket does not take at once); small views
-   * are copied into the buffer, where one write costs less than a piece of its own.
+   * Appends `view` to the output. A large view of memory that never changes (`stable`: a slice
+   * of the snapshot's own columns) is handed to the sink as it is; anything else is copied into
+   * the buffer (a view of memory that is reused, or small enough that one write of the whole
+   * costs less than a piece of its own).
    */
-  external(view: Uint8Array): void {
-    if (view.byteLength < EXTERNAL_MIN) {
+  external(view: Uint8Array, stable: boolean): void {
+    if (!stable || view.byteLength < EXTERNAL_MIN) {
       this.ensure(view.byteLength)
       this.buf.set(view, this.pos)
       this.pos += view.byteLength
       return
     }
-    if (this.pos > this.#mark) this.#pieces.push(this.buf.subarray(this.#mark, this.pos))
+    if (this.pos > this.#mark) {
+      this.#pieces.push(this.buf.subarray(this.#mark, this.pos))
+      this.#own.push(true)
+    }
     this.#pieces.push(view)
+    this.#own.push(false)
     this.#mark = this.pos
   }
 
-  /** Everything written since the last drain, in order, to `write`; then the buffer is reused. Returns the last write's result. */
-  drain<R>(write: (bytes: Uint8Array) => R): R | undefined {
+  /**
+   * Everything written since the last drain, in order, to `write`; then the buffer is reused.
+   * With `copy`, the buffer's own bytes go out as a copy: a sink may keep the very bytes it is
+   * given (Bun's direct stream does when the body is read whole with Response#text), and the
+   * next chunk overwrites the buffer. Returns the last write's result.
+   */
+  drain<R>(write: (bytes: Uint8Array) => R, copy = true): R | undefined {
     let r: R | undefined
-    for (const p of this.#pieces) r = write(p)
-    if (this.pos > this.#mark) r = write(this.buf.subarray(this.#mark, this.pos))
+    for (let i = 0; i < this.#pieces.length; i++) r = write(this.#own[i] && copy ? copyOf(this.#pieces[i]!) : this.#pieces[i]!)
+    if (this.pos > this.#mark) {
+      const own = this.buf.subarray(this.#mark, this.pos)
+      r = write(copy ? copyOf(own) : own)
+    }
     this.#pieces.length = 0
+    this.#own.length = 0
     this.#mark = 0
     this.pos = 0
     return r
@@ -103,6 +118,7 @@ export class ByteOut {
   /** Forgets what was written (and not drained). */
   reset(): void {
     this.#pieces.length = 0
+    this.#own.length = 0
     this.#mark = 0
     this.pos = 0
   }
@@ -216,6 +232,26 @@ export class ByteOut {
 
 /** Views at least this large are written as they are rather than copied (ByteOut#external). */
 const EXTERNAL_MIN = 32 * 1024
+
+/** A copy in memory of its own (Buffer#slice would be a view). */
+function copyOf(view: Uint8Array): Uint8Array {
+  const c = new Uint8Array(view.byteLength)
+  c.set(view)
+  copied += view.byteLength
+  if (copied >= GC_EVERY_BYTES) {
+    copied = 0
+    Bun.gc(false)
+  }
+  return c
+}
+
+/**
+ * Every this many bytes of chunk copies, a young-generation collection is asked for: a copy is
+ * garbage as soon as the sink has taken it, but the collector paces itself by the JS heap, not
+ * by these buffers, and a fast client would otherwise see the RSS grow by the size of the export.
+ */
+const GC_EVERY_BYTES = 16 * 2 ** 20
+let copied = 0
 
 /** Pre-encodes an ASCII/UTF-8 constant once (module load or per export), never per row. */
 export function enc(s: string): Buffer {

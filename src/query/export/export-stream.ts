@@ -75,10 +75,16 @@ export function exportStream(plan: ExportPlan, opts: ExportStreamOptions): Reada
   let deadline: ReturnType<typeof setTimeout> | undefined
   let grace: ReturnType<typeof setTimeout> | undefined
 
+  // Settles when the stream ends, so a loop waiting on a sink that will never drain (its client
+  // is gone) lets go of the writer and with it the snapshot.
+  let wake = () => {}
+  const stopped = new Promise<void>((resolve) => (wake = resolve))
+
   exportCounters.running++
   const end = (outcome: ExportOutcome) => {
     if (state === 'ended') return
     state = 'ended'
+    wake()
     source = undefined
     writer = undefined
     clearTimeout(deadline)
@@ -115,6 +121,10 @@ export function exportStream(plan: ExportPlan, opts: ExportStreamOptions): Reada
 
   const run = async (c: DirectController) => {
     const w = writer!
+    // Bun's HTTP response sink copies what the socket does not take at once, so the buffer can
+    // be reused for the next chunk right away (no allocation per chunk); any other consumer
+    // (a body read in process) gets copies, since Response#text keeps the bytes it is given.
+    const copies = !/HTTPS?ResponseSink/.test(Object.prototype.toString.call(c))
     w.start(out)
     while (state === 'running') {
       const now = Date.now()
@@ -130,14 +140,14 @@ export function exportStream(plan: ExportPlan, opts: ExportStreamOptions): Reada
       }
       const last = n === 0 || pos >= total
       if (last) w.end(out)
-      const written = out.drain((bytes) => c.write(bytes))
+      const written = out.drain((bytes) => c.write(bytes), copies)
       if (last) {
         end('complete')
         c.close()
         return
       }
       // Backpressure: the sink is full until this settles.
-      if (written instanceof Promise) await written
+      if (written instanceof Promise) await Promise.race([written, stopped])
     }
   }
 

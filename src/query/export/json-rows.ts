@@ -5,7 +5,8 @@ import type { DictColumn, PhotoColumns, Utf8Column } from '../../store/schema'
 import { A, SIZE, type OutputSpec } from '../photo-fields'
 import { bufferOf, enc, type ByteOut } from './byte-out'
 import { PERSEVERANCE, chosenImage } from './export-columns'
-import { Constants, fragmentsOf, type BoundFragments, type Fragments } from './fragments'
+import { fragmentsOf, type BoundFragments, type Fragments } from './fragments'
+import { C, CONSTANTS, DICT_BITS, DICT_NAMES, dictMember, NAMES, SIZE_BITS, SIZE_TEXTS } from './json-texts'
 import { DateWriter, DoubleTexts, writeFloat32 } from './number-bytes'
 import { writeJsonInner } from './text-bytes'
 import type { RowWriter } from './row-writer'
@@ -21,47 +22,6 @@ import type { RowWriter } from './row-writer'
  * The photo list renders the same objects (photo-json.ts); when it writes bytes from the same
  * kind of fragments, the two can share this row writer.
  */
-/** Constant texts, written from the output's atlas (ByteOut#frag); C.* index them. */
-const TEXTS = {
-  open: '{"id":',
-  type: ',"type":"photo","attributes":{',
-  nasaId: '"nasa_id":"',
-  sol: '"sol":',
-  earthDate: '"earth_date":"',
-  dateUtc: '"date_taken_utc":"',
-  dateMars: '"date_taken_mars":"',
-  images: '"images":{',
-  small: '"small":"',
-  medium: '"medium":"',
-  large: '"large":"',
-  full: '"full":"',
-  dimensions: '"dimensions":{',
-  width: '"width":',
-  height: '"height":',
-  location: '"location":{',
-  site: '"site":',
-  drive: '"drive":',
-  coordinates: '"coordinates":{"x":',
-  y: ',"y":',
-  z: ',"z":',
-  telemetry: '"telemetry":{',
-  azimuth: '"mast_azimuth":',
-  elevation: '"mast_elevation":',
-  raw: '"raw":',
-  relationships: ',"relationships":{',
-  rover: '"rover":',
-  camera: '"camera":',
-}
-type Text = keyof typeof TEXTS
-const NAMES = Object.keys(TEXTS) as Text[]
-const C = Object.fromEntries(NAMES.map((k, i) => [k, i])) as Record<Text, number>
-const CONSTANTS = new Constants(TEXTS)
-const SIZE_TEXTS = [C.small, C.medium, C.large, C.full]
-const SIZE_BITS = [SIZE.small, SIZE.medium, SIZE.large, SIZE.full]
-
-const DICT_NAMES = ['sample_type', 'title', 'caption', 'credit']
-const DICT_BITS = [A.sample_type, A.title, A.caption, A.credit]
-const dictMember = (name: string) => (v: string) => (v === '' ? '' : '"' + name + '":' + JSON.stringify(v))
 
 export class JsonRows implements RowWriter {
   readonly #p: PhotoColumns
@@ -71,10 +31,12 @@ export class JsonRows implements RowWriter {
   readonly #images: Array<{ col: Utf8Column; bytes: Buffer }>
   readonly #dictCols: DictColumn[]
   readonly #dictTables: Fragments[]
+  readonly #dictCommaTables: Fragments[]
   readonly #dirTable: Fragments
   /** Bound to the output at start(): */
   #k: Int32Array = new Int32Array(0)
   #dict: BoundFragments[] = []
+  #dictComma: BoundFragments[] = []
   #dirs!: BoundFragments
   #dates!: DateWriter
   readonly #coords = new DoubleTexts()
@@ -91,7 +53,8 @@ export class JsonRows implements RowWriter {
     this.#raw = bufferOf(p.raw.data)
     this.#images = [p.image_small, p.image_medium, p.image_large, p.image_full].map((col) => ({ col, bytes: bufferOf(col.data) }))
     this.#dictCols = [p.sample_type, p.title, p.caption, p.credit]
-    this.#dictTables = this.#dictCols.map((col, d) => fragmentsOf(col.dict, 'json-member:' + DICT_NAMES[d], dictMember(DICT_NAMES[d]!)))
+    this.#dictTables = this.#dictCols.map((col, d) => fragmentsOf(col.dict, 'json-member:' + DICT_NAMES[d], dictMember(DICT_NAMES[d]!, '')))
+    this.#dictCommaTables = this.#dictCols.map((col, d) => fragmentsOf(col.dict, 'json-member,:' + DICT_NAMES[d], dictMember(DICT_NAMES[d]!, ',')))
     this.#dirTable = fragmentsOf(p.image_dir.dict, 'json-inner', (v) => JSON.stringify(v).slice(1, -1))
     this.#rovers = ROVERS.map((r) => enc(JSON.stringify({ id: r.slug, type: 'rover', attributes: { name: r.name, status: r.status } })))
   }
@@ -99,6 +62,7 @@ export class JsonRows implements RowWriter {
   start(o: ByteOut): void {
     this.#k = CONSTANTS.bind(o, NAMES)
     this.#dict = this.#dictTables.map((t) => t.bind(o))
+    this.#dictComma = this.#dictCommaTables.map((t) => t.bind(o))
     this.#dirs = this.#dirTable.bind(o)
     this.#dates = new DateWriter(o)
     if (!this.lines) o.byte(0x5b)
@@ -141,28 +105,24 @@ export class JsonRows implements RowWriter {
       const a = p.nasa_id.offsets[row]!
       const b = p.nasa_id.offsets[row + 1]!
       if (b > a) {
-        this.#sep(o)
-        this.#c(o, C.nasaId)
+        this.#key(o, C.nasaId)
         writeJsonInner(o, this.#nasaId, a, b)
         o.byte(0x22)
       }
     }
     if (attrs & A.sol && p.sol[row]! >= 0) {
-      this.#sep(o)
-      this.#c(o, C.sol)
+      this.#key(o, C.sol)
       o.int(p.sol[row]!)
     }
     if (attrs & A.earth_date && p.earth_date[row]! >= 0) {
-      this.#sep(o)
-      this.#c(o, C.earthDate)
+      this.#key(o, C.earthDate)
       this.#dates.day(o, p.earth_date[row]!)
       o.byte(0x22)
     }
     if (attrs & A.date_taken_utc) {
       const t = p.date_taken_utc[row]!
       if (Math.abs(t) <= 8.64e15) {
-        this.#sep(o)
-        this.#c(o, C.dateUtc)
+        this.#key(o, C.dateUtc)
         this.#dates.iso(o, t)
         o.byte(0x22)
       }
@@ -171,8 +131,7 @@ export class JsonRows implements RowWriter {
       const a = p.date_taken_mars.offsets[row]!
       const b = p.date_taken_mars.offsets[row + 1]!
       if (b > a) {
-        this.#sep(o)
-        this.#c(o, C.dateMars)
+        this.#key(o, C.dateMars)
         writeJsonInner(o, this.#mars, a, b)
         o.byte(0x22)
       }
@@ -180,8 +139,7 @@ export class JsonRows implements RowWriter {
     if (attrs & A.images) {
       const mark = o.pos
       const wasAny = this.#any
-      this.#sep(o)
-      this.#c(o, C.images)
+      this.#key(o, C.images)
       if (this.#imageMembers(o, row)) o.byte(0x7d)
       else {
         o.pos = mark
@@ -191,28 +149,28 @@ export class JsonRows implements RowWriter {
     if (attrs & A.dimensions) {
       const wd = p.width[row]!
       const h = p.height[row]!
-      if (wd >= 0 || h >= 0) {
-        this.#sep(o)
-        this.#c(o, C.dimensions)
-        if (wd >= 0) {
-          this.#c(o, C.width)
-          o.int(wd)
-          if (h >= 0) o.byte(0x2c)
-        }
+      if (wd >= 0) {
+        this.#key(o, C.width)
+        o.int(wd)
         if (h >= 0) {
           this.#c(o, C.height)
           o.int(h)
         }
         o.byte(0x7d)
+      } else if (h >= 0) {
+        this.#key(o, C.heightOnly)
+        o.int(h)
+        o.byte(0x7d)
       }
     }
     for (let d = 0; d < 4; d++) {
       if (!(attrs & DICT_BITS[d]!)) continue
-      const frags = this.#dict[d]!
       const code = this.#dictCols[d]!.codes[row]!
+      // The member's fragment with its leading comma once a member precedes it.
+      const frags = this.#any ? this.#dictComma[d]! : this.#dict[d]!
       if (frags.size(code) === 0) continue
-      this.#sep(o)
       frags.write(o, code)
+      this.#any = true
     }
     if (attrs & A.location) {
       const site = p.site[row]!
@@ -222,20 +180,20 @@ export class JsonRows implements RowWriter {
       const z = p.coord_z[row]!
       const coords = out.coordinates && Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z)
       if (site >= 0 || drive >= 0 || coords) {
-        this.#sep(o)
-        this.#c(o, C.location)
         if (site >= 0) {
-          this.#c(o, C.site)
+          this.#key(o, C.site)
           o.int(site)
-        }
-        if (drive >= 0) {
-          if (site >= 0) o.byte(0x2c)
-          this.#c(o, C.drive)
+          if (drive >= 0) {
+            this.#c(o, C.drive)
+            o.int(drive)
+          }
+          if (coords) this.#c(o, C.coordinates)
+        } else if (drive >= 0) {
+          this.#key(o, C.driveOnly)
           o.int(drive)
-        }
+          if (coords) this.#c(o, C.coordinates)
+        } else this.#key(o, C.coordinatesOnly)
         if (coords) {
-          if (site >= 0 || drive >= 0) o.byte(0x2c)
-          this.#c(o, C.coordinates)
           this.#coords.write(o, x)
           this.#c(o, C.y)
           this.#coords.write(o, y)
@@ -249,18 +207,17 @@ export class JsonRows implements RowWriter {
     if (attrs & A.telemetry) {
       const az = p.mast_azimuth[row]!
       const el = p.mast_elevation[row]!
-      if (az === az || el === el) {
-        this.#sep(o)
-        this.#c(o, C.telemetry)
-        if (az === az) {
-          this.#c(o, C.azimuth)
-          writeFloat32(o, az)
-          if (el === el) o.byte(0x2c)
-        }
+      if (az === az) {
+        this.#key(o, C.azimuth)
+        writeFloat32(o, az)
         if (el === el) {
           this.#c(o, C.elevation)
           writeFloat32(o, el)
         }
+        o.byte(0x7d)
+      } else if (el === el) {
+        this.#key(o, C.elevationOnly)
+        writeFloat32(o, el)
         o.byte(0x7d)
       }
     }
@@ -268,8 +225,7 @@ export class JsonRows implements RowWriter {
       const a = p.raw.offsets[row]!
       const b = p.raw.offsets[row + 1]!
       if (b > a) {
-        this.#sep(o)
-        this.#c(o, C.raw)
+        this.#key(o, C.raw)
         // The source record as the photo list writes it: the JSON text itself when it is an object or array, else a JSON string.
         const raw = this.#raw.toString('utf8', a, b)
         o.text(validJson(raw) ? raw : JSON.stringify(raw))
@@ -293,10 +249,13 @@ export class JsonRows implements RowWriter {
     o.byte(0x7d)
   }
 
-  #sep(o: ByteOut): void {
-    if (this.#any) o.byte(0x2c)
+  /** An attribute member's name (C.* of members()), with the comma when a member precedes it. */
+  #key(o: ByteOut, i: number): void {
+    const k = this.#any ? i + 1 : i
     this.#any = true
+    o.frag(this.#k[2 * k]!, this.#k[2 * k + 1]!)
   }
+
 
   /** The image members of a photo; false when it has none (photo-json.ts imagesJson). */
   #imageMembers(o: ByteOut, row: number): boolean {
