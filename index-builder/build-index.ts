@@ -10,6 +10,7 @@ import type { RoverManifest } from './sources/v1-manifest'
 import { deriveJourneyStops } from './derive/journey-stops'
 import { deriveTraverses, type TraverseBuild } from './derive/traverses'
 import { writeAccessPaths, type AccessPathInput } from './encode/access-paths'
+import { dropColumns, releaseMemory } from './encode/release-memory'
 import { tableFromColumns } from './encode/arrow-table'
 import { BUILDER, contentVersion, digestFiles, manifestJson, readManifest } from './encode/manifest'
 import { encodePhotoColumns } from './encode/photo-columns'
@@ -107,7 +108,12 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
   const progress = typeof opts.progress === 'object' ? opts.progress : createProgress(opts.progress ?? false)
   const timings: Record<string, number> = {}
   let mark = performance.now()
+  // Bytes of photo table a stage may leave behind (~256 a photo), known after the sources stage.
+  let tableBytes = 0
   const lap = (stage: string) => {
+    // Each stage leaves big typed arrays behind (source columns, sort temporaries): collected
+    // now, so the next stage does not stack on them (peak memory, not speed, bounds a big build).
+    releaseMemory(tableBytes)
     const now = performance.now()
     timings[stage] = Math.round(now - mark)
     mark = now
@@ -128,6 +134,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
     table = cat.photos
     sources = cat.sources
     seed = cat.seed
+    tableBytes = 256 * table.length
     lap('generate')
   } else {
     const files = readSourceFiles(opts.sources, { skipBad: opts.skipBad, onProgress: (d, t) => progress.update(d, t, 'read') })
@@ -140,6 +147,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
     nasaManifests = read.manifests
     waypoints = read.waypoints
     table = photoTableFromRecords(read.records)
+    tableBytes = 256 * table.length
     lap('normalize')
   }
   progress.update(0, 1, 'encode')
@@ -179,10 +187,14 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
     lap('write')
     progress.update(2, 4, 'access paths')
     // Only the sort keys stay: the strings, coordinates and URLs (most of the bytes) are released.
-    const keys = sortKeys(photos)
+    let keys: AccessPathInput | undefined = sortKeys(photos)
+    const p = photos
+    dropColumns(p.date_taken_mars, p.sample_type, p.coord_x, p.coord_y, p.coord_z, p.sclk, p.image_dir, p.image_small, p.image_medium, p.image_large, p.image_full, p.title, p.caption, p.credit, p.raw)
     photos = undefined as never
-    Bun.gc(true)
     await writeAccessPaths(staging, keys)
+    const k = keys
+    dropColumns(k.id, k.rover, k.camera, k.nasa_id, k.sol, k.earth_date, k.date_taken_utc, k.mars_time_ms, k.site, k.drive, k.width, k.height, k.mast_azimuth, k.mast_elevation)
+    keys = undefined
     lap('access_paths')
     progress.update(3, 4, 'digest')
     const files = digestFiles(staging)

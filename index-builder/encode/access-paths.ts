@@ -4,7 +4,8 @@ import { ACCESS_PATHS_FORMAT, NASA_GRAM_BLOCK, RANKED_FIELDS, gramBit, SORT_FIEL
 import { FILES, type PhotoColumns, type Utf8Column } from '../../src/store/schema'
 import { sortValue } from '../../src/query/sort-values'
 import { ROVER_SLUGS } from '../../src/catalog/rovers'
-import { countingSort, numberOrder, radixSortRows, ranksAlong, utf8OrderIsStringOrder, utf8Ranks, type NumberColumn } from './linear-sorts'
+import { countingSort, numberOrder, radixSortRows, ranksAlong, SortScratch, utf8OrderIsStringOrder, utf8Ranks, type NumberColumn } from './linear-sorts'
+import { releaseMemory } from './release-memory'
 import { writeArrowFile } from './write-arrow-file'
 
 /**
@@ -36,11 +37,12 @@ export function computeAccessPaths(photos: AccessPathInput): AccessPathColumns {
   const perm = { id: permId } as Record<SortField, Int32Array>
   const rank = {} as Record<RankedField, RankArray>
   const distinct = {} as Record<RankedField, number>
+  const scratch = new SortScratch(n)
   for (const f of RANKED_FIELDS) {
     const numbers = numberColumn(photos, f)
     if (numbers) {
-      perm[f] = numberOrder(numbers, n, permId)
-      const { ranks, count } = ranksAlong(perm[f], numbers, n)
+      perm[f] = numberOrder(numbers, n, permId, false, scratch)
+      const { ranks, count } = ranksAlong(perm[f], numbers, n, scratch.ranks)
       distinct[f] = count
       rank[f] = narrowRanks(ranks, count)
     } else {
@@ -49,6 +51,7 @@ export function computeAccessPaths(photos: AccessPathInput): AccessPathColumns {
       perm[f] = countingSort(ranks, count + 1, n, permId)
       rank[f] = narrowRanks(ranks, count)
     }
+    releaseMemory(4 * n)
   }
   const solSpan = distinct.sol + 1
   const key = new Int32Array(n)
@@ -165,7 +168,7 @@ function stringRanks(photos: AccessPathInput, field: RankedField): { ranks: Int3
 
 /** The narrowest rank array that holds 0..count (the format's choice: Uint8 below 255, Uint16 below 65535). */
 function narrowRanks(ranks: Int32Array, count: number): RankArray {
-  if (count >= 65535) return ranks
+  if (count >= 65535) return ranks.slice()
   return count < 255 ? Uint8Array.from(ranks) : Uint16Array.from(ranks)
 }
 

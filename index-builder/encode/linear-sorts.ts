@@ -14,11 +14,11 @@ export type Keys = ArrayLike<number>
  * The rows visited in `visit` order (default 0..n-1), stably sorted by `key[row]`, an integer in
  * 0..range-1. One pass to count, one to place: O(n + range).
  */
-export function countingSort(key: Keys, range: number, n: number, visit?: Int32Array): Int32Array {
-  const start = new Int32Array(range + 1)
+export function countingSort(key: Keys, range: number, n: number, visit?: Int32Array, into?: Int32Array, counts?: Int32Array): Int32Array {
+  const start = counts && counts.length > range ? counts.fill(0, 0, range + 1) : new Int32Array(range + 1)
   for (let r = 0; r < n; r++) start[key[r]! + 1]++
   for (let k = 0; k < range; k++) start[k + 1] += start[k]!
-  const out = new Int32Array(n)
+  const out = into ?? new Int32Array(n)
   if (visit) {
     for (let i = 0; i < n; i++) {
       const r = visit[i]!
@@ -47,14 +47,37 @@ export function radixSortRows(values: Int32Array, n: number): Int32Array {
 export type NumberColumn = Int32Array | Float64Array | Float32Array
 
 /**
+ * Working arrays of the radix sorts, allocated once per table and reused by every column's
+ * sort: at 19M rows a fresh set per column would be ~1 GB of garbage per column, which the
+ * allocator does not hand back to the system quickly enough to keep the peak down.
+ */
+export class SortScratch {
+  readonly hi: Uint32Array
+  readonly lo: Uint32Array
+  readonly digit: Uint16Array
+  readonly ping: Int32Array
+  readonly pong: Int32Array
+  readonly counts = new Int32Array(0x10001)
+  readonly ranks: Int32Array
+  constructor(readonly n: number) {
+    this.ranks = new Int32Array(n)
+    this.hi = new Uint32Array(n)
+    this.lo = new Uint32Array(n)
+    this.digit = new Uint16Array(n)
+    this.ping = new Int32Array(n)
+    this.pong = new Int32Array(n)
+  }
+}
+
+/**
  * Order-preserving unsigned keys of a numeric column, most significant word first: a row's
  * keys compare (as unsigned ints) like its values, absent values (negative ints, NaN) above
  * every present one, and -0 equal to 0. With `descending`, present values compare reversed
  * (absent still last).
  */
-function sortableKeys(values: NumberColumn, n: number, descending: boolean): Uint32Array[] {
+function sortableKeys(values: NumberColumn, n: number, descending: boolean, scratch: SortScratch): Uint32Array[] {
   if (values instanceof Int32Array) {
-    const k = new Uint32Array(n)
+    const k = scratch.hi
     for (let r = 0; r < n; r++) {
       const v = values[r]!
       k[r] = v < 0 ? 0xffffffff : descending ? 0x7fffffff - v : v
@@ -63,7 +86,7 @@ function sortableKeys(values: NumberColumn, n: number, descending: boolean): Uin
   }
   if (values instanceof Float32Array) {
     const bits = new Uint32Array(values.buffer, values.byteOffset, n)
-    const k = new Uint32Array(n)
+    const k = scratch.hi
     for (let r = 0; r < n; r++) {
       const v = values[r]!
       if (v !== v) { k[r] = 0xffffffff; continue }
@@ -74,8 +97,7 @@ function sortableKeys(values: NumberColumn, n: number, descending: boolean): Uin
     return [k]
   }
   const words = new Uint32Array(values.buffer, values.byteOffset, 2 * n)
-  const hi = new Uint32Array(n)
-  const lo = new Uint32Array(n)
+  const { hi, lo } = scratch
   for (let r = 0; r < n; r++) {
     const v = values[r]!
     if (v !== v) { hi[r] = 0xffffffff; lo[r] = 0xffffffff; continue }
@@ -94,10 +116,11 @@ function sortableKeys(values: NumberColumn, n: number, descending: boolean): Uin
  * (`descending`: descending), absent values last: an LSD radix sort over 16-bit digits of the
  * sortable keys, skipping digits every row shares.
  */
-export function numberOrder(values: NumberColumn, n: number, visit?: Int32Array, descending = false): Int32Array {
-  const keys = sortableKeys(values, n, descending)
+export function numberOrder(values: NumberColumn, n: number, visit?: Int32Array, descending = false, scratch = new SortScratch(n)): Int32Array {
+  const keys = sortableKeys(values, n, descending, scratch)
   let order = visit ?? identity(n)
-  const digit = new Uint16Array(n)
+  const { digit, counts } = scratch
+  let into = scratch.ping
   for (let w = keys.length - 1; w >= 0; w--) {
     const k = keys[w]!
     for (const shift of [0, 16]) {
@@ -108,15 +131,17 @@ export function numberOrder(values: NumberColumn, n: number, visit?: Int32Array,
         digit[r] = d
         if (d !== first) same = false
       }
-      if (!same) order = countingSort(digit, 0x10000, n, order)
+      if (same) continue
+      order = countingSort(digit, 0x10000, n, order, into, counts)
+      into = into === scratch.ping ? scratch.pong : scratch.ping
     }
   }
-  return order
+  return order === scratch.ping || order === scratch.pong ? order.slice(0, n) : order === visit ? order.slice() : order
 }
 
 /** Dense ranks along rows sorted by value (absent last): equal neighbours share a rank; absent rows get the count of distinct present values. */
-export function ranksAlong(order: Int32Array, values: NumberColumn, n: number): { ranks: Int32Array; count: number } {
-  const ranks = new Int32Array(n)
+export function ranksAlong(order: Int32Array, values: NumberColumn, n: number, into?: Int32Array): { ranks: Int32Array; count: number } {
+  const ranks = into ?? new Int32Array(n)
   const absent = values instanceof Int32Array ? (v: number) => v < 0 : (v: number) => v !== v
   let count = 0
   let prev = NaN
@@ -150,7 +175,7 @@ export function utf8Ranks(col: Utf8Column, n: number): { ranks: Int32Array; coun
   const rows = new Int32Array(m)
   let j = 0
   for (let r = 0; r < n; r++) if (offsets[r + 1]! > offsets[r]!) rows[j++] = r
-  msdSort(rows, new Int32Array(m), 0, m, 0, data, offsets)
+  msdSort(rows, new Int32Array(m), 0, m, 0, data, offsets, [])
   const ranks = new Int32Array(n)
   let count = 0
   for (let i = 0; i < m; i++) {
@@ -171,7 +196,8 @@ export function utf8OrderIsStringOrder(col: Utf8Column): boolean {
 const SMALL = 24
 
 /** Sorts rows[lo..hi) by their bytes from `depth` on (all share bytes before it). */
-function msdSort(rows: Int32Array, tmp: Int32Array, lo: number, hi: number, depth: number, data: Uint8Array, offsets: Int32Array): void {
+/** `counts[depth]`: the bucket counters of one level, reused by every call at that depth (no allocation per call). */
+function msdSort(rows: Int32Array, tmp: Int32Array, lo: number, hi: number, depth: number, data: Uint8Array, offsets: Int32Array, counts: Int32Array[]): void {
   if (hi - lo <= SMALL) {
     for (let i = lo + 1; i < hi; i++) {
       const r = rows[i]!
@@ -185,7 +211,9 @@ function msdSort(rows: Int32Array, tmp: Int32Array, lo: number, hi: number, dept
     return
   }
   // Bucket 0: the value ends at `depth`; bucket b + 1: next byte b.
-  const start = new Int32Array(258)
+  const level = (counts[depth] ??= new Int32Array(2 * 258))
+  const start = level.subarray(0, 258).fill(0)
+  const bucketStart = level.subarray(258)
   for (let i = lo; i < hi; i++) {
     const r = rows[i]!
     const p = offsets[r]! + depth
@@ -193,7 +221,7 @@ function msdSort(rows: Int32Array, tmp: Int32Array, lo: number, hi: number, dept
   }
   if (start[1] === hi - lo) return
   for (let b = 0; b < 257; b++) start[b + 1] += start[b]!
-  const bucketStart = start.slice(0, 257)
+  bucketStart.set(start)
   for (let i = lo; i < hi; i++) {
     const r = rows[i]!
     const p = offsets[r]! + depth
@@ -203,7 +231,7 @@ function msdSort(rows: Int32Array, tmp: Int32Array, lo: number, hi: number, dept
   for (let b = 1; b < 257; b++) {
     const a = lo + bucketStart[b]!
     const z = lo + start[b]!
-    if (z - a > 1) msdSort(rows, tmp, a, z, depth + 1, data, offsets)
+    if (z - a > 1) msdSort(rows, tmp, a, z, depth + 1, data, offsets, counts)
   }
 }
 

@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { FILES, type Manifest } from '../../src/store/schema'
+import { releaseMemory } from './release-memory'
 
 export const BUILDER = 'index-builder 0.1.0'
 
@@ -15,12 +16,48 @@ export function digestFiles(dir: string): Manifest['files'] {
     if (name === FILES.manifest) continue
     const path = join(dir, name)
     if (!statSync(path).isFile()) continue
-    const hasher = new Bun.CryptoHasher('sha256')
-    const bytes = readFileSync(path)
-    hasher.update(bytes)
-    files[name] = { bytes: bytes.length, sha256: hasher.digest('hex'), xxh3: xxh3Hex(bytes) }
+    const size = statSync(path).size
+    if (size > MAX_BUFFER) {
+      files[name] = { bytes: size, sha256: streamedSha256(path) }
+      continue
+    }
+    let bytes: Uint8Array | undefined = fileBytes(path)
+    files[name] = { bytes: bytes.length, sha256: new Bun.CryptoHasher('sha256').update(bytes).digest('hex'), xxh3: xxh3Hex(bytes) }
+    // Unmap before the next file: two big files mapped at once would count twice in memory.
+    bytes = undefined
+    releaseMemory(size)
   }
   return files
+}
+
+/**
+ * The largest ArrayBuffer Bun (JavaScriptCore) allocates or maps: 4 GiB. A bigger file (the
+ * photos.arrow of ~16M photos and more) cannot be hashed in one XXH3 call, so its entry has no
+ * xxh3 and is checked by SHA-256, streamed here in 64 MiB reads.
+ */
+const MAX_BUFFER = 2 ** 32
+
+function streamedSha256(path: string): string {
+  const hasher = new Bun.CryptoHasher('sha256')
+  const buf = new Uint8Array(1 << 26)
+  const fd = openSync(path, 'r')
+  try {
+    for (let pos = 0; ; ) {
+      const n = readSync(fd, buf, 0, buf.length, pos)
+      if (n <= 0) break
+      hasher.update(buf.subarray(0, n))
+      pos += n
+    }
+  } finally {
+    closeSync(fd)
+  }
+  return hasher.digest('hex')
+}
+
+/** A file's bytes, memory-mapped: the mapped pages are the page cache's, not a second copy on the heap. */
+function fileBytes(path: string): Uint8Array {
+  if (statSync(path).size === 0) return new Uint8Array(0)
+  return Bun.mmap(path, { shared: false })
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { DictColumn, PhotoColumns, Utf8Column } from '../../src/store/schema'
 import { numberOrder, radixSortRows } from './linear-sorts'
+import { dropColumns } from './release-memory'
 
 /**
  * The one photo column encoder, for every source (records of the real files through
@@ -9,9 +10,10 @@ import { numberOrder, radixSortRows } from './linear-sorts'
  * renumbered in first-seen order of the written rows, and narrowed to the smallest code type
  * that holds the dictionary.
  *
- * Memory: each column is gathered into its new order and the source column dropped (the
- * `table` passed in is emptied as it goes), so a build holds one column twice at most, never
- * the whole table twice.
+ * Memory: each column is gathered into its new order and the source column freed (the
+ * `table` passed in is consumed: its arrays are detached as it goes), so a build holds one
+ * column twice at most, never the whole table twice. (An in-place cycle permutation would
+ * save that column but follows one dependent random read after another: ~40x slower.)
  */
 export function encodePhotoColumns(table: PhotoColumns): PhotoColumns {
   const n = table.length
@@ -23,9 +25,24 @@ export function encodePhotoColumns(table: PhotoColumns): PhotoColumns {
     src[name] = undefined
     return c
   }
-  const num = <T extends NumberArray>(name: keyof PhotoColumns): T => gather(take<T>(name), order)
-  const text = (name: keyof PhotoColumns): Utf8Column => gatherUtf8(take<Utf8Column>(name), order)
-  const dict = (name: keyof PhotoColumns, max?: number): DictColumn => gatherDict(take<DictColumn>(name), order, name, max)
+  const num = <T extends NumberArray>(name: keyof PhotoColumns): T => {
+    const from = take<T>(name)
+    const out = gather(from, order)
+    dropColumns(from)
+    return out
+  }
+  const text = (name: keyof PhotoColumns): Utf8Column => {
+    const from = take<Utf8Column>(name)
+    const out = gatherUtf8(from, order)
+    dropColumns(from)
+    return out
+  }
+  const dict = (name: keyof PhotoColumns, max?: number): DictColumn => {
+    const from = take<DictColumn>(name)
+    const out = gatherDict(from, order, name, max)
+    dropColumns(from)
+    return out
+  }
   return {
     length: n,
     id: num('id'),

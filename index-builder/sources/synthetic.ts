@@ -14,8 +14,9 @@ import { buildTraverse } from './synthetic/traverse'
  * The synthetic full-scale catalogue (SOURCES.md §6): ~2M photos shaped on the real per-sol
  * manifests, camera mixes and waypoint tables, a pure function of (seed, scale). Numbers are
  * generated into typed arrays (synthetic/generate-rows.ts) and the strings (nasa_id per §4.5,
- * URLs per §4.1/4.2/4.4, Mars time) written straight into Utf8 buffers. `photos` is a photo table in generation order, for the column encoder
- * (encode/photo-columns.ts) that orders and writes the real sources too; `raw` is empty.
+ * URLs per §4.1/4.2/4.4, Mars time) written straight into Utf8 buffers, no object per photo.
+ * `photos` is a photo table in generation order for the column encoder
+ * (encode/photo-columns.ts), the one that orders and encodes the real sources too; `raw` is empty.
  */
 export interface SyntheticOptions {
   seed?: number
@@ -25,6 +26,7 @@ export interface SyntheticOptions {
 }
 
 export interface SyntheticCatalogue {
+  /** In generation order, not yet encoded: hand it to encodePhotoColumns (which consumes it). */
   photos: PhotoColumns
   sources: ManifestSource[]
   seed: number
@@ -108,12 +110,14 @@ function photoTable(g: GenRows, onProgress?: SyntheticOptions['onProgress']): Ph
   const creditCodes = new Int8Array(n)
   const captionCodes = new Int16Array(n)
 
-  const nasaId = new Utf8Builder(n, 52)
-  const mars = new Utf8Builder(n, 22)
-  const small = new Utf8Builder(n, 1)
-  const medium = new Utf8Builder(n, 1)
-  const large = new Utf8Builder(n, 1)
-  const full = new Utf8Builder(n, 40)
+  // Bytes per row measured on the catalogue (35, 22, ~15 and ~41), with room to spare: a big
+  // column that outgrows its buffer is copied into a larger one.
+  const nasaId = new Utf8Builder(n, 36.5)
+  const mars = new Utf8Builder(n, 22.5)
+  const small = new Utf8Builder(n, 15.5)
+  const medium = new Utf8Builder(n, 15.5)
+  const large = new Utf8Builder(n, 15.5)
+  const full = new Utf8Builder(n, 42)
   const raw = new Utf8Builder(n, 0)
 
   for (let i = 0; i < n; i++) {
