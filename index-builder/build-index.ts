@@ -11,7 +11,7 @@ import { deriveJourneyStops } from './derive/journey-stops'
 import { deriveTraverses, type TraverseBuild } from './derive/traverses'
 import { writeAccessPaths, type AccessPathInput } from './encode/access-paths'
 import { dropColumns, releaseMemory } from './encode/release-memory'
-import { tableFromColumns } from './encode/arrow-table'
+import { batchedIfHuge, tableFromColumns } from './encode/arrow-table'
 import { BUILDER, contentVersion, digestFiles, manifestJson, readManifest } from './encode/manifest'
 import { encodePhotoColumns } from './encode/photo-columns'
 import { photoTableFromRecords } from './encode/photo-table'
@@ -173,7 +173,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
   const staging = stagingDir(opts.out)
   try {
     progress.update(0, 4, 'write photos')
-    await writeArrowFile(join(staging, FILES.photos), tableFromColumns(PHOTO_LAYOUT, photos as never, photos.length))
+    await writeArrowFile(join(staging, FILES.photos), batchedIfHuge(tableFromColumns(PHOTO_LAYOUT, photos as never, photos.length)))
     progress.update(1, 4, 'write tables')
     await writeArrowFile(join(staging, FILES.locations), tableFromColumns(LOCATION_LAYOUT, locations as never, locations.length))
     await writeArrowFile(join(staging, FILES.panoramas), tableFromColumns(PANORAMA_LAYOUT, panoramas as never, panoramas.length))

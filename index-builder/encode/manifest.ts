@@ -1,6 +1,7 @@
-import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { FILES, type Manifest } from '../../src/store/schema'
+import { ONE_BUFFER_LIMIT, partChecksums } from '../../src/store/batched-table'
 import { releaseMemory } from './release-memory'
 
 export const BUILDER = 'index-builder 0.1.0'
@@ -17,8 +18,10 @@ export function digestFiles(dir: string): Manifest['files'] {
     const path = join(dir, name)
     if (!statSync(path).isFile()) continue
     const size = statSync(path).size
-    if (size > MAX_BUFFER) {
-      files[name] = { bytes: size, sha256: streamedSha256(path) }
+    if (size >= ONE_BUFFER_LIMIT) {
+      const sha = new Bun.CryptoHasher('sha256')
+      const parts = partChecksums(path, (part) => sha.update(part))
+      files[name] = { bytes: size, sha256: sha.digest('hex'), xxh3_parts: parts }
       continue
     }
     let bytes: Uint8Array | undefined = fileBytes(path)
@@ -31,29 +34,10 @@ export function digestFiles(dir: string): Manifest['files'] {
 }
 
 /**
- * The largest ArrayBuffer Bun (JavaScriptCore) allocates or maps: 4 GiB. A bigger file (the
- * photos.arrow of ~16M photos and more) cannot be hashed in one XXH3 call, so its entry has no
- * xxh3 and is checked by SHA-256, streamed here in 64 MiB reads.
+ * A file of 4 GiB or more (the photos.arrow of ~16M photos and more) cannot be hashed in one
+ * XXH3 call (Bun caps an ArrayBuffer at 4 GiB): its entry carries `xxh3_parts`, the XXH3 of
+ * each GiB, read part by part (src/store/batched-table.ts), instead of `xxh3`.
  */
-const MAX_BUFFER = 2 ** 32
-
-function streamedSha256(path: string): string {
-  const hasher = new Bun.CryptoHasher('sha256')
-  const buf = new Uint8Array(1 << 26)
-  const fd = openSync(path, 'r')
-  try {
-    for (let pos = 0; ; ) {
-      const n = readSync(fd, buf, 0, buf.length, pos)
-      if (n <= 0) break
-      hasher.update(buf.subarray(0, n))
-      pos += n
-    }
-  } finally {
-    closeSync(fd)
-  }
-  return hasher.digest('hex')
-}
-
 /** A file's bytes, memory-mapped: the mapped pages are the page cache's, not a second copy on the heap. */
 function fileBytes(path: string): Uint8Array {
   if (statSync(path).size === 0) return new Uint8Array(0)
