@@ -8,25 +8,37 @@ import { derivePanoramas } from './derive/panoramas'
 import { deriveSolManifest } from './derive/sol-manifest'
 import type { RoverManifest } from './sources/v1-manifest'
 import { deriveJourneyStops } from './derive/journey-stops'
-import { deriveTraverses } from './derive/traverses'
-import { writeAccessPaths } from './encode/access-paths'
-import { tableFromColumns } from './encode/arrow-table'
+import { deriveTraverses, type TraverseBuild } from './derive/traverses'
+import { writeAccessPaths, type AccessPathInput } from './encode/access-paths'
+import { dropColumns, releaseMemory } from './encode/release-memory'
+import { batchedIfHuge, tableFromColumns } from './encode/arrow-table'
 import { BUILDER, contentVersion, digestFiles, manifestJson, readManifest } from './encode/manifest'
-import { photoColumnsFromRecords } from './encode/photo-columns'
+import { encodePhotoColumns } from './encode/photo-columns'
+import { photoTableFromRecords } from './encode/photo-table'
+import { normalizeSources } from './normalize/normalize-sources'
 import { CURRENT, publish, stagingDir } from './encode/publish'
 import { writeArrowFile, writeDurably } from './encode/write-arrow-file'
 import { createProgress, type Progress } from './progress'
-import { readSources, type Waypoint } from './sources/read-sources'
+import { readSourceFiles, type Waypoint } from './sources/read-sources'
 import type { DerivationErrors } from './normalize/measure-derivations'
 import { generateSynthetic } from './sources/synthetic'
 import { photoCoverage, type BuildSummary } from './summary'
 
 /**
- * The index build, start to end (style.md: the data's journey):
- *   records (real sources, or the synthetic generator) -> PhotoColumns in the default order
- *   -> locations and panoramas derived -> Arrow IPC files + access paths + manifest in a staging
- *   folder inside `out` -> published atomically as `out/<version>` with `out/current` pointing at it.
- * Nothing under `out/current` is touched until every file is written and synced.
+ * The index build, start to end (style.md: the data's journey), one stage after the other:
+ *   sources    the real files read into photo drafts and tables (sources/read-sources.ts),
+ *              or the synthetic generator's photo table (sources/synthetic.ts);
+ *   normalize  drafts -> one PhotoRecord per image (normalize/normalize-sources.ts) -> a photo
+ *              table in record order (encode/photo-table.ts); the synthetic table is already one;
+ *   encode     the one column encoder for both: PhotoColumns in the default order
+ *              (encode/photo-columns.ts);
+ *   derive     locations, panoramas, sol manifest, traverses, journey stops from the columns;
+ *   write      Arrow IPC files streamed to a staging folder inside `out`, then the access paths
+ *              from the sort-key columns alone (the others are released first), the manifest;
+ *   publish    atomically as `out/<version>` with `out/current` pointing at it.
+ * Nothing under `out/current` is touched until every file is written and synced. Memory: the
+ * photo table is held once in typed arrays (never one object per photo for the synthetic
+ * catalogue), encoded column by column, and no file is assembled in memory.
  */
 export interface BuildOptions {
   out: string
@@ -70,13 +82,18 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
   const progress = typeof opts.progress === 'object' ? opts.progress : createProgress(opts.progress ?? false)
   const timings: Record<string, number> = {}
   let mark = performance.now()
+  // Bytes of photo table a stage may leave behind (~256 a photo), known after the sources stage.
+  let tableBytes = 0
   const lap = (stage: string) => {
+    // Each stage leaves big typed arrays behind (source columns, sort temporaries): collected
+    // now, so the next stage does not stack on them (peak memory, not speed, bounds a big build).
+    releaseMemory(tableBytes)
     const now = performance.now()
     timings[stage] = Math.round(now - mark)
     mark = now
   }
 
-  let photos: PhotoColumns
+  let table: PhotoColumns
   let sources: ManifestSource[]
   let skipped: BuildSummary['skipped'] = []
   let derived: Record<string, number> = {}
@@ -88,22 +105,28 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
   if (opts.synthetic) {
     kind = 'synthetic'
     const cat = generateSynthetic({ ...opts.synthetic, onProgress: (d, t, s) => progress.update(d, t, `synthetic ${s}`) })
-    photos = cat.photos
+    table = cat.photos
     sources = cat.sources
     seed = cat.seed
+    tableBytes = 256 * table.length
     lap('generate')
   } else {
-    const read = await readSources(opts.sources, { skipBad: opts.skipBad, onProgress: (d, t) => progress.update(d, t, 'read') })
+    const files = readSourceFiles(opts.sources, { skipBad: opts.skipBad, onProgress: (d, t) => progress.update(d, t, 'read') })
+    lap('read')
+    const read = normalizeSources(files, { skipBad: opts.skipBad })
     sources = read.sources
     skipped = read.skipped.map((s) => ({ file: s.file, record: String(s.record), reason: s.reason }))
     derived = read.derived
     derivationErrors = read.checks.derivationErrors
     nasaManifests = read.manifests
     waypoints = read.waypoints
-    lap('read')
-    photos = photoColumnsFromRecords(read.records)
-    lap('encode')
+    table = photoTableFromRecords(read.records)
+    tableBytes = 256 * table.length
+    lap('normalize')
   }
+  progress.update(0, 1, 'encode')
+  let photos: PhotoColumns = encodePhotoColumns(table)
+  lap('encode')
 
   if (!opts.force) {
     const why = refusalToPublish(opts.out, photos.length)
@@ -124,16 +147,28 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
   const staging = stagingDir(opts.out)
   try {
     progress.update(0, 4, 'write photos')
-    writeArrowFile(join(staging, FILES.photos), tableFromColumns(PHOTO_LAYOUT, photos as never, photos.length))
+    await writeArrowFile(join(staging, FILES.photos), batchedIfHuge(tableFromColumns(PHOTO_LAYOUT, photos as never, photos.length)))
     progress.update(1, 4, 'write tables')
-    writeArrowFile(join(staging, FILES.locations), tableFromColumns(LOCATION_LAYOUT, locations as never, locations.length))
-    writeArrowFile(join(staging, FILES.panoramas), tableFromColumns(PANORAMA_LAYOUT, panoramas as never, panoramas.length))
-    writeArrowFile(join(staging, FILES.solManifest), tableFromColumns(SOL_MANIFEST_LAYOUT, solManifest as never, solManifest.length))
-    writeArrowFile(join(staging, FILES.traverses), tableFromColumns(TRAVERSE_LAYOUT, traverses.columns as never, traverses.columns.length))
-    writeArrowFile(join(staging, FILES.journeyStops), tableFromColumns(JOURNEY_STOP_LAYOUT, journeyStops as never, journeyStops.length))
+    await writeArrowFile(join(staging, FILES.locations), tableFromColumns(LOCATION_LAYOUT, locations as never, locations.length))
+    await writeArrowFile(join(staging, FILES.panoramas), tableFromColumns(PANORAMA_LAYOUT, panoramas as never, panoramas.length))
+    await writeArrowFile(join(staging, FILES.solManifest), tableFromColumns(SOL_MANIFEST_LAYOUT, solManifest as never, solManifest.length))
+    await writeArrowFile(join(staging, FILES.traverses), tableFromColumns(TRAVERSE_LAYOUT, traverses.columns as never, traverses.columns.length))
+    await writeArrowFile(join(staging, FILES.journeyStops), tableFromColumns(JOURNEY_STOP_LAYOUT, journeyStops as never, journeyStops.length))
+    const coverage = photoCoverage(photos)
+    const perRover = Object.fromEntries(ROVER_SLUGS.map((s) => [s, 0])) as Record<RoverSlug, number>
+    for (let i = 0; i < photos.length; i++) perRover[ROVER_SLUGS[photos.rover[i]!]!]++
+    const rows = photos.length
     lap('write')
     progress.update(2, 4, 'access paths')
-    await writeAccessPaths(staging, photos)
+    // Only the sort keys stay: the strings, coordinates and URLs (most of the bytes) are released.
+    let keys: AccessPathInput | undefined = sortKeys(photos)
+    const p = photos
+    dropColumns(p.date_taken_mars, p.sample_type, p.coord_x, p.coord_y, p.coord_z, p.sclk, p.image_dir, p.image_small, p.image_medium, p.image_large, p.image_full, p.title, p.caption, p.credit, p.raw)
+    photos = undefined as never
+    await writeAccessPaths(staging, keys)
+    const k = keys
+    dropColumns(k.id, k.rover, k.camera, k.nasa_id, k.sol, k.earth_date, k.date_taken_utc, k.mars_time_ms, k.site, k.drive, k.width, k.height, k.mast_azimuth, k.mast_elevation)
+    keys = undefined
     lap('access_paths')
     progress.update(3, 4, 'digest')
     const files = digestFiles(staging)
@@ -145,7 +180,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
       built_at: new Date().toISOString(),
       builder: BUILDER,
       ...(seed !== undefined ? { seed } : {}),
-      rows: { photos: photos.length, locations: locations.length, panoramas: panoramas.length, sol_manifest: solManifest.length, traverse_points: traverses.columns.length, journey_stops: journeyStops.length },
+      rows: { photos: rows, locations: locations.length, panoramas: panoramas.length, sol_manifest: solManifest.length, traverse_points: traverses.columns.length, journey_stops: journeyStops.length },
       sources,
       files,
     }
@@ -154,8 +189,6 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
     const published = publish(opts.out, staging, version, opts.keep ?? 2)
     lap('publish')
     progress.done()
-    const perRover = Object.fromEntries(ROVER_SLUGS.map((s) => [s, 0])) as Record<RoverSlug, number>
-    for (let i = 0; i < photos.length; i++) perRover[ROVER_SLUGS[photos.rover[i]!]!]++
     const ms = Math.round(performance.now() - started)
     return {
       version,
@@ -172,7 +205,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
         perRover,
         sources,
         skipped,
-        coverage: photoCoverage(photos),
+        coverage,
         derived,
         derivationErrors,
         files,
@@ -194,4 +227,9 @@ export class PublishRefused extends Error {
     super(`not published: ${reason}`)
     this.name = 'PublishRefused'
   }
+}
+
+function sortKeys(p: PhotoColumns): AccessPathInput {
+  const { length, id, rover, camera, nasa_id, sol, earth_date, date_taken_utc, mars_time_ms, site, drive, width, height, mast_azimuth, mast_elevation } = p
+  return { length, id, rover, camera, nasa_id, sol, earth_date, date_taken_utc, mars_time_ms, site, drive, width, height, mast_azimuth, mast_elevation }
 }

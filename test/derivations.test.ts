@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { readSources } from '../index-builder/sources/read-sources'
+import { readSources } from '../index-builder/normalize/normalize-sources'
 import { parseImageId } from '../index-builder/normalize/parse-image-id'
 import { nasaIdFromUrl } from '../index-builder/normalize/nasa-id'
 import { marsTimeAt } from '../index-builder/normalize/mars24'

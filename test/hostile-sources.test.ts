@@ -15,7 +15,8 @@ import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { buildIndex } from '../index-builder/build-index'
 import { DEFAULT_MAX_FILE_BYTES } from '../index-builder/sources/input-limits'
-import { readSources, SourceError } from '../index-builder/sources/read-sources'
+import { SourceError } from '../index-builder/sources/read-sources'
+import { readSources } from '../index-builder/normalize/normalize-sources'
 import { parseTable } from '../index-builder/sources/delimited-text'
 
 const REPO = join(import.meta.dir, '..')

@@ -6,7 +6,8 @@
  */
 import { describe, expect, test } from 'bun:test'
 import { ASSIGNED_ID_BASE, assignedIdFor } from '../index-builder/normalize/assign-ids'
-import { DEFAULT_RAW_DIR, readSources } from '../index-builder/sources/read-sources'
+import { DEFAULT_RAW_DIR } from '../index-builder/sources/read-sources'
+import { readSources } from '../index-builder/normalize/normalize-sources'
 import { curiosityVoLabelNames, curiosityVoPhotos, rssFeedPhotos, rssFeedRecords, trelliscopePhotos, type IncomingPhoto } from './support/incoming-photos'
 
 const all = await readSources()

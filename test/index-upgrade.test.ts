@@ -37,4 +37,4 @@ test('--if-missing rebuilds an index whose manifest lacks traverses.arrow and jo
   // and a complete index is left alone
   const again = Bun.spawnSync([process.execPath, join(import.meta.dir, '../index-builder/cli.ts'), '--out', dir, '--if-missing'], { stdout: 'pipe', stderr: 'pipe' })
   expect(again.stdout.toString()).toContain('not rebuilding')
-})
+}, 30_000) // two real builds in child processes: seconds each on a loaded 2-core machine

@@ -5,7 +5,8 @@
 import { describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { DEFAULT_SOURCE_DIRS, readSources } from '../index-builder/sources/read-sources'
+import { DEFAULT_SOURCE_DIRS } from '../index-builder/sources/read-sources'
+import { readSources } from '../index-builder/normalize/normalize-sources'
 import { assignedIdFor } from '../index-builder/normalize/assign-ids'
 import type { PhotoRecord } from '../index-builder/normalize/photo-record'
 

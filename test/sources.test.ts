@@ -8,7 +8,8 @@ import { describe, expect, test } from 'bun:test'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { gunzipSync } from 'node:zlib'
-import { DEFAULT_RAW_DIR, readSources, SourceError } from '../index-builder/sources/read-sources'
+import { DEFAULT_RAW_DIR, SourceError } from '../index-builder/sources/read-sources'
+import { readSources } from '../index-builder/normalize/normalize-sources'
 import { ASSIGNED_ID_BASE, assignedIdFor } from '../index-builder/normalize/assign-ids'
 
 const real = await readSources([DEFAULT_RAW_DIR])

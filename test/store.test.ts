@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, wri
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { tableToIPC } from 'apache-arrow'
-import { readSources } from '../index-builder/sources/read-sources'
+import { readSources } from '../index-builder/normalize/normalize-sources'
 import type { PhotoRecord } from '../index-builder/normalize/photo-record'
 import { tableFromColumns } from '../index-builder/encode/arrow-table'
 import { ROVER_SLUGS } from '../src/catalog/rovers'

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { buildIndex } from '../index-builder/build-index'
 import { derivePanoramas } from '../index-builder/derive/panoramas'
+import { encodePhotoColumns } from '../index-builder/encode/photo-columns'
 import { lmstMsAt, missionSolAt } from '../index-builder/normalize/mission-sol'
 import { parseImageId } from '../index-builder/normalize/parse-image-id'
 import { generateSynthetic, type SyntheticCatalogue } from '../index-builder/sources/synthetic'
@@ -22,6 +23,7 @@ let cat: SyntheticCatalogue
 let panoramas: PanoramaColumns
 beforeAll(() => {
   cat = generateSynthetic({ seed: 7, scale: 0.01 })
+  cat.photos = encodePhotoColumns(cat.photos)
   panoramas = derivePanoramas(cat.photos)
 })
 

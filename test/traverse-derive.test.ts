@@ -2,7 +2,8 @@ import { describe, expect, test } from 'bun:test'
 import { deriveTraverses } from '../index-builder/derive/traverses'
 import { traverseSums } from '../index-builder/derive/traverse-sums'
 import { merMapProjection } from '../index-builder/derive/mer-map-projection'
-import { readSources, type Waypoint } from '../index-builder/sources/read-sources'
+import { type Waypoint } from '../index-builder/sources/read-sources'
+import { readSources } from '../index-builder/normalize/normalize-sources'
 import { greatCircleM } from '../src/geo/great-circle'
 
 /** The builder's traverse derivation: which table, which order, which distance, on hand-made rows and on the real tables. */

@@ -3,6 +3,10 @@ import { Field, FixedSizeBinary, Float32, Int32, makeData, RecordBatch, Schema, 
 import { ACCESS_PATHS_FORMAT, NASA_GRAM_BLOCK, RANKED_FIELDS, gramBit, SORT_FIELDS, type AccessPathColumns, type RankArray, type RankedField, type SortField } from '../../src/store/access-paths'
 import { FILES, type PhotoColumns, type Utf8Column } from '../../src/store/schema'
 import { sortValue } from '../../src/query/sort-values'
+import { ROVER_SLUGS } from '../../src/catalog/rovers'
+import { countingSort, numberOrder, radixSortRows, ranksAlong, SortScratch, utf8OrderIsStringOrder, utf8Ranks, type NumberColumn } from './linear-sorts'
+import { releaseMemory } from './release-memory'
+import { writeArrowFile } from './write-arrow-file'
 
 /**
  * Offline part of the query engine's access paths (layout: src/store/access-paths.ts).
@@ -10,38 +14,59 @@ import { sortValue } from '../../src/query/sort-values'
  * maps the result.
  */
 
+/** The photo columns the access paths are computed from (the rest can be released before). */
+export type AccessPathInput = Pick<PhotoColumns, 'length' | 'id' | 'rover' | 'camera' | 'nasa_id' | 'sol' | 'earth_date' | 'date_taken_utc' | 'mars_time_ms' | 'site' | 'drive' | 'width' | 'height' | 'mast_azimuth' | 'mast_elevation'>
+
 /** Computes the access paths of `photos` (rows already in default order) and writes FILES.accessPaths into `dir`. */
-export async function writeAccessPaths(dir: string, photos: PhotoColumns): Promise<void> {
-  await Bun.write(join(dir, FILES.accessPaths), encodeAccessPaths(computeAccessPaths(photos)))
+export async function writeAccessPaths(dir: string, photos: AccessPathInput): Promise<void> {
+  await writeArrowFile(join(dir, FILES.accessPaths), accessPathsTable(computeAccessPaths(photos)))
 }
 
-const LO = 2 ** 22 // packed sort keys: hi * LO + lo, exact while hi < 2^31 and lo < LO
-
-export function computeAccessPaths(photos: PhotoColumns): AccessPathColumns {
+/**
+ * Every sort here is a counting or radix sort (linear-sorts.ts): a sort by (rank, id) is a
+ * stable counting sort by rank of the rows visited in id order; a sort by (key, row) one of the
+ * rows in row order. The order is the one sortValue (src/query/sort-values.ts) defines; the
+ * tests compare it with a comparison sort on sortValue.
+ */
+export function computeAccessPaths(photos: AccessPathInput): AccessPathColumns {
   const n = photos.length
-  const permId = argsort(n, (r) => photos.id[r], (r) => r)
+  const permId = radixSortRows(photos.id, n)
   const idRank = new Int32Array(n)
   for (let i = 0; i < n; i++) idRank[permId[i]] = i
 
   const perm = { id: permId } as Record<SortField, Int32Array>
   const rank = {} as Record<RankedField, RankArray>
   const distinct = {} as Record<RankedField, number>
+  const scratch = new SortScratch(n)
   for (const f of RANKED_FIELDS) {
-    const { ranks, count } = denseRanks(photos, f)
-    rank[f] = ranks
-    distinct[f] = count
-    perm[f] = argsort(n, (r) => ranks[r], (r) => idRank[r])
+    const numbers = numberColumn(photos, f)
+    if (numbers) {
+      perm[f] = numberOrder(numbers, n, permId, false, scratch)
+      const { ranks, count } = ranksAlong(perm[f], numbers, n, scratch.ranks)
+      distinct[f] = count
+      rank[f] = narrowRanks(ranks, count)
+    } else {
+      const { ranks, count } = textRanks(photos, f)
+      distinct[f] = count
+      perm[f] = countingSort(ranks, count + 1, n, permId)
+      rank[f] = narrowRanks(ranks, count)
+    }
+    releaseMemory(4 * n)
   }
   const solSpan = distinct.sol + 1
-  const solRank = rank.sol
-  const byRoverSol = argsort(n, (r) => photos.rover[r] * solSpan + solRank[r], (r) => r)
+  const key = new Int32Array(n)
+  for (let r = 0; r < n; r++) key[r] = photos.rover[r] * solSpan + rank.sol[r]
+  const byRoverSol = countingSort(key, 256 * solSpan, n)
   const folded = foldCase(photos.nasa_id)
-  const camSpan = photos.camera.dict.length
-  const byRoverCamera = argsort(n, (r) => photos.rover[r] * camSpan + photos.camera.codes[r], (r) => r)
+  const camSpan = Math.max(1, photos.camera.dict.length)
+  for (let r = 0; r < n; r++) key[r] = photos.rover[r] * camSpan + photos.camera.codes[r]
+  const byRoverCamera = countingSort(key, 256 * camSpan, n)
   // Dense ranks put absent (rank = distinct) last, as the value searches of sources.ts expect.
+  // Sorted by drive first, then stably by (rover, site): least significant key first.
   const siteSpan = distinct.site + 1
-  const driveSpan = distinct.drive + 1
-  const byRoverSiteDrive = argsort(n, (r) => (photos.rover[r] * siteSpan + rank.site[r]) * driveSpan + rank.drive[r], (r) => r)
+  const byDrive = countingSort(rank.drive, distinct.drive + 1, n)
+  for (let r = 0; r < n; r++) key[r] = photos.rover[r] * siteSpan + rank.site[r]
+  const byRoverSiteDrive = countingSort(key, 256 * siteSpan, n, byDrive)
   return {
     meta: { format: ACCESS_PATHS_FORMAT, rows: n, distinct },
     perm,
@@ -57,7 +82,7 @@ export function computeAccessPaths(photos: PhotoColumns): AccessPathColumns {
 }
 
 /** width / height per row rounded to float32; NaN unless width >= 0 and height > 0. */
-function aspectRatios(photos: PhotoColumns): Float32Array {
+function aspectRatios(photos: AccessPathInput): Float32Array {
   const out = new Float32Array(photos.length)
   for (let r = 0; r < photos.length; r++) {
     const w = photos.width[r]
@@ -85,41 +110,66 @@ function trigramBlocks(col: Utf8Column): Uint8Array {
   return out
 }
 
-/** Rows sorted by (hi, lo) ascending; both non-negative integers. */
-function argsort(n: number, hi: (r: number) => number, lo: (r: number) => number): Int32Array {
-  const out = new Int32Array(n)
-  let packable = n <= LO
-  if (packable) for (let r = 0; r < n; r++) if (hi(r) < 0 || hi(r) >= 2 ** 31 || lo(r) >= LO) { packable = false; break }
-  if (packable) {
-    // Sort (hi, lo) packed into one exact double, then find each row again by its lo part.
-    const keys = new Float64Array(n)
-    const rowOfLo = new Int32Array(n)
-    for (let r = 0; r < n; r++) { keys[r] = hi(r) * LO + lo(r); rowOfLo[lo(r)] = r }
-    keys.sort()
-    for (let i = 0; i < n; i++) out[i] = rowOfLo[keys[i] % LO]
-    return out
+/** The numeric column a field sorts by (sortValue: negative ints and NaN are absent), or undefined for a text field. */
+function numberColumn(p: AccessPathInput, field: RankedField): NumberColumn | undefined {
+  switch (field) {
+    case 'sol': return p.sol
+    case 'earth_date': return p.earth_date
+    case 'date_taken_utc': return p.date_taken_utc
+    case 'date_taken_mars': return p.mars_time_ms
+    case 'site': return p.site
+    case 'drive': return p.drive
+    case 'width': return p.width
+    case 'height': return p.height
+    case 'mast_azimuth': return p.mast_azimuth
+    case 'mast_elevation': return p.mast_elevation
+    default: return undefined
   }
-  for (let r = 0; r < n; r++) out[r] = r
-  return out.sort((a, b) => hi(a) - hi(b) || lo(a) - lo(b))
 }
 
-/** Dense ranks of the sort values of `field`; absent values get `count`. */
-function denseRanks(photos: PhotoColumns, field: RankedField): { ranks: RankArray; count: number } {
+/** Dense ranks of the sort values of a text field (camera, rover, nasa_id): absent values get `count`. */
+function textRanks(p: AccessPathInput, field: RankedField): { ranks: Int32Array; count: number } {
+  const n = p.length
+  if (field === 'camera') return dictRanks(p.camera.codes, p.camera.dict, n)
+  if (field === 'rover') return dictRanks(p.rover, ROVER_SLUGS, n)
+  return utf8OrderIsStringOrder(p.nasa_id) ? utf8Ranks(p.nasa_id, n) : stringRanks(p, field)
+}
+
+/** Dense ranks of a dictionary column's values ("" or a code outside the dictionary is absent): the used names sorted. */
+function dictRanks(codes: ArrayLike<number>, dict: readonly string[], n: number): { ranks: Int32Array; count: number } {
+  const used = new Uint8Array(dict.length)
+  for (let r = 0; r < n; r++) if (codes[r] < dict.length) used[codes[r]] = 1
+  const names = [...new Set(dict.filter((name, c) => used[c] && name !== ''))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  const index = new Map(names.map((name, i) => [name, i]))
+  const rankOf = new Int32Array(dict.length + 1).fill(names.length)
+  dict.forEach((name, c) => { if (name !== '') rankOf[c] = index.get(name) ?? names.length })
+  const ranks = new Int32Array(n)
+  for (let r = 0; r < n; r++) ranks[r] = rankOf[Math.min(codes[r], dict.length)]
+  return { ranks, count: names.length }
+}
+
+/** Dense ranks through JS strings: for a column whose byte order is not its string order. */
+function stringRanks(photos: AccessPathInput, field: RankedField): { ranks: Int32Array; count: number } {
   const n = photos.length
   const values: Array<number | string | null> = new Array(n)
-  for (let r = 0; r < n; r++) values[r] = sortValue(photos, field, r)
-  const present = [...new Set(values.filter((v) => v !== null) as Array<number | string>)]
-  if (present.length && typeof present[0] === 'number') (present as number[]).sort((a, b) => a - b)
-  else present.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  for (let r = 0; r < n; r++) values[r] = sortValue(photos as PhotoColumns, field, r)
+  const present = [...new Set(values.filter((v) => v !== null) as string[])]
+  present.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
   const index = new Map<number | string, number>()
   present.forEach((v, i) => index.set(v, i))
   const count = present.length
-  const ranks: RankArray = count < 255 ? new Uint8Array(n) : count < 65535 ? new Uint16Array(n) : new Int32Array(n)
+  const ranks = new Int32Array(n)
   for (let r = 0; r < n; r++) {
     const v = values[r]
     ranks[r] = v === null ? count : index.get(v)!
   }
   return { ranks, count }
+}
+
+/** The narrowest rank array that holds 0..count (the format's choice: Uint8 below 255, Uint16 below 65535). */
+function narrowRanks(ranks: Int32Array, count: number): RankArray {
+  if (count >= 65535) return ranks.slice()
+  return count < 255 ? Uint8Array.from(ranks) : Uint16Array.from(ranks)
 }
 
 /** String#toLowerCase of every value, as a new Utf8 column (ASCII fast path on bytes). */
@@ -150,6 +200,11 @@ function foldCase(col: Utf8Column): Utf8Column {
 
 /** Arrow IPC file bytes: one record batch, one column per array. */
 export function encodeAccessPaths(c: AccessPathColumns): Uint8Array {
+  return tableToIPC(accessPathsTable(c), 'file')
+}
+
+/** The access paths as one Arrow record batch (zero-copy views of the arrays). */
+export function accessPathsTable(c: AccessPathColumns): Table {
   const n = c.meta.rows
   const fields: Field[] = []
   const children: ReturnType<typeof makeData>[] = []
@@ -172,5 +227,5 @@ export function encodeAccessPaths(c: AccessPathColumns): Uint8Array {
   add('nasa_grams', grams, makeData({ type: grams, length: n, data: c.nasaGrams, nullCount: 0 }))
   const schema = new Schema(fields, new Map([['access_paths', JSON.stringify(c.meta)]]))
   const struct = makeData({ type: new Struct(fields), length: n, children, nullCount: 0 })
-  return tableToIPC(new Table(schema, [new RecordBatch(schema, struct)]), 'file')
+  return new Table(schema, [new RecordBatch(schema, struct)])
 }

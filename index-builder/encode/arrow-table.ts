@@ -1,4 +1,5 @@
 import {
+  DataType,
   DateDay,
   Dictionary,
   Field,
@@ -17,7 +18,6 @@ import {
   makeData,
   makeVector,
   type Data,
-  type DataType,
 } from 'apache-arrow'
 import { INT_ABSENT, type DictColumn, type Utf8Column } from '../../src/store/schema'
 import type { ColumnLayout } from '../../src/store/column-layout'
@@ -109,4 +109,45 @@ function utf8Parts(values: readonly string[]): { valueOffsets: Int32Array; data:
 function narrowCodes(codes: DictColumn['codes'], type: Int8 | Int16 | Int32): Int8Array | Int16Array | Int32Array {
   const Want = type instanceof Int8 ? Int8Array : type instanceof Int16 ? Int16Array : Int32Array
   return codes instanceof Want ? codes : Want.from(codes as ArrayLike<number>)
+}
+
+/**
+ * The largest Arrow file the server can read or map as one buffer: Bun (JavaScriptCore) caps an
+ * ArrayBuffer at 4 GiB. Kept under it with room for headers and padding.
+ */
+export const ONE_BUFFER_BYTES = 2 ** 32 - 2 ** 26
+
+/** Rows per record batch of a table too big for one buffer (~1 GiB of photo columns). */
+export const BATCH_ROWS = 2 ** 22
+
+/**
+ * The table as record batches of BATCH_ROWS rows when its buffers exceed ONE_BUFFER_BYTES (a
+ * photo table of ~16M rows and more), else as it is. The batches are zero-copy slices. The
+ * schema metadata `utf8_bytes` gives each Utf8 column's total bytes, so a reader that reads one
+ * batch at a time (src/store/batched-table.ts) allocates each column once.
+ */
+export function batchedIfHuge(table: Table, limit = ONE_BUFFER_BYTES, rowsPerBatch = BATCH_ROWS): Table {
+  const [batch] = table.batches
+  if (!batch || table.batches.length !== 1 || bufferBytes(batch.data) <= limit) return table
+  const utf8Bytes: Record<string, number> = {}
+  table.schema.fields.forEach((f, i) => {
+    const d = batch.data.children[i]!
+    if (DataType.isUtf8(f.type)) utf8Bytes[f.name] = d.valueOffsets[d.length]! - d.valueOffsets[0]!
+  })
+  const metadata = new Map(table.schema.metadata)
+  metadata.set('utf8_bytes', JSON.stringify(utf8Bytes))
+  const schema = new Schema(table.schema.fields, metadata)
+  const batches: RecordBatch[] = []
+  for (let at = 0; at < table.numRows; at += rowsPerBatch) {
+    const part = batch.slice(at, Math.min(table.numRows, at + rowsPerBatch))
+    batches.push(new RecordBatch(schema, part.data))
+  }
+  return new Table(schema, batches)
+}
+
+function bufferBytes(d: Data): number {
+  let n = 0
+  for (const b of [d.values, d.valueOffsets, d.nullBitmap, d.typeIds]) if (b) n += (b as ArrayBufferView).byteLength
+  for (const c of d.children ?? []) n += bufferBytes(c)
+  return n
 }

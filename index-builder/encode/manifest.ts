@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { FILES, type Manifest } from '../../src/store/schema'
+import { ONE_BUFFER_LIMIT, partChecksums } from '../../src/store/batched-table'
+import { releaseMemory } from './release-memory'
 
 export const BUILDER = 'index-builder 0.1.0'
 
@@ -15,12 +17,31 @@ export function digestFiles(dir: string): Manifest['files'] {
     if (name === FILES.manifest) continue
     const path = join(dir, name)
     if (!statSync(path).isFile()) continue
-    const hasher = new Bun.CryptoHasher('sha256')
-    const bytes = readFileSync(path)
-    hasher.update(bytes)
-    files[name] = { bytes: bytes.length, sha256: hasher.digest('hex'), xxh3: xxh3Hex(bytes) }
+    const size = statSync(path).size
+    if (size >= ONE_BUFFER_LIMIT) {
+      const sha = new Bun.CryptoHasher('sha256')
+      const parts = partChecksums(path, (part) => sha.update(part))
+      files[name] = { bytes: size, sha256: sha.digest('hex'), xxh3_parts: parts }
+      continue
+    }
+    let bytes: Uint8Array | undefined = fileBytes(path)
+    files[name] = { bytes: bytes.length, sha256: new Bun.CryptoHasher('sha256').update(bytes).digest('hex'), xxh3: xxh3Hex(bytes) }
+    // Unmap before the next file: two big files mapped at once would count twice in memory.
+    bytes = undefined
+    releaseMemory(size)
   }
   return files
+}
+
+/**
+ * A file of 4 GiB or more (the photos.arrow of ~16M photos and more) cannot be hashed in one
+ * XXH3 call (Bun caps an ArrayBuffer at 4 GiB): its entry carries `xxh3_parts`, the XXH3 of
+ * each GiB, read part by part (src/store/batched-table.ts), instead of `xxh3`.
+ */
+/** A file's bytes, memory-mapped: the mapped pages are the page cache's, not a second copy on the heap. */
+function fileBytes(path: string): Uint8Array {
+  if (statSync(path).size === 0) return new Uint8Array(0)
+  return Bun.mmap(path, { shared: false })
 }
 
 /**

@@ -1,171 +1,157 @@
-import type { PhotoRecord } from '../normalize/photo-record'
-import { INT_ABSENT, type PhotoColumns } from '../../src/store/schema'
-import { roverCode } from '../../src/catalog/rovers'
-import { assignIds } from '../normalize/assign-ids'
-import { defaultOrder } from './default-order'
-import { DictBuilder, Utf8Builder, dictColumn } from './utf8-builder'
-
-const DAY_MS = 86_400_000
-const SIZES = ['small', 'medium', 'large', 'full'] as const
+import type { DictColumn, PhotoColumns, Utf8Column } from '../../src/store/schema'
+import { numberOrder, radixSortRows } from './linear-sorts'
+import { dropColumns } from './release-memory'
 
 /**
- * Encodes normalised records as PhotoColumns in the default order (default-order.ts): ids
- * assigned where the source has none, strings dictionary-encoded, image URLs split into the
- * shared directory prefix (`image_dir`) and per-size file names. Absent values become the
- * sentinels of schema.ts. A record that cannot be encoded throws naming its source and nasa_id.
+ * The one photo column encoder, for every source (records of the real files through
+ * photo-table.ts, the synthetic generator directly): takes a photo table in source order and
+ * returns the PhotoColumns of photos.arrow, in the default order (schema.ts, decisions.md
+ * "Sorting"): date_taken_utc descending, unknown last, then id ascending. Dictionary codes are
+ * renumbered in first-seen order of the written rows, and narrowed to the smallest code type
+ * that holds the dictionary.
+ *
+ * Memory: each column is gathered into its new order and the source column freed (the
+ * `table` passed in is consumed: its arrays are detached as it goes), so a build holds one
+ * column twice at most, never the whole table twice. (An in-place cycle permutation would
+ * save that column but follows one dependent random read after another: ~40x slower.)
  */
-export function photoColumnsFromRecords(records: readonly PhotoRecord[]): PhotoColumns {
-  const n = records.length
-  const ids = publicIds(records)
-  const utcIn = new Float64Array(n)
-  for (let i = 0; i < n; i++) utcIn[i] = records[i]!.date_taken_utc ?? NaN
-  const order = defaultOrder(utcIn, ids, n)
-
-  const cols = {
-    id: new Int32Array(n),
-    rover: new Uint8Array(n),
-    sol: new Int32Array(n),
-    earth_date: new Int32Array(n),
-    date_taken_utc: new Float64Array(n),
-    mars_time_ms: new Int32Array(n),
-    width: new Int32Array(n),
-    height: new Int32Array(n),
-    site: new Int32Array(n),
-    drive: new Int32Array(n),
-    coord_x: new Float64Array(n),
-    coord_y: new Float64Array(n),
-    coord_z: new Float64Array(n),
-    mast_azimuth: new Float32Array(n),
-    mast_elevation: new Float32Array(n),
-    sclk: new Float64Array(n),
+export function encodePhotoColumns(table: PhotoColumns): PhotoColumns {
+  const n = table.length
+  checkIds(table.id, n)
+  const order = defaultOrder(table.date_taken_utc, table.id, n)
+  const src = table as unknown as Record<string, unknown>
+  const take = <T>(name: keyof PhotoColumns): T => {
+    const c = src[name] as T
+    src[name] = undefined
+    return c
   }
-  const dicts = {
-    camera: new DictBuilder(),
-    sample_type: new DictBuilder(),
-    image_dir: new DictBuilder(),
-    title: new DictBuilder(),
-    caption: new DictBuilder(),
-    credit: new DictBuilder(),
+  const num = <T extends NumberArray>(name: keyof PhotoColumns): T => {
+    const from = take<T>(name)
+    const out = gather(from, order)
+    dropColumns(from)
+    return out
   }
-  const codes = {
-    camera: new Int32Array(n),
-    sample_type: new Int32Array(n),
-    image_dir: new Int32Array(n),
-    title: new Int32Array(n),
-    caption: new Int32Array(n),
-    credit: new Int32Array(n),
+  const text = (name: keyof PhotoColumns): Utf8Column => {
+    const from = take<Utf8Column>(name)
+    const out = gatherUtf8(from, order)
+    dropColumns(from)
+    return out
   }
-  const text = {
-    nasa_id: new Utf8Builder(n, 48),
-    date_taken_mars: new Utf8Builder(n, 22),
-    image_small: new Utf8Builder(n, 24),
-    image_medium: new Utf8Builder(n, 24),
-    image_large: new Utf8Builder(n, 24),
-    image_full: new Utf8Builder(n, 40),
-    raw: new Utf8Builder(n, 64),
+  const dict = (name: keyof PhotoColumns, max?: number): DictColumn => {
+    const from = take<DictColumn>(name)
+    const out = gatherDict(from, order, name, max)
+    dropColumns(from)
+    return out
   }
-
-  for (let k = 0; k < n; k++) {
-    const i = order[k]!
-    const r = records[i]!
-    const where = `${r.source}: record ${r.nasa_id}`
-    const rover = roverCode(r.rover)
-    if (rover < 0) throw new Error(`${where}: unknown rover "${r.rover}"`)
-    cols.id[k] = ids[i]!
-    cols.rover[k] = rover
-    cols.sol[k] = intOr(r.sol, where, 'sol')
-    cols.earth_date[k] = epochDay(r.earth_date, where)
-    cols.date_taken_utc[k] = r.date_taken_utc ?? NaN
-    cols.mars_time_ms[k] = intOr(r.mars_time_ms, where, 'mars_time_ms')
-    cols.width[k] = intOr(r.width, where, 'width')
-    cols.height[k] = intOr(r.height, where, 'height')
-    cols.site[k] = intOr(r.site, where, 'site')
-    cols.drive[k] = intOr(r.drive, where, 'drive')
-    cols.coord_x[k] = r.xyz?.[0] ?? NaN
-    cols.coord_y[k] = r.xyz?.[1] ?? NaN
-    cols.coord_z[k] = r.xyz?.[2] ?? NaN
-    cols.mast_azimuth[k] = r.mast_azimuth ?? NaN
-    cols.mast_elevation[k] = r.mast_elevation ?? NaN
-    cols.sclk[k] = r.sclk ?? NaN
-    codes.camera[k] = dicts.camera.code(r.camera)
-    codes.sample_type[k] = dicts.sample_type.code(r.sample_type ?? '')
-    codes.title[k] = dicts.title.code(r.title ?? '')
-    codes.caption[k] = dicts.caption.code(r.caption ?? '')
-    codes.credit[k] = dicts.credit.code(r.credit ?? '')
-    text.nasa_id.push(r.nasa_id)
-    text.date_taken_mars.push(r.date_taken_mars)
-    text.raw.push(r.raw)
-    const dir = imageDir(r.images)
-    codes.image_dir[k] = dicts.image_dir.code(dir)
-    text.image_small.push(r.images.small?.slice(dir.length))
-    text.image_medium.push(r.images.medium?.slice(dir.length))
-    text.image_large.push(r.images.large?.slice(dir.length))
-    text.image_full.push(r.images.full?.slice(dir.length))
-  }
-  if (dicts.camera.size > 32767) throw new Error(`${dicts.camera.size} camera names do not fit the Int16 camera dictionary`)
-
   return {
     length: n,
-    ...cols,
-    camera: { codes: Int16Array.from(codes.camera), dict: dicts.camera.dict },
-    sample_type: dictColumn(codes.sample_type, dicts.sample_type.dict),
-    image_dir: dictColumn(codes.image_dir, dicts.image_dir.dict),
-    title: dictColumn(codes.title, dicts.title.dict),
-    caption: dictColumn(codes.caption, dicts.caption.dict),
-    credit: dictColumn(codes.credit, dicts.credit.dict),
-    nasa_id: text.nasa_id.finish(),
-    date_taken_mars: text.date_taken_mars.finish(),
-    image_small: text.image_small.finish(),
-    image_medium: text.image_medium.finish(),
-    image_large: text.image_large.finish(),
-    image_full: text.image_full.finish(),
-    raw: text.raw.finish(),
+    id: num('id'),
+    rover: num('rover'),
+    camera: dict('camera', 32767),
+    nasa_id: text('nasa_id'),
+    sol: num('sol'),
+    earth_date: num('earth_date'),
+    date_taken_utc: num('date_taken_utc'),
+    date_taken_mars: text('date_taken_mars'),
+    mars_time_ms: num('mars_time_ms'),
+    sample_type: dict('sample_type'),
+    width: num('width'),
+    height: num('height'),
+    site: num('site'),
+    drive: num('drive'),
+    coord_x: num('coord_x'),
+    coord_y: num('coord_y'),
+    coord_z: num('coord_z'),
+    mast_azimuth: num('mast_azimuth'),
+    mast_elevation: num('mast_elevation'),
+    sclk: num('sclk'),
+    image_dir: dict('image_dir'),
+    image_small: text('image_small'),
+    image_medium: text('image_medium'),
+    image_large: text('image_large'),
+    image_full: text('image_full'),
+    title: dict('title'),
+    caption: dict('caption'),
+    credit: dict('credit'),
+    raw: text('raw'),
   }
 }
 
-/** Each record's public id: its own, or the id normalize/assign-ids.ts gives a record without one. Ids must be unique. */
-function publicIds(records: readonly PhotoRecord[]): Int32Array {
-  const keyed = records.map((r) => ({ id: r.id, nasa_id: r.nasa_id }))
-  if (keyed.some((r) => r.id === undefined)) assignIds(keyed)
-  const ids = new Int32Array(records.length)
-  const seen = new Map<number, number>()
-  keyed.forEach((r, i) => {
-    const id = r.id!
-    if (!Number.isInteger(id) || id < 0 || id > 0x7fffffff) throw new Error(`${records[i]!.source}: record ${r.nasa_id}: id ${id} is not a non-negative int32`)
-    const other = seen.get(id)
-    if (other !== undefined) throw new Error(`photo id ${id} is given to two images: ${records[other]!.nasa_id} (${records[other]!.source}) and ${r.nasa_id} (${records[i]!.source})`)
-    seen.set(id, i)
-    ids[i] = id
-  })
-  return ids
+type NumberArray = Int32Array | Uint8Array | Float64Array | Float32Array
+
+/**
+ * The default row order as a permutation: row k of the written table is input row perm[k].
+ * A stable radix sort by date_taken_utc descending (unknown last) of the rows visited in id
+ * order, so equal times keep ascending ids.
+ */
+export function defaultOrder(dateTakenUtc: Float64Array, id: Int32Array, length: number): Int32Array {
+  return numberOrder(dateTakenUtc, length, radixSortRows(id, length), true)
 }
 
-/** The longest prefix ending in '/' shared by every image URL of a photo ("" when none). */
-export function imageDir(images: PhotoRecord['images']): string {
-  let dir: string | undefined
-  for (const size of SIZES) {
-    const url = images[size]
-    if (!url) continue
-    if (dir === undefined) {
-      dir = url.slice(0, url.lastIndexOf('/') + 1)
-      continue
+function checkIds(id: Int32Array, n: number): void {
+  if (id.length < n) throw new Error(`the photo table has ${n} rows but ${id.length} ids`)
+  // A bitset over all int31 values (256 MiB) only when a Set would be larger.
+  if (n < 1 << 22) {
+    const set = new Set<number>()
+    for (let r = 0; r < n; r++) {
+      const v = id[r]!
+      if (v < 0) throw new Error(`photo id ${v} is not a non-negative int32`)
+      if (set.has(v)) throw new Error(`photo id ${v} is given to two images`)
+      set.add(v)
     }
-    let j = 0
-    while (j < dir.length && j < url.length && dir.charCodeAt(j) === url.charCodeAt(j)) j++
-    dir = j === 0 ? '' : dir.slice(0, dir.lastIndexOf('/', j - 1) + 1)
+    return
   }
-  return dir ?? ''
+  const seen = new Uint32Array(2 ** 26)
+  for (let r = 0; r < n; r++) {
+    const v = id[r]!
+    if (v < 0) throw new Error(`photo id ${v} is not a non-negative int32`)
+    const bit = 1 << (v & 31)
+    if (seen[v >>> 5]! & bit) throw new Error(`photo id ${v} is given to two images`)
+    seen[v >>> 5]! |= bit
+  }
 }
 
-function intOr(v: number | undefined, where: string, field: string): number {
-  if (v === undefined) return INT_ABSENT
-  if (!Number.isInteger(v) || v < 0 || v > 0x7fffffff) throw new Error(`${where}: ${field} ${v} is not a non-negative int32`)
-  return v
+function gather<T extends NumberArray>(values: T, order: Int32Array): T {
+  const n = order.length
+  const out = new (values.constructor as new (n: number) => T)(n)
+  for (let k = 0; k < n; k++) out[k] = values[order[k]!]!
+  return out
 }
 
-function epochDay(date: string, where: string): number {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date)
-  const ms = m ? Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!) : NaN
-  if (!m || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== date) throw new Error(`${where}: earth_date "${date}" is not a YYYY-MM-DD date`)
-  return ms / DAY_MS
+function gatherUtf8(col: Utf8Column, order: Int32Array): Utf8Column {
+  const n = order.length
+  const offsets = new Int32Array(n + 1)
+  const from = col.offsets
+  for (let k = 0; k < n; k++) {
+    const r = order[k]!
+    offsets[k + 1] = offsets[k]! + from[r + 1]! - from[r]!
+  }
+  const data = new Uint8Array(offsets[n]!)
+  const src = col.data
+  for (let k = 0; k < n; k++) {
+    const r = order[k]!
+    let p = offsets[k]!
+    for (let i = from[r]!, end = from[r + 1]!; i < end; i++) data[p++] = src[i]!
+  }
+  return { data, offsets }
+}
+
+/** Codes renumbered in first-seen order of the ordered rows; unused names dropped. */
+function gatherDict(col: DictColumn, order: Int32Array, name: string, max?: number): DictColumn {
+  const n = order.length
+  const newCode = new Int32Array(col.dict.length).fill(-1)
+  const dict: string[] = []
+  const codes = new Int32Array(n)
+  for (let k = 0; k < n; k++) {
+    const old = col.codes[order[k]!]!
+    let c = newCode[old]!
+    if (c < 0) {
+      c = newCode[old] = dict.length
+      dict.push(col.dict[old]!)
+    }
+    codes[k] = c
+  }
+  if (max !== undefined && dict.length > max) throw new Error(`${dict.length} ${name} names do not fit the ${name} dictionary (at most ${max})`)
+  const Codes = max !== undefined && max > 127 && max <= 32767 ? Int16Array : dict.length <= 127 ? Int8Array : dict.length <= 32767 ? Int16Array : Int32Array
+  return { codes: Codes.from(codes), dict }
 }

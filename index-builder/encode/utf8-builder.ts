@@ -15,7 +15,7 @@ export class Utf8Builder {
 
   constructor(rows = 1024, bytesPerRow = 16) {
     this.#offsets = new Int32Array(rows + 1)
-    this.#data = new Uint8Array(Math.max(64, rows * bytesPerRow))
+    this.#data = new Uint8Array(Math.max(64, Math.ceil(rows * bytesPerRow) + 256))
   }
 
   get length(): number {
@@ -24,8 +24,9 @@ export class Utf8Builder {
 
   #room(n: number): void {
     if (this.#pos + n <= this.#data.length) return
-    let size = this.#data.length * 2
-    while (size < this.#pos + n) size *= 2
+    // 1.5x, not 2x: a column of several hundred MB would otherwise waste up to half of its buffer.
+    let size = Math.ceil(this.#data.length * 1.5)
+    while (size < this.#pos + n) size = Math.ceil(size * 1.5)
     const next = new Uint8Array(size)
     next.set(this.#data.subarray(0, this.#pos))
     this.#data = next

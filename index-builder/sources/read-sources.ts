@@ -1,11 +1,4 @@
-import type { RoverSlug } from '../../src/catalog/rovers'
 import type { ManifestSource } from '../../src/store/schema'
-import type { PhotoRecord } from '../normalize/photo-record'
-import { assignIds } from '../normalize/assign-ids'
-import { dedupePhotos, type DedupeResult } from '../normalize/dedupe-photos'
-import { deriveFields } from '../normalize/derive-fields'
-import { BUILT_IN_CALIBRATION, calibrationFromTimetable, sclkToUtcFor, type SclkCalibration, type SclkToUtc } from '../normalize/sclk-to-utc'
-import { crossCheckManifests, type ManifestChecks } from './cross-check-manifests'
 import { DEFAULT_INCOMING_DIR, DEFAULT_RAW_DIR, DEFAULT_SOURCE_DIRS, displayPath, listFiles, REPO_ROOT } from './list-files'
 import { detectFormat } from './detect-format'
 import { readMerRmcTable, readMerTraverseTable } from './mer-location-table'
@@ -18,7 +11,6 @@ import { openFile } from './open-file'
 import type { PhotoDraft } from './photo-draft'
 import { RecordError, SourceError, type ReadContext, type Skipped } from './source-error'
 import { validateRecord } from '../normalize/validate-record'
-import { measureDerivations, type DerivationErrors } from '../normalize/measure-derivations'
 import { curiosityVoDrafts, readPds3Label, readUrlIndex, type LabelFacts } from './pds3/curiosity-vo'
 import { readV1Csv } from './v1-csv'
 import { readV1Manifest, type RoverManifest } from './v1-manifest'
@@ -33,19 +25,9 @@ export interface ReadOptions {
   onProgress?: (done: number, total: number, label: string) => void
 }
 
-export interface ReadChecks extends ManifestChecks {
-  /** The image id's sol differs from the record's sol. */
-  idSolMismatches: Array<{ nasa_id: string; sol: number; id_sol: number; source: string }>
-  /** The mission sol at the SCLK-derived UTC time differs from the record's sol. */
-  clockSolMismatches: Array<{ nasa_id: string; sol: number; clock_sol: number }>
-  /** A feed imageid that differs from the id derived from its URL. */
-  imageIdVsUrl: Array<{ imageid: string; from_url: string; source: string }>
-  /** Each derivation measured against the records that state the value (docs/derived-fields.md). */
-  derivationErrors: DerivationErrors
-}
-
-export interface ReadResult {
-  records: PhotoRecord[]
+/** What the source files hold, as read: photo drafts (not yet normalised) and the tables beside them. */
+export interface SourceFiles {
+  drafts: Array<{ draft: PhotoDraft; sourceIndex: number }>
   sources: ManifestSource[]
   skipped: Skipped[]
   waypoints: Waypoint[]
@@ -54,25 +36,23 @@ export interface ReadResult {
   manifests: RoverManifest[]
   /** Photos dropped because their instrument maps to no catalogue camera. */
   unmapped: Array<{ rover: string; instrument: string; photos: number }>
-  /** Records folded into another record of the same nasa_id (other product versions, overlaps). */
-  merged: DedupeResult['merged']
-  /** How many records each field was derived for. */
-  derived: Record<string, number>
-  checks: ReadChecks
+  /** A feed imageid that differs from the id derived from its URL. */
+  imageIdVsUrl: Array<{ imageid: string; from_url: string; source: string }>
   /** Files under the given folders that were not read (not a data file by name). */
   ignored: string[]
 }
 
 /**
- * Reads every source under exactly the given files or folders (default: the real data folders
- * `<repo>/../shared/data/raw` and `…/incoming`, DEFAULT_SOURCE_DIRS), detects each file's format by content, normalises the photos into
- * PhotoRecords (one per NASA image id), derives what the records encode (docs/derived-fields.md) and
- * returns them with the location tables, MER timetables, v1 manifests and the cross-checks.
+ * The sources stage of the build: reads every source under exactly the given files or folders
+ * (default: the real data folders `<repo>/../shared/data/raw` and `…/incoming`,
+ * DEFAULT_SOURCE_DIRS), detects each file's format by content and returns the photo drafts of
+ * its reader with the location tables, MER timetables and v1 manifests. Normalising the drafts
+ * into PhotoRecords is the next stage (normalize/normalize-sources.ts).
  *
  * Bad input throws a SourceError naming the file and record; with `skipBad` the bad record (or file)
  * is left out and listed in `skipped` instead.
  */
-export async function readSources(paths?: string[], opts: ReadOptions = {}): Promise<ReadResult> {
+export function readSourceFiles(paths?: string[], opts: ReadOptions = {}): SourceFiles {
   const skipBad = opts.skipBad ?? false
   const files = listFiles(paths && paths.length > 0 ? paths : DEFAULT_SOURCE_DIRS)
   const skipped: Skipped[] = []
@@ -85,7 +65,7 @@ export async function readSources(paths?: string[], opts: ReadOptions = {}): Pro
   const traverses: TraverseSummary[] = []
   const timetables: MerTimetableRow[] = []
   const manifests: RoverManifest[] = []
-  const imageIdVsUrl: ReadChecks['imageIdVsUrl'] = []
+  const imageIdVsUrl: SourceFiles['imageIdVsUrl'] = []
 
   files.data.forEach((abs, i) => {
     const display = displayPath(abs)
@@ -115,41 +95,11 @@ export async function readSources(paths?: string[], opts: ReadOptions = {}): Pro
     opts.onProgress?.(i + 1, files.data.length, display)
   })
 
-  const clocks = buildClocks(timetables)
-  const derived: Record<string, number> = {}
-  const idSolMismatches: ReadChecks['idSolMismatches'] = []
-  const clockSolMismatches: ReadChecks['clockSolMismatches'] = []
-  const utcFromClock = new Set<PhotoRecord>()
-  const kept: typeof drafts = []
-  const derivationErrors = measureDerivations(drafts.map((d) => d.draft.record), clocks)
-  for (const entry of drafts) {
-    const rec = entry.draft.record
-    const d = deriveFields(rec, clocks[rec.rover])
-    if (rec.earth_date === '') {
-      const err = new SourceError(rec.source, rec.nasa_id, 'no earth_date and no capture time to derive it from')
-      if (!skipBad) throw err
-      skipped.push({ file: err.file, record: err.record, reason: err.reason })
-      sources[entry.sourceIndex]!.skipped++
-      continue
-    }
-    kept.push(entry)
-    if (d.filled.includes('date_taken_utc')) utcFromClock.add(rec)
-    for (const f of d.filled) derived[f] = (derived[f] ?? 0) + 1
-    if (d.idSolMismatch !== undefined) idSolMismatches.push({ nasa_id: rec.nasa_id, sol: rec.sol, id_sol: d.idSolMismatch, source: rec.source })
-    if (d.clockSolMismatch !== undefined) clockSolMismatches.push({ nasa_id: rec.nasa_id, sol: rec.sol, clock_sol: d.clockSolMismatch })
-  }
-
-  const sourceOf = new Map<PhotoRecord, number>(kept.map(({ draft, sourceIndex }) => [draft.record, sourceIndex]))
-  const { photos, merged } = dedupePhotos(kept.map((d) => d.draft))
-  const records = rejectDuplicateIds(photos, skipBad, skipped, sources, sourceOf)
-  assignIds(records)
-  for (const r of records) sources[sourceOf.get(r)!]!.photos++
-
   return {
-    records,
+    drafts,
     sources,
     skipped,
-    waypoints: dedupeWaypoints(waypoints),
+    waypoints,
     traverses,
     timetables,
     manifests,
@@ -157,15 +107,7 @@ export async function readSources(paths?: string[], opts: ReadOptions = {}): Pro
       const [rover, instrument] = k.split('/') as [string, string]
       return { rover, instrument, photos }
     }),
-    merged,
-    derived,
-    checks: {
-      ...crossCheckManifests(records, manifests, utcFromClock),
-      idSolMismatches,
-      clockSolMismatches,
-      imageIdVsUrl,
-      derivationErrors,
-    },
+    imageIdVsUrl,
     ignored: files.ignored.map(displayPath),
   }
 }
@@ -185,7 +127,7 @@ function readOneFile(
   abs: string,
   display: string,
   shared: Pick<ReadContext, 'skipBad' | 'skipped' | 'unmapped'>,
-  imageIdVsUrl: ReadChecks['imageIdVsUrl'],
+  imageIdVsUrl: SourceFiles['imageIdVsUrl'],
 ): FileResult {
   const out: FileResult = { format: '', records: 0, drafts: [], waypoints: [], traverses: [], timetables: [], manifests: [] }
   const formats = new Set<string>()
@@ -303,52 +245,6 @@ function append<T>(into: T[], from: readonly T[]): void {
   for (let i = 0; i < from.length; i++) into.push(from[i]!)
 }
 
-/** Per-rover SCLK → UTC: the built-in calibrations plus the MER timetables read. */
-function buildClocks(timetables: readonly MerTimetableRow[]): Record<RoverSlug, SclkToUtc> {
-  const cal: SclkCalibration = { ...BUILT_IN_CALIBRATION }
-  for (const rover of ['spirit', 'opportunity'] as const) {
-    const rows = timetables.filter((r) => r.rover === rover)
-    if (rows.length > 0) cal[rover] = calibrationFromTimetable(rows)
-  }
-  return {
-    curiosity: sclkToUtcFor(cal.curiosity),
-    opportunity: sclkToUtcFor(cal.opportunity),
-    perseverance: sclkToUtcFor(cal.perseverance),
-    spirit: sclkToUtcFor(cal.spirit),
-  }
-}
 
-/** Two different images claiming one v1 id: the second is a bad record. */
-function rejectDuplicateIds(photos: PhotoRecord[], skipBad: boolean, skipped: Skipped[], sources: ManifestSource[], sourceOf: Map<PhotoRecord, number>): PhotoRecord[] {
-  const byId = new Map<number, PhotoRecord>()
-  const out: PhotoRecord[] = []
-  for (const p of photos) {
-    if (p.id !== undefined) {
-      const other = byId.get(p.id)
-      if (other) {
-        const err = new SourceError(p.source, `id ${p.id}`, `id ${p.id} is also the id of ${other.nasa_id} (${other.source}), a different image (${p.nasa_id})`)
-        if (!skipBad) throw err
-        skipped.push({ file: err.file, record: err.record, reason: err.reason })
-        sources[sourceOf.get(p)!]!.skipped++
-        continue
-      }
-      byId.set(p.id, p)
-    }
-    out.push(p)
-  }
-  return out
-}
 
-/** One waypoint per (rover, site, drive, sol, format): the daily M20 snapshots repeat positions. */
-function dedupeWaypoints(ws: readonly Waypoint[]): Waypoint[] {
-  const seen = new Set<string>()
-  const out: Waypoint[] = []
-  for (const w of ws) {
-    const k = `${w.rover}|${w.site}|${w.drive}|${w.sol ?? ''}|${w.format}`
-    if (seen.has(k)) continue
-    seen.add(k)
-    out.push(w)
-  }
-  return out
-}
 

@@ -1,8 +1,7 @@
 import { relative, resolve } from 'node:path'
 import { roverCode, type RoverSlug } from '../../src/catalog/rovers'
 import type { ManifestSource, PhotoColumns } from '../../src/store/schema'
-import { defaultOrder } from '../encode/default-order'
-import { DictBuilder, Utf8Builder, dictColumn } from '../encode/utf8-builder'
+import { DictBuilder, Utf8Builder } from '../encode/utf8-builder'
 import { CHEMCAM_PRC, PROFILES, SAMPLE_TYPES, THUMBNAIL } from './synthetic/camera-profiles'
 import { captionOf, merCode, MER_CODE_LIMIT, titleOf } from './synthetic/feed-texts'
 import { allocRows, generateRover, type GenRows } from './synthetic/generate-rows'
@@ -14,9 +13,10 @@ import { buildTraverse } from './synthetic/traverse'
 /**
  * The synthetic full-scale catalogue (SOURCES.md §6): ~2M photos shaped on the real per-sol
  * manifests, camera mixes and waypoint tables, a pure function of (seed, scale). Numbers are
- * generated into typed arrays (synthetic/generate-rows.ts), ordered by the default order, and
- * the strings (nasa_id per §4.5, URLs per §4.1/4.2/4.4, Mars time) are written straight into
- * Utf8 buffers in that order. Photos are PhotoColumns ready for the encoder; `raw` is empty.
+ * generated into typed arrays (synthetic/generate-rows.ts) and the strings (nasa_id per §4.5,
+ * URLs per §4.1/4.2/4.4, Mars time) written straight into Utf8 buffers, no object per photo.
+ * `photos` is a photo table in generation order for the column encoder
+ * (encode/photo-columns.ts), the one that orders and encodes the real sources too; `raw` is empty.
  */
 export interface SyntheticOptions {
   seed?: number
@@ -26,6 +26,7 @@ export interface SyntheticOptions {
 }
 
 export interface SyntheticCatalogue {
+  /** In generation order, not yet encoded: hand it to encodePhotoColumns (which consumes it). */
   photos: PhotoColumns
   sources: ManifestSource[]
   seed: number
@@ -73,8 +74,7 @@ export function generateSynthetic(opts: SyntheticOptions = {}): SyntheticCatalog
     opts.onProgress?.(rows.length, total, 'generate')
   }
 
-  const order = defaultOrder(rows.utc, rows.id, rows.length)
-  const photos = writeColumns(rows, order, opts.onProgress)
+  const photos = photoTable(rows, opts.onProgress)
   const sources: ManifestSource[] = used.map((u) => ({ path: relative(REPO, u.path), format: u.format, records: u.records, photos: 0, skipped: 0 }))
   return { photos, sources, seed, scale, perRover }
 }
@@ -86,24 +86,10 @@ const MSL_LETTER = ['F', 'S', 'D', 'T', 'F']
 const MSSS_PRODUCT = ['E01', 'I01', 'D01', 'C00', 'E01']
 const MER_PRODUCT = ['EFF', 'ESF', 'EDN', 'ETH', 'EFF']
 
-/** Gathers the generated numbers into the final order and writes every string column. */
-function writeColumns(g: GenRows, order: Int32Array, onProgress?: SyntheticOptions['onProgress']): PhotoColumns {
+/** The generated numbers as they are (no copy) and every string column written from them, in generation order. */
+function photoTable(g: GenRows, onProgress?: SyntheticOptions['onProgress']): PhotoColumns {
   const n = g.length
-  const gather64 = (src: Float64Array) => {
-    const out = new Float64Array(n)
-    for (let k = 0; k < n; k++) out[k] = src[order[k]!]!
-    return out
-  }
-  const gather32 = (src: Int32Array) => {
-    const out = new Int32Array(n)
-    for (let k = 0; k < n; k++) out[k] = src[order[k]!]!
-    return out
-  }
-  const gatherF32 = (src: Float32Array) => {
-    const out = new Float32Array(n)
-    for (let k = 0; k < n; k++) out[k] = src[order[k]!]!
-    return out
-  }
+  const used = <T extends { subarray(a: number, b: number): T }>(a: T): T => a.subarray(0, n)
 
   const rover = new Uint8Array(n)
   const camera = new Int16Array(n)
@@ -124,34 +110,35 @@ function writeColumns(g: GenRows, order: Int32Array, onProgress?: SyntheticOptio
   const creditCodes = new Int8Array(n)
   const captionCodes = new Int16Array(n)
 
-  const nasaId = new Utf8Builder(n, 52)
-  const mars = new Utf8Builder(n, 22)
-  const small = new Utf8Builder(n, 1)
-  const medium = new Utf8Builder(n, 1)
-  const large = new Utf8Builder(n, 1)
-  const full = new Utf8Builder(n, 40)
+  // Bytes per row measured on the catalogue (35, 22, ~15 and ~41), with room to spare: a big
+  // column that outgrows its buffer is copied into a larger one.
+  const nasaId = new Utf8Builder(n, 36.5)
+  const mars = new Utf8Builder(n, 22.5)
+  const small = new Utf8Builder(n, 15.5)
+  const medium = new Utf8Builder(n, 15.5)
+  const large = new Utf8Builder(n, 15.5)
+  const full = new Utf8Builder(n, 42)
   const raw = new Utf8Builder(n, 0)
 
-  for (let k = 0; k < n; k++) {
-    const i = order[k]!
+  for (let i = 0; i < n; i++) {
     const pi = g.profile[i]!
     const p = PROFILES[pi]!
     const sol = g.sol[i]!
     const product = g.product[i]!
-    rover[k] = profileRover[pi]!
-    camera[k] = profileCamera[pi]!
-    sample[k] = product
-    creditCodes[k] = profileCredit[pi]!
-    captionCodes[k] = profileCaption[pi]!
+    rover[i] = profileRover[pi]!
+    camera[i] = profileCamera[pi]!
+    sample[i] = product
+    creditCodes[i] = profileCredit[pi]!
+    captionCodes[i] = profileCaption[pi]!
     const tKey = pi * 16384 + sol
     let tc = titleCode.get(tKey)
     if (tc === undefined) titleCode.set(tKey, (tc = titles.code(titleOf(p, sol))))
-    titleCodes[k] = tc
+    titleCodes[i] = tc
     const prc = product === CHEMCAM_PRC ? 1 : 0
     const dKey = (pi * 2 + prc) * 16384 + sol
     let dc = dirCode.get(dKey)
     if (dc === undefined) dirCode.set(dKey, (dc = dirs.code(imageDir(pi, sol, prc === 1))))
-    dirCodes[k] = dc
+    dirCodes[i] = dc
 
     // nasa_id (SOURCES.md §4.5) with the sol, SCLK and site/drive of this photo embedded.
     const sclk = g.sclk[i]!
@@ -210,40 +197,40 @@ function writeColumns(g: GenRows, order: Int32Array, onProgress?: SyntheticOptio
     mars.text('Sol-').int(sol, 5).text('M').int(Math.floor(t / 3_600_000), 2).text(':').int(Math.floor(t / 60_000) % 60, 2).text(':')
     mars.int(Math.floor(t / 1000) % 60, 2).text('.').int(t % 1000, 3)
     mars.end()
-    if ((k & 0x3ffff) === 0) onProgress?.(k, n, 'encode')
+    if ((i & 0x3ffff) === 0) onProgress?.(i, n, 'strings')
   }
-  onProgress?.(n, n, 'encode')
+  onProgress?.(n, n, 'strings')
 
   return {
     length: n,
-    id: gather32(g.id),
+    id: used(g.id),
     rover,
     camera: { codes: camera, dict: cameraDict.dict },
     nasa_id: nasaId.finish(),
-    sol: gather32(g.sol),
-    earth_date: gather32(g.earthDate),
-    date_taken_utc: gather64(g.utc),
+    sol: used(g.sol),
+    earth_date: used(g.earthDate),
+    date_taken_utc: used(g.utc),
     date_taken_mars: mars.finish(),
-    mars_time_ms: gather32(g.lmst),
+    mars_time_ms: used(g.lmst),
     sample_type: { codes: sample, dict: [...SAMPLE_TYPES] },
-    width: gather32(g.width),
-    height: gather32(g.height),
-    site: gather32(g.site),
-    drive: gather32(g.drive),
-    coord_x: gather64(g.x),
-    coord_y: gather64(g.y),
-    coord_z: gather64(g.z),
-    mast_azimuth: gatherF32(g.az),
-    mast_elevation: gatherF32(g.el),
-    sclk: gather64(g.sclk),
-    image_dir: dictColumn(dirCodes, dirs.dict),
+    width: used(g.width),
+    height: used(g.height),
+    site: used(g.site),
+    drive: used(g.drive),
+    coord_x: used(g.x),
+    coord_y: used(g.y),
+    coord_z: used(g.z),
+    mast_azimuth: used(g.az),
+    mast_elevation: used(g.el),
+    sclk: used(g.sclk),
+    image_dir: { codes: dirCodes, dict: dirs.dict },
     image_small: small.finish(),
     image_medium: medium.finish(),
     image_large: large.finish(),
     image_full: full.finish(),
-    title: dictColumn(titleCodes, titles.dict),
-    caption: dictColumn(captionCodes, captions.dict),
-    credit: dictColumn(creditCodes, credits.dict),
+    title: { codes: titleCodes, dict: titles.dict },
+    caption: { codes: captionCodes, dict: captions.dict },
+    credit: { codes: creditCodes, dict: credits.dict },
     raw: raw.finish(),
   }
 }

@@ -4,6 +4,7 @@ import { tableFromIPC, type Table } from 'apache-arrow'
 import { loadAccessPaths, type AccessPaths } from './access-paths'
 import { columnsFromTable } from './arrow-columns'
 import { JOURNEY_STOP_LAYOUT, LOCATION_LAYOUT, PANORAMA_LAYOUT, PHOTO_LAYOUT, SOL_MANIFEST_LAYOUT, TRAVERSE_LAYOUT, type ColumnLayout } from './column-layout'
+import { loadBatchedTable, ONE_BUFFER_LIMIT, partChecksums } from './batched-table'
 import { IndexLoadError } from './index-load-error'
 import { FILES, type JourneyStopColumns, type LocationColumns, type Manifest, type PanoramaColumns, type PhotoColumns, type SolManifestColumns, type TraverseColumns } from './schema'
 import type { Store } from './store'
@@ -48,10 +49,10 @@ export async function loadStore(indexDir: string, opts: LoadOptions = {}): Promi
   const manifest = readManifestFile(dir)
   for (const [name, f] of Object.entries(manifest.files)) checkSize(join(dir, name), f.bytes)
 
-  const [photoBytes, locationBytes, panoramaBytes, solManifestBytes] = await Promise.all(
-    [FILES.photos, FILES.locations, FILES.panoramas, FILES.solManifest].map((name) => readChecked(dir, name, manifest, verify)),
+  const photos = (await loadPhotos(dir, manifest, verify)) as unknown as PhotoColumns
+  const [locationBytes, panoramaBytes, solManifestBytes] = await Promise.all(
+    [FILES.locations, FILES.panoramas, FILES.solManifest].map((name) => readChecked(dir, name, manifest, verify)),
   )
-  const photos = mapTable(dir, FILES.photos, photoBytes!, PHOTO_LAYOUT, manifest.rows.photos) as unknown as PhotoColumns
   const locations = mapTable(dir, FILES.locations, locationBytes!, LOCATION_LAYOUT, manifest.rows.locations) as unknown as LocationColumns
   const panoramas = mapTable(dir, FILES.panoramas, panoramaBytes!, PANORAMA_LAYOUT, manifest.rows.panoramas) as unknown as PanoramaColumns
   const solManifest = mapTable(dir, FILES.solManifest, solManifestBytes!, SOL_MANIFEST_LAYOUT, manifest.rows.sol_manifest) as unknown as SolManifestColumns
@@ -137,6 +138,7 @@ function readManifestFile(dir: string): Manifest {
     if (name.includes('/') || name.startsWith('.')) bad(`lists a file outside the index folder: ${name}`)
     if (!Number.isInteger(f?.bytes) || f.bytes < 0 || typeof f?.sha256 !== 'string') bad(`entry for ${name} needs bytes and sha256`)
     if (f.xxh3 !== undefined && (typeof f.xxh3 !== 'string' || !/^[0-9a-f]{16}$/.test(f.xxh3))) bad(`entry for ${name} has a malformed xxh3`)
+    if (f.xxh3_parts !== undefined && (!Array.isArray(f.xxh3_parts) || !f.xxh3_parts.every((h: unknown) => typeof h === 'string' && /^[0-9a-f]{16}$/.test(h)))) bad(`entry for ${name} has malformed xxh3_parts`)
   }
   if (!Array.isArray(m.sources)) m.sources = []
   return m as Manifest
@@ -176,6 +178,30 @@ function checkContent(path: string, bytes: Uint8Array, want: Manifest['files'][s
     const got = new Bun.CryptoHasher('sha256').update(bytes).digest('hex')
     if (got !== want.sha256) throw new IndexLoadError(path, `SHA-256 ${got} differs from manifest.json (${want.sha256}): the file is damaged`)
   }
+}
+
+/**
+ * The photo table: read whole and mapped (views on the file's buffer), or, for a file of 4 GiB
+ * or more (more than one ArrayBuffer holds), verified part by part and read one record batch
+ * at a time into one array per column (batched-table.ts).
+ */
+async function loadPhotos(dir: string, manifest: Manifest, verify: Verify): Promise<Record<string, unknown>> {
+  const want = manifest.files[FILES.photos]!
+  if (want.bytes < ONE_BUFFER_LIMIT) return mapTable(dir, FILES.photos, await readChecked(dir, FILES.photos, manifest, verify), PHOTO_LAYOUT, manifest.rows.photos)
+  const path = join(dir, FILES.photos)
+  if (verify === 'checksum' && want.xxh3_parts) {
+    const got = partChecksums(path)
+    const bad = got.findIndex((h, i) => h !== want.xxh3_parts![i])
+    if (bad >= 0 || got.length !== want.xxh3_parts.length) {
+      throw new IndexLoadError(path, `checksum (XXH3) of part ${bad >= 0 ? bad : got.length} differs from manifest.json: the file is damaged`)
+    }
+  } else if (verify !== 'size') {
+    const sha = new Bun.CryptoHasher('sha256')
+    partChecksums(path, (part) => sha.update(part))
+    const got = sha.digest('hex')
+    if (got !== want.sha256) throw new IndexLoadError(path, `SHA-256 ${got} differs from manifest.json (${want.sha256}): the file is damaged`)
+  }
+  return loadBatchedTable(path, PHOTO_LAYOUT, manifest.rows.photos)
 }
 
 function mapTable(dir: string, name: string, bytes: Uint8Array, layout: ColumnLayout, rows: number): Record<string, unknown> {

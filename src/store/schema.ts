@@ -185,6 +185,10 @@ export interface Manifest {
   seed?: number                  // synthetic only
   rows: { photos: number; locations: number; panoramas: number; sol_manifest: number; traverse_points: number; journey_stops: number }
   sources: ManifestSource[]
-  /** Per file: size, SHA-256 (INDEX_VERIFY=sha256), and xxh3, the fast checksum verified at every load (16 hex digits; absent in older indexes). */
-  files: Record<string, { bytes: number; sha256: string; xxh3?: string }>
+  /**
+   * Per file: size, SHA-256 (INDEX_VERIFY=sha256), and xxh3, the fast checksum verified at every load
+   * (16 hex digits; absent in older indexes). A file of 4 GiB or more has `xxh3_parts` instead: the
+   * XXH3 of each GiB of it, in order (src/store/batched-table.ts).
+   */
+  files: Record<string, { bytes: number; sha256: string; xxh3?: string; xxh3_parts?: string[] }>
 }

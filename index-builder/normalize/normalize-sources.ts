@@ -1,0 +1,144 @@
+import type { RoverSlug } from '../../src/catalog/rovers'
+import type { ManifestSource } from '../../src/store/schema'
+import { crossCheckManifests, type ManifestChecks } from '../sources/cross-check-manifests'
+import { readSourceFiles, type MerTimetableRow, type ReadOptions, type SourceFiles, type Waypoint } from '../sources/read-sources'
+import { SourceError, type Skipped } from '../sources/source-error'
+import { assignIds } from './assign-ids'
+import { dedupePhotos, type DedupeResult } from './dedupe-photos'
+import { deriveFields } from './derive-fields'
+import { measureDerivations, type DerivationErrors } from './measure-derivations'
+import type { PhotoRecord } from './photo-record'
+import { BUILT_IN_CALIBRATION, calibrationFromTimetable, sclkToUtcFor, type SclkCalibration, type SclkToUtc } from './sclk-to-utc'
+
+export interface ReadChecks extends ManifestChecks {
+  /** The image id's sol differs from the record's sol. */
+  idSolMismatches: Array<{ nasa_id: string; sol: number; id_sol: number; source: string }>
+  /** The mission sol at the SCLK-derived UTC time differs from the record's sol. */
+  clockSolMismatches: Array<{ nasa_id: string; sol: number; clock_sol: number }>
+  /** A feed imageid that differs from the id derived from its URL. */
+  imageIdVsUrl: Array<{ imageid: string; from_url: string; source: string }>
+  /** Each derivation measured against the records that state the value (docs/derived-fields.md). */
+  derivationErrors: DerivationErrors
+}
+
+export interface ReadResult extends Omit<SourceFiles, 'drafts' | 'imageIdVsUrl'> {
+  records: PhotoRecord[]
+  /** Records folded into another record of the same nasa_id (other product versions, overlaps). */
+  merged: DedupeResult['merged']
+  /** How many records each field was derived for. */
+  derived: Record<string, number>
+  checks: ReadChecks
+}
+
+/** The sources and normalize stages together, as the builder runs them (for tools and tests that want the records). */
+export async function readSources(paths?: string[], opts: ReadOptions = {}): Promise<ReadResult> {
+  return normalizeSources(readSourceFiles(paths, opts), opts)
+}
+
+/**
+ * The normalize stage of the build: derives what each draft's record encodes (docs/derived-fields.md)
+ * with the per-rover clocks of the timetables read, measures those derivations against the records
+ * that state the value, drops records without an earth_date, folds records of one NASA image id
+ * into one PhotoRecord, rejects two images claiming one v1 id, assigns ids to records without one,
+ * and cross-checks the result against the v1 manifests. Bad records throw a SourceError, or with
+ * `skipBad` are listed in `skipped`.
+ */
+export function normalizeSources(read: SourceFiles, opts: Pick<ReadOptions, 'skipBad'> = {}): ReadResult {
+  const skipBad = opts.skipBad ?? false
+  const { drafts, imageIdVsUrl, ...tables } = read
+  const { sources, skipped, timetables, manifests } = tables
+  const clocks = buildClocks(timetables)
+  const derived: Record<string, number> = {}
+  const idSolMismatches: ReadChecks['idSolMismatches'] = []
+  const clockSolMismatches: ReadChecks['clockSolMismatches'] = []
+  const utcFromClock = new Set<PhotoRecord>()
+  const kept: typeof drafts = []
+  const derivationErrors = measureDerivations(drafts.map((d) => d.draft.record), clocks)
+  for (const entry of drafts) {
+    const rec = entry.draft.record
+    const d = deriveFields(rec, clocks[rec.rover])
+    if (rec.earth_date === '') {
+      const err = new SourceError(rec.source, rec.nasa_id, 'no earth_date and no capture time to derive it from')
+      if (!skipBad) throw err
+      skipped.push({ file: err.file, record: err.record, reason: err.reason })
+      sources[entry.sourceIndex]!.skipped++
+      continue
+    }
+    kept.push(entry)
+    if (d.filled.includes('date_taken_utc')) utcFromClock.add(rec)
+    for (const f of d.filled) derived[f] = (derived[f] ?? 0) + 1
+    if (d.idSolMismatch !== undefined) idSolMismatches.push({ nasa_id: rec.nasa_id, sol: rec.sol, id_sol: d.idSolMismatch, source: rec.source })
+    if (d.clockSolMismatch !== undefined) clockSolMismatches.push({ nasa_id: rec.nasa_id, sol: rec.sol, clock_sol: d.clockSolMismatch })
+  }
+
+  const sourceOf = new Map<PhotoRecord, number>(kept.map(({ draft, sourceIndex }) => [draft.record, sourceIndex]))
+  const { photos, merged } = dedupePhotos(kept.map((d) => d.draft))
+  const records = rejectDuplicateIds(photos, skipBad, skipped, sources, sourceOf)
+  assignIds(records)
+  for (const r of records) sources[sourceOf.get(r)!]!.photos++
+
+  return {
+    ...tables,
+    records,
+    waypoints: dedupeWaypoints(read.waypoints),
+    merged,
+    derived,
+    checks: {
+      ...crossCheckManifests(records, manifests, utcFromClock),
+      idSolMismatches,
+      clockSolMismatches,
+      imageIdVsUrl,
+      derivationErrors,
+    },
+  }
+}
+
+/** Per-rover SCLK → UTC: the built-in calibrations plus the MER timetables read. */
+function buildClocks(timetables: readonly MerTimetableRow[]): Record<RoverSlug, SclkToUtc> {
+  const cal: SclkCalibration = { ...BUILT_IN_CALIBRATION }
+  for (const rover of ['spirit', 'opportunity'] as const) {
+    const rows = timetables.filter((r) => r.rover === rover)
+    if (rows.length > 0) cal[rover] = calibrationFromTimetable(rows)
+  }
+  return {
+    curiosity: sclkToUtcFor(cal.curiosity),
+    opportunity: sclkToUtcFor(cal.opportunity),
+    perseverance: sclkToUtcFor(cal.perseverance),
+    spirit: sclkToUtcFor(cal.spirit),
+  }
+}
+
+/** Two different images claiming one v1 id: the second is a bad record. */
+function rejectDuplicateIds(photos: PhotoRecord[], skipBad: boolean, skipped: Skipped[], sources: ManifestSource[], sourceOf: Map<PhotoRecord, number>): PhotoRecord[] {
+  const byId = new Map<number, PhotoRecord>()
+  const out: PhotoRecord[] = []
+  for (const p of photos) {
+    if (p.id !== undefined) {
+      const other = byId.get(p.id)
+      if (other) {
+        const err = new SourceError(p.source, `id ${p.id}`, `id ${p.id} is also the id of ${other.nasa_id} (${other.source}), a different image (${p.nasa_id})`)
+        if (!skipBad) throw err
+        skipped.push({ file: err.file, record: err.record, reason: err.reason })
+        sources[sourceOf.get(p)!]!.skipped++
+        continue
+      }
+      byId.set(p.id, p)
+    }
+    out.push(p)
+  }
+  return out
+}
+
+/** One waypoint per (rover, site, drive, sol, format): the daily M20 snapshots repeat positions. */
+function dedupeWaypoints(ws: readonly Waypoint[]): Waypoint[] {
+  const seen = new Set<string>()
+  const out: Waypoint[] = []
+  for (const w of ws) {
+    const k = `${w.rover}|${w.site}|${w.drive}|${w.sol ?? ''}|${w.format}`
+    if (seen.has(k)) continue
+    seen.add(k)
+    out.push(w)
+  }
+  return out
+}
+
