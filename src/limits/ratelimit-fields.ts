@@ -15,7 +15,13 @@ export const RATELIMIT_DRAFT = 'draft-ietf-httpapi-ratelimit-headers-10'
 /** RateLimit-Policy depends only on the key's figures: keep the last few texts. */
 const policyTexts = new Map<string, string>()
 
+let lastHourly = NaN
+let lastDaily = NaN
+let lastText = ''
+
 export function ratelimitPolicy(limits: Limits): string {
+  // Most calls come with the figures of the one before (the default limits): no key to build.
+  if (limits.hourly === lastHourly && limits.daily === lastDaily) return lastText
   const id = limits.hourly + ' ' + limits.daily
   let text = policyTexts.get(id)
   if (text === undefined) {
@@ -23,6 +29,9 @@ export function ratelimitPolicy(limits: Limits): string {
     if (policyTexts.size > 256) policyTexts.clear()
     policyTexts.set(id, text)
   }
+  lastHourly = limits.hourly
+  lastDaily = limits.daily
+  lastText = text
   return text
 }
 

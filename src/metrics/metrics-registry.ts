@@ -3,6 +3,9 @@
  * labels, gauges read at scrape time. Equivalent to what prom-client offers for these needs,
  * without its per-observation label-object allocation on the request path.
  */
+/** Joins the label values of one series into its map key. */
+export const SERIES_SEPARATOR = '\u0000'
+
 export const LATENCY_BUCKETS_S = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
 
 const esc = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')
@@ -19,7 +22,7 @@ export class Counter {
   }
   render(): string {
     let s = `# HELP ${this.name} ${this.help}\n# TYPE ${this.name} counter\n`
-    for (const [k, v] of this.#values) s += `${this.name}${labelText(this.labels, k.split('\u0000'))} ${v}\n`
+    for (const [k, v] of this.#values) s += `${this.name}${labelText(this.labels, k.split(SERIES_SEPARATOR))} ${v}\n`
     return s
   }
 }
@@ -40,7 +43,7 @@ export class Histogram {
   render(): string {
     let out = `# HELP ${this.name} ${this.help}\n# TYPE ${this.name} histogram\n`
     for (const [k, s] of this.#series) {
-      const vals = k.split('\u0000')
+      const vals = k.split(SERIES_SEPARATOR)
       this.bounds.forEach((b, i) => (out += `${this.name}_bucket${labelText([...this.labels, 'le'], [...vals, String(b)])} ${s.buckets[i]}\n`))
       out += `${this.name}_bucket${labelText([...this.labels, 'le'], [...vals, '+Inf'])} ${s.count}\n`
       out += `${this.name}_sum${labelText(this.labels, vals)} ${s.sum}\n${this.name}_count${labelText(this.labels, vals)} ${s.count}\n`
@@ -51,7 +54,7 @@ export class Histogram {
 
 /** The map key of one label-value series. */
 export function seriesKey(values: readonly string[]): string {
-  return values.join('\u0000')
+  return values.join(SERIES_SEPARATOR)
 }
 
 export function gauge(name: string, help: string, samples: Array<[Record<string, string>, number]>): string {
