@@ -4,7 +4,7 @@ import { tableFromIPC, type Table } from 'apache-arrow'
 import { loadAccessPaths, type AccessPaths } from './access-paths'
 import { columnsFromTable } from './arrow-columns'
 import { JOURNEY_STOP_LAYOUT, LOCATION_LAYOUT, PANORAMA_LAYOUT, PHOTO_LAYOUT, SOL_MANIFEST_LAYOUT, TRAVERSE_LAYOUT, type ColumnLayout } from './column-layout'
-import { loadBatchedTable, ONE_BUFFER_LIMIT, partChecksums } from './batched-table'
+import { loadBatchedTable, ONE_BUFFER_LIMIT } from './batched-table'
 import { IndexLoadError } from './index-load-error'
 import { FILES, type JourneyStopColumns, type LocationColumns, type Manifest, type PanoramaColumns, type PhotoColumns, type SolManifestColumns, type TraverseColumns } from './schema'
 import type { Store } from './store'
@@ -182,26 +182,14 @@ function checkContent(path: string, bytes: Uint8Array, want: Manifest['files'][s
 
 /**
  * The photo table: read whole and mapped (views on the file's buffer), or, for a file of 4 GiB
- * or more (more than one ArrayBuffer holds), verified part by part and read one record batch
- * at a time into one array per column (batched-table.ts).
+ * or more (more than one ArrayBuffer holds), read once part by part, each part verified and
+ * its batches' columns copied into one array per column (batched-table.ts).
  */
 async function loadPhotos(dir: string, manifest: Manifest, verify: Verify): Promise<Record<string, unknown>> {
   const want = manifest.files[FILES.photos]!
   if (want.bytes < ONE_BUFFER_LIMIT) return mapTable(dir, FILES.photos, await readChecked(dir, FILES.photos, manifest, verify), PHOTO_LAYOUT, manifest.rows.photos)
-  const path = join(dir, FILES.photos)
-  if (verify === 'checksum' && want.xxh3_parts) {
-    const got = partChecksums(path)
-    const bad = got.findIndex((h, i) => h !== want.xxh3_parts![i])
-    if (bad >= 0 || got.length !== want.xxh3_parts.length) {
-      throw new IndexLoadError(path, `checksum (XXH3) of part ${bad >= 0 ? bad : got.length} differs from manifest.json: the file is damaged`)
-    }
-  } else if (verify !== 'size') {
-    const sha = new Bun.CryptoHasher('sha256')
-    partChecksums(path, (part) => sha.update(part))
-    const got = sha.digest('hex')
-    if (got !== want.sha256) throw new IndexLoadError(path, `SHA-256 ${got} differs from manifest.json (${want.sha256}): the file is damaged`)
-  }
-  return loadBatchedTable(path, PHOTO_LAYOUT, manifest.rows.photos)
+  const check = verify === 'size' ? {} : verify === 'checksum' && want.xxh3_parts ? { xxh3Parts: want.xxh3_parts } : { sha256: want.sha256 }
+  return loadBatchedTable(join(dir, FILES.photos), PHOTO_LAYOUT, manifest.rows.photos, check)
 }
 
 function mapTable(dir: string, name: string, bytes: Uint8Array, layout: ColumnLayout, rows: number): Record<string, unknown> {
