@@ -49,6 +49,10 @@ export async function loadStore(indexDir: string, opts: LoadOptions = {}): Promi
   const manifest = readManifestFile(dir)
   for (const [name, f] of Object.entries(manifest.files)) checkSize(join(dir, name), f.bytes)
 
+  // The mapped files are checked first, while the photo columns do not yet hold memory: the
+  // peak is then the larger of the access paths' mapping and the columns plus one part.
+  if (verify !== 'size') verifyMapped(dir, FILES.accessPaths, manifest, verify)
+  for (const name of Object.keys(manifest.files)) if (verify !== 'size' && !(TABLE_FILES as readonly string[]).includes(name)) verifyMapped(dir, name, manifest, verify)
   const photos = (await loadPhotos(dir, manifest, verify)) as unknown as PhotoColumns
   const [locationBytes, panoramaBytes, solManifestBytes] = await Promise.all(
     [FILES.locations, FILES.panoramas, FILES.solManifest].map((name) => readChecked(dir, name, manifest, verify)),
@@ -59,8 +63,6 @@ export async function loadStore(indexDir: string, opts: LoadOptions = {}): Promi
   const [traverseBytes, stopBytes] = await Promise.all([FILES.traverses, FILES.journeyStops].map((name) => readChecked(dir, name, manifest, verify)))
   const traverses = mapTable(dir, FILES.traverses, traverseBytes!, TRAVERSE_LAYOUT, manifest.rows.traverse_points) as unknown as TraverseColumns
   const journeyStops = mapTable(dir, FILES.journeyStops, stopBytes!, JOURNEY_STOP_LAYOUT, manifest.rows.journey_stops) as unknown as JourneyStopColumns
-  if (verify !== 'size') verifyMapped(dir, FILES.accessPaths, manifest, verify)
-  for (const name of Object.keys(manifest.files)) if (verify !== 'size' && !(TABLE_FILES as readonly string[]).includes(name)) verifyMapped(dir, name, manifest, verify)
 
   let paths: AccessPaths
   try {
@@ -166,8 +168,15 @@ async function readChecked(dir: string, name: string, manifest: Manifest, verify
 /** The content check of a file the loader does not read itself (access paths: mapped, not copied). */
 function verifyMapped(dir: string, name: string, manifest: Manifest, verify: Verify): void {
   const path = join(dir, name)
+  const size = statSync(path).size
+  checkMapped(path, manifest.files[name]!, verify)
+  // The check's mapping (up to ~3 GB of pages at 19M photos) goes now, not at some later collection.
+  if (size >= 1 << 26) Bun.gc(true)
+}
+
+function checkMapped(path: string, want: Manifest['files'][string], verify: Verify): void {
   const bytes = typeof Bun.mmap === 'function' && statSync(path).size > 0 ? Bun.mmap(path, { shared: false }) : new Uint8Array(readFileSync(path))
-  checkContent(path, bytes, manifest.files[name]!, verify)
+  checkContent(path, bytes, want, verify)
 }
 
 function checkContent(path: string, bytes: Uint8Array, want: Manifest['files'][string], verify: Verify): void {
@@ -189,7 +198,10 @@ async function loadPhotos(dir: string, manifest: Manifest, verify: Verify): Prom
   const want = manifest.files[FILES.photos]!
   if (want.bytes < ONE_BUFFER_LIMIT) return mapTable(dir, FILES.photos, await readChecked(dir, FILES.photos, manifest, verify), PHOTO_LAYOUT, manifest.rows.photos)
   const check = verify === 'size' ? {} : verify === 'checksum' && want.xxh3_parts ? { xxh3Parts: want.xxh3_parts } : { sha256: want.sha256 }
-  return loadBatchedTable(join(dir, FILES.photos), PHOTO_LAYOUT, manifest.rows.photos, check)
+  const columns = await loadBatchedTable(join(dir, FILES.photos), PHOTO_LAYOUT, manifest.rows.photos, check)
+  // The last part's mapping may outlive the reader's frame; it goes before the next file is mapped.
+  Bun.gc(true)
+  return columns
 }
 
 function mapTable(dir: string, name: string, bytes: Uint8Array, layout: ColumnLayout, rows: number): Record<string, unknown> {
