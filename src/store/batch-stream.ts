@@ -1,7 +1,8 @@
 import { DataType, Message, MessageHeader, type Field, type Schema } from 'apache-arrow'
-import { checkCodes, typeProblem, utf8Strings } from './arrow-columns'
+import { checkCodes, typeProblem } from './arrow-columns'
 import type { ColumnKind, ColumnLayout } from './column-layout'
 import { IndexLoadError } from './index-load-error'
+import { dictionaryBatchStrings, fieldSpan } from './ipc-layout'
 import type { DictColumn, Utf8Column } from './schema'
 import { ROVER_SLUGS } from '../catalog/rovers'
 
@@ -172,7 +173,9 @@ export class BatchStream {
     let buffer = 0
     for (const field of schema.fields) {
       at.set(field.name, { field, node, buffer })
-      const [nodes, buffers] = this.flattened(field.type)
+      const span = fieldSpan(field.type)
+      if (!span) this.fail(`column "${field.name}" is of type ${field.type}, which a batched table cannot hold`)
+      const [nodes, buffers] = span!
       node += nodes
       buffer += buffers
     }
@@ -195,28 +198,6 @@ export class BatchStream {
       out[name] = this.allocate(name, kind, place!.field, utf8Bytes![name])
     }
     this.out = out
-  }
-
-  /** How many field nodes and buffers a field of this type spans in a record batch. */
-  private flattened(type: DataType): [nodes: number, buffers: number] {
-    if (DataType.isDictionary(type)) return [1, 2]
-    if (DataType.isUtf8(type) || DataType.isBinary(type)) return [1, 3]
-    if (DataType.isList(type)) {
-      const [n, b] = this.flattened(type.children[0]!.type)
-      return [1 + n, 2 + b]
-    }
-    if (DataType.isStruct(type)) {
-      let n = 1
-      let b = 1
-      for (const c of type.children) {
-        const [cn, cb] = this.flattened(c.type)
-        n += cn
-        b += cb
-      }
-      return [n, b]
-    }
-    if (DataType.isInt(type) || DataType.isFloat(type) || DataType.isDate(type) || DataType.isBool(type) || DataType.isTimestamp(type)) return [1, 2]
-    this.fail(`holds a column of type ${type}, which a batched table cannot hold`)
   }
 
   private allocate(name: string, kind: ColumnKind, field: Field, utf8Bytes: number | undefined): unknown {
@@ -246,20 +227,13 @@ export class BatchStream {
     }
   }
 
-  private dictionary(id: number, isDelta: boolean, data: { length: number; nodes: any[]; buffers: any[] }, body: Uint8Array): void {
+  private dictionary(id: number, isDelta: boolean, header: { length: number; buffers: any[] }, body: Uint8Array): void {
     if (isDelta) this.fail(`dictionary ${id} has a delta (expected one dictionary batch)`)
-    const n = Number(data.length)
-    const [, offsetsAt, bytesAt] = data.buffers.map((b) => ({ offset: Number(b.offset), length: Number(b.length) }))
-    if (!offsetsAt || !bytesAt || offsetsAt.offset % 4 !== 0 || offsetsAt.length < (n + 1) * 4 || offsetsAt.offset + (n + 1) * 4 > body.length || bytesAt.offset + bytesAt.length > body.length)
-      this.fail(`dictionary ${id} has buffers outside its body`)
-    const offsets = new Int32Array(body.buffer, body.byteOffset + offsetsAt!.offset, n + 1)
-    const bytes = body.subarray(bytesAt!.offset, bytesAt!.offset + bytesAt!.length)
-    for (let i = 0; i < n; i++) if (offsets[i]! > offsets[i + 1]!) this.fail(`dictionary ${id} has decreasing offsets`)
-    if (offsets[0] !== 0 || offsets[n]! > bytes.length) this.fail(`dictionary ${id} offsets point outside its data`)
-    const strings = utf8Strings({ data: bytes, offsets }, n)
+    const strings = dictionaryBatchStrings(header, body)
+    if (typeof strings === 'string') this.fail(`dictionary ${id} ${strings}`)
     const had = this.dicts.get(id)
     if (had && (had.length !== strings.length || had.some((v, i) => v !== strings[i]))) this.fail(`dictionary ${id} changes between record batches`)
-    this.dicts.set(id, strings)
+    this.dicts.set(id, strings as string[])
   }
 
   private recordBatch(header: { length: number; nodes: any[]; buffers: any[]; compression: unknown }, bodyStart: number, bodyLength: number): void {
