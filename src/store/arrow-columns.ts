@@ -30,7 +30,7 @@ export function columnsFromTable(file: string, table: Table, layout: ColumnLayou
   return out
 }
 
-function typeProblem(type: DataType, kind: ColumnKind): string | undefined {
+export function typeProblem(type: DataType, kind: ColumnKind): string | undefined {
   switch (kind) {
     case 'int32':
       return DataType.isInt(type) && type.bitWidth === 32 && type.isSigned ? undefined : 'must be Int32'
@@ -108,7 +108,7 @@ function utf8(file: string, name: string, data: Data, rows: number): Utf8Column 
   return { data: bytes.subarray(0, offsets[rows]), offsets: offsets.subarray(0, rows + 1) }
 }
 
-function checkCodes(file: string, name: string, codes: ArrayLike<number>, rows: number, size: number): void {
+export function checkCodes(file: string, name: string, codes: ArrayLike<number>, rows: number, size: number): void {
   let bad = -1
   for (let i = 0; i < rows; i++) {
     const c = codes[i]!

@@ -4,7 +4,7 @@ import { tableFromIPC, type Table } from 'apache-arrow'
 import { loadAccessPaths, type AccessPaths } from './access-paths'
 import { columnsFromTable } from './arrow-columns'
 import { JOURNEY_STOP_LAYOUT, LOCATION_LAYOUT, PANORAMA_LAYOUT, PHOTO_LAYOUT, SOL_MANIFEST_LAYOUT, TRAVERSE_LAYOUT, type ColumnLayout } from './column-layout'
-import { loadBatchedTable, ONE_BUFFER_LIMIT, partChecksums } from './batched-table'
+import { loadBatchedTable, ONE_BUFFER_LIMIT } from './batched-table'
 import { IndexLoadError } from './index-load-error'
 import { FILES, type JourneyStopColumns, type LocationColumns, type Manifest, type PanoramaColumns, type PhotoColumns, type SolManifestColumns, type TraverseColumns } from './schema'
 import type { Store } from './store'
@@ -49,6 +49,10 @@ export async function loadStore(indexDir: string, opts: LoadOptions = {}): Promi
   const manifest = readManifestFile(dir)
   for (const [name, f] of Object.entries(manifest.files)) checkSize(join(dir, name), f.bytes)
 
+  // The mapped files are checked first, while the photo columns do not yet hold memory: the
+  // peak is then the larger of the access paths' mapping and the columns plus one part.
+  if (verify !== 'size') verifyMapped(dir, FILES.accessPaths, manifest, verify)
+  for (const name of Object.keys(manifest.files)) if (verify !== 'size' && !(TABLE_FILES as readonly string[]).includes(name)) verifyMapped(dir, name, manifest, verify)
   const photos = (await loadPhotos(dir, manifest, verify)) as unknown as PhotoColumns
   const [locationBytes, panoramaBytes, solManifestBytes] = await Promise.all(
     [FILES.locations, FILES.panoramas, FILES.solManifest].map((name) => readChecked(dir, name, manifest, verify)),
@@ -59,8 +63,6 @@ export async function loadStore(indexDir: string, opts: LoadOptions = {}): Promi
   const [traverseBytes, stopBytes] = await Promise.all([FILES.traverses, FILES.journeyStops].map((name) => readChecked(dir, name, manifest, verify)))
   const traverses = mapTable(dir, FILES.traverses, traverseBytes!, TRAVERSE_LAYOUT, manifest.rows.traverse_points) as unknown as TraverseColumns
   const journeyStops = mapTable(dir, FILES.journeyStops, stopBytes!, JOURNEY_STOP_LAYOUT, manifest.rows.journey_stops) as unknown as JourneyStopColumns
-  if (verify !== 'size') verifyMapped(dir, FILES.accessPaths, manifest, verify)
-  for (const name of Object.keys(manifest.files)) if (verify !== 'size' && !(TABLE_FILES as readonly string[]).includes(name)) verifyMapped(dir, name, manifest, verify)
 
   let paths: AccessPaths
   try {
@@ -166,8 +168,15 @@ async function readChecked(dir: string, name: string, manifest: Manifest, verify
 /** The content check of a file the loader does not read itself (access paths: mapped, not copied). */
 function verifyMapped(dir: string, name: string, manifest: Manifest, verify: Verify): void {
   const path = join(dir, name)
+  const size = statSync(path).size
+  checkMapped(path, manifest.files[name]!, verify)
+  // The check's mapping (up to ~3 GB of pages at 19M photos) goes now, not at some later collection.
+  if (size >= 1 << 26) Bun.gc(true)
+}
+
+function checkMapped(path: string, want: Manifest['files'][string], verify: Verify): void {
   const bytes = typeof Bun.mmap === 'function' && statSync(path).size > 0 ? Bun.mmap(path, { shared: false }) : new Uint8Array(readFileSync(path))
-  checkContent(path, bytes, manifest.files[name]!, verify)
+  checkContent(path, bytes, want, verify)
 }
 
 function checkContent(path: string, bytes: Uint8Array, want: Manifest['files'][string], verify: Verify): void {
@@ -182,26 +191,17 @@ function checkContent(path: string, bytes: Uint8Array, want: Manifest['files'][s
 
 /**
  * The photo table: read whole and mapped (views on the file's buffer), or, for a file of 4 GiB
- * or more (more than one ArrayBuffer holds), verified part by part and read one record batch
- * at a time into one array per column (batched-table.ts).
+ * or more (more than one ArrayBuffer holds), read once part by part, each part verified and
+ * its batches' columns copied into one array per column (batched-table.ts).
  */
 async function loadPhotos(dir: string, manifest: Manifest, verify: Verify): Promise<Record<string, unknown>> {
   const want = manifest.files[FILES.photos]!
   if (want.bytes < ONE_BUFFER_LIMIT) return mapTable(dir, FILES.photos, await readChecked(dir, FILES.photos, manifest, verify), PHOTO_LAYOUT, manifest.rows.photos)
-  const path = join(dir, FILES.photos)
-  if (verify === 'checksum' && want.xxh3_parts) {
-    const got = partChecksums(path)
-    const bad = got.findIndex((h, i) => h !== want.xxh3_parts![i])
-    if (bad >= 0 || got.length !== want.xxh3_parts.length) {
-      throw new IndexLoadError(path, `checksum (XXH3) of part ${bad >= 0 ? bad : got.length} differs from manifest.json: the file is damaged`)
-    }
-  } else if (verify !== 'size') {
-    const sha = new Bun.CryptoHasher('sha256')
-    partChecksums(path, (part) => sha.update(part))
-    const got = sha.digest('hex')
-    if (got !== want.sha256) throw new IndexLoadError(path, `SHA-256 ${got} differs from manifest.json (${want.sha256}): the file is damaged`)
-  }
-  return loadBatchedTable(path, PHOTO_LAYOUT, manifest.rows.photos)
+  const check = verify === 'size' ? {} : verify === 'checksum' && want.xxh3_parts ? { xxh3Parts: want.xxh3_parts } : { sha256: want.sha256 }
+  const columns = await loadBatchedTable(join(dir, FILES.photos), PHOTO_LAYOUT, manifest.rows.photos, check)
+  // The last part's mapping may outlive the reader's frame; it goes before the next file is mapped.
+  Bun.gc(true)
+  return columns
 }
 
 function mapTable(dir: string, name: string, bytes: Uint8Array, layout: ColumnLayout, rows: number): Record<string, unknown> {
