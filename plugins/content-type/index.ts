@@ -117,7 +117,7 @@ function withGateHeaders(response: Response, g: RequestContext): Response {
  * 413 for a request body announced larger than config.maxBodyBytes, before it is read.
  * At transform after rate limiting, so the refusal is an answered (and counted) keyed call.
  * (Routes that let Elysia parse their body read it before transform: Bun's maxRequestBodySize
- * bounds that read, src/server.ts.)
+ * bounds that read, app/server.ts.)
  */
 export function bodyLimitPlugin(deps: AppDeps) {
   const maxBody = deps.config.maxBodyBytes
