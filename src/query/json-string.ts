@@ -1,6 +1,5 @@
 import type { Utf8Column } from '../store/schema'
-import type { ByteSink } from './byte-sink'
-import { bufferOf } from './photo-fragments'
+import { bufferOf, type ByteSink } from './byte-sink'
 
 /**
  * The inside of a JSON string literal (RFC 8259 §7) for UTF-8 bytes from a column, as text or

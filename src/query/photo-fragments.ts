@@ -3,7 +3,7 @@ import { ROVERS } from '../catalog/rovers'
 import type { Store } from '../store/store'
 import type { DictColumn, PhotoColumns, Utf8Column } from '../store/schema'
 import { perSnapshot } from '../store/per-snapshot'
-import { fragment } from './byte-sink'
+import { bufferOf, fragment } from './byte-sink'
 import { IMAGE_SIZES } from './photo-fields'
 
 /**
@@ -111,17 +111,6 @@ const EMPTY = Buffer.alloc(0)
 /** A dictionary column's values as ready members `"name":"value"` (empty when absent), by code. */
 function dictMembers(col: DictColumn, name: string): Buffer[] {
   return col.dict.map((raw) => (raw ? fragment('"' + name + '":' + JSON.stringify(raw)) : EMPTY))
-}
-
-/** Buffer views over column bytes (native copies and slices need a Buffer), one per array. */
-const buffers = new WeakMap<Uint8Array, Buffer>()
-export function bufferOf(data: Uint8Array): Buffer {
-  let b = buffers.get(data)
-  if (!b) {
-    b = Buffer.from(data.buffer, data.byteOffset, data.byteLength)
-    buffers.set(data, b)
-  }
-  return b
 }
 
 export const photoFragments: (store: Store) => PhotoFragments = perSnapshot((store) => {
