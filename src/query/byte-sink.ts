@@ -96,19 +96,6 @@ export class ByteSink {
     writeDigits(this.buf, this.pos, n)
   }
 
-  /** `n` as exactly `width` digits with leading zeros (0 <= n < 10^width < 2^31). */
-  padded(n: number, width: number): void {
-    if (this.pos + width > this.cap) this.grow(width)
-    const buf = this.buf
-    let p = this.pos + width
-    this.pos = p
-    for (let i = 0; i < width; i++) {
-      const q = (n / 10) | 0
-      buf[--p] = 0x30 + (n - q * 10)
-      n = q
-    }
-  }
-
   /** The bytes written, as text (one UTF-8 decode). */
   toString(): string {
     return this.buf.toString('utf8', 0, this.pos)

@@ -5,6 +5,7 @@ import type { DictColumn, PhotoColumns, Utf8Column } from '../store/schema'
 import { perSnapshot } from '../store/per-snapshot'
 import { bufferOf, fragment } from './byte-sink'
 import { IMAGE_SIZES } from './photo-fields'
+import { plainJson } from './json-string'
 
 /**
  * The pre-encoded pieces of photo JSON, per store snapshot (photo-json.ts copies them): member
@@ -64,14 +65,9 @@ export class ColumnBytes {
     const rows = this.offsets.length - 1
     const a = this.offsets[k << BLOCK_SHIFT]
     const e = this.offsets[Math.min(rows, (k + 1) << BLOCK_SHIFT)]
-    const data = this.data
-    let plain = 1
-    for (let i = a; i < e; i++) {
-      const c = data[i]
-      plain &= c >= 0x20 && c < 0x7f && c !== 0x22 && c !== 0x5c ? 1 : 0
-    }
+    const plain = plainJson(this.data, a, e)
     this.#blocks[k] = plain ? 1 : 2
-    return plain === 1
+    return plain
   }
 }
 
