@@ -43,7 +43,7 @@ describe('number and date bytes equal the JSON texts', () => {
     expect(got).toBe(values.map((v) => float32Text(v) + ' ').join(''))
   }, 30_000)
 
-  test('days and times: every day from 1900 to 2100 and 100,000 random times, around the pre-encoded range too', () => {
+  test('days and times: every day from 1900 to 2100 and 100,000 random times, around the cached day range too', () => {
     const dates = bytesOf((o) => {
       for (let day = -25_567; day < 47_482; day++) { writeDay(o, day); o.byte(0x20) }
     })
@@ -68,4 +68,30 @@ describe('number and date bytes equal the JSON texts', () => {
     for (let i = 0; i < 50_000; i++) doubles.push(i % 3 === 0 ? doubles[i % 8]! : (r() - 0.5) * 10 ** (Math.floor(r() * 10) - 3))
     expect(bytesOf((o) => { for (const d of doubles) { writeDouble(o, d); o.byte(0x20) } })).toBe(doubles.map((d) => d + ' ').join(''))
   }, 30_000)
+})
+
+describe('the export sink is the answers byte sink with an atlas', () => {
+  test('growing through the shared ByteSink writers keeps the attached fragments and the bytes written', () => {
+    const o = new ByteOut(16)
+    const pool = Buffer.from('"title":"Mars","credit":"NASA/JPL"', 'utf8')
+    const at = o.attach(pool)
+    const want: string[] = []
+    for (let i = 0; i < 5_000; i++) {
+      // int, text and day writers of byte-sink.ts / date-bytes.ts grow the buffer past its atlas.
+      o.int(i * 7919 - 20_000)
+      o.text(',')
+      writeDay(o, 7_000 + i)
+      o.frag(at, at + 14)
+      o.byte(0x0a)
+      want.push(`${i * 7919 - 20_000},${dayText(7_000 + i)}"title":"Mars"\n`)
+    }
+    let got = ''
+    o.drain((b) => { got += Buffer.from(b).toString('utf8') })
+    expect(got).toBe(want.join(''))
+    expect(o.cap).toBeGreaterThan(16)
+    // The atlas moved with every growth: a fragment written after it still reads the pool.
+    o.frag(at + 15, at + pool.length)
+    o.drain((b) => { got = Buffer.from(b).toString('utf8') })
+    expect(got).toBe('"credit":"NASA/JPL"')
+  })
 })
