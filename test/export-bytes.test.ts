@@ -1,14 +1,16 @@
 import { describe, expect, test } from 'bun:test'
 import { ByteOut } from '../src/query/export/byte-out'
-import { DateWriter, DoubleTexts, writeDay, writeFloat32 } from '../src/query/export/number-bytes'
+import { writeDay, writeIsoTime } from '../src/query/date-bytes'
+import { writeDouble, writeFloat32 } from '../src/query/float32-text'
 import { dayText } from '../src/query/day-text'
 import { float32Text } from '../src/query/float32-text'
 import { isoTime } from '../src/query/iso-time'
 
 /**
- * The export writes numbers, dates and times as bytes without making strings; each writer must
- * give exactly the text the photo JSON writes (day-text.ts, iso-time.ts, float32-text.ts,
- * Number#toString), or an export and the paged API would disagree.
+ * The export writes numbers, dates and times as bytes without making strings, with the byte
+ * writers the photo JSON uses, into its own sink (ByteOut: growing past its atlas, drained in
+ * chunks); each must give exactly the texts day-text.ts, iso-time.ts, float32-text.ts and
+ * Number#toString define, or an export and the paged API would disagree.
  */
 function bytesOf(write: (o: ByteOut) => void): string {
   const o = new ByteOut(64)
@@ -41,10 +43,9 @@ describe('number and date bytes equal the JSON texts', () => {
     expect(got).toBe(values.map((v) => float32Text(v) + ' ').join(''))
   }, 30_000)
 
-  test('days and times: every day from 1900 to 2100 and 100,000 random times, around the pre-encoded range too', () => {
+  test('days and times: every day from 1900 to 2100 and 100,000 random times, around the cached day range too', () => {
     const dates = bytesOf((o) => {
-      const d = new DateWriter(o)
-      for (let day = -25_567; day < 47_482; day++) { d.day(o, day); o.byte(0x20) }
+      for (let day = -25_567; day < 47_482; day++) { writeDay(o, day); o.byte(0x20) }
     })
     const want: string[] = []
     for (let day = -25_567; day < 47_482; day++) want.push(dayText(day))
@@ -53,20 +54,44 @@ describe('number and date bytes equal the JSON texts', () => {
     const times = [0, -1, 1, 86_399_999, -62_167_219_200_000, 253_402_300_799_999, 253_402_300_800_000, -62_167_219_200_001, 1.5, -1.5, 8.64e15]
     for (let i = 0; i < 100_000; i++) times.push(Math.floor((r() - 0.3) * 4e12))
     const iso = bytesOf((o) => {
-      const d = new DateWriter(o)
-      for (const t of times) { d.iso(o, t); o.byte(0x20); writeDay(o, Math.floor(t / 86_400_000)); o.byte(0x20) }
+      for (const t of times) { writeIsoTime(o, t); o.byte(0x20); writeDay(o, Math.floor(t / 86_400_000)); o.byte(0x20) }
     })
     expect(iso).toBe(times.map((t) => isoTime(t) + ' ' + dayText(Math.floor(t / 86_400_000)) + ' ').join(''))
   }, 30_000)
 
-  test('integers and doubles (coordinates, through the value cache): Number#toString', () => {
+  test('integers and doubles (coordinates): Number#toString', () => {
     const r = random(3)
     const ints = [0, 9, 10, 99, 100, 2147483647, 2147483648, -1, -2147483648, 2 ** 53 - 1, -(2 ** 53 - 1)]
     for (let i = 0; i < 50_000; i++) ints.push(Math.floor((r() - 0.5) * 2 ** (1 + Math.floor(r() * 52))))
     expect(bytesOf((o) => { for (const n of ints) { o.int(n); o.byte(0x20) } })).toBe(ints.map((n) => n + ' ').join(''))
-    const texts = new DoubleTexts()
     const doubles = [0, -0, 1e21, 1e-7, -257.078, 0.1 + 0.2, Number.MAX_VALUE, Number.MIN_VALUE]
     for (let i = 0; i < 50_000; i++) doubles.push(i % 3 === 0 ? doubles[i % 8]! : (r() - 0.5) * 10 ** (Math.floor(r() * 10) - 3))
-    expect(bytesOf((o) => { for (const d of doubles) { texts.write(o, d); o.byte(0x20) } })).toBe(doubles.map((d) => d + ' ').join(''))
+    expect(bytesOf((o) => { for (const d of doubles) { writeDouble(o, d); o.byte(0x20) } })).toBe(doubles.map((d) => d + ' ').join(''))
   }, 30_000)
+})
+
+describe('the export sink is the answers byte sink with an atlas', () => {
+  test('growing through the shared ByteSink writers keeps the attached fragments and the bytes written', () => {
+    const o = new ByteOut(16)
+    const pool = Buffer.from('"title":"Mars","credit":"NASA/JPL"', 'utf8')
+    const at = o.attach(pool)
+    const want: string[] = []
+    for (let i = 0; i < 5_000; i++) {
+      // int, text and day writers of byte-sink.ts / date-bytes.ts grow the buffer past its atlas.
+      o.int(i * 7919 - 20_000)
+      o.text(',')
+      writeDay(o, 7_000 + i)
+      o.frag(at, at + 14)
+      o.byte(0x0a)
+      want.push(`${i * 7919 - 20_000},${dayText(7_000 + i)}"title":"Mars"\n`)
+    }
+    let got = ''
+    o.drain((b) => { got += Buffer.from(b).toString('utf8') })
+    expect(got).toBe(want.join(''))
+    expect(o.cap).toBeGreaterThan(16)
+    // The atlas moved with every growth: a fragment written after it still reads the pool.
+    o.frag(at + 15, at + pool.length)
+    o.drain((b) => { got = Buffer.from(b).toString('utf8') })
+    expect(got).toBe('"credit":"NASA/JPL"')
+  })
 })

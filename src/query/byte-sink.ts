@@ -1,8 +1,9 @@
 /**
- * A growable byte buffer that JSON answers are written into: ASCII members, pre-encoded
- * fragments and column bytes are copied in, numbers are written as digits, and the text is
- * made once at the end (one native UTF-8 decode) instead of by string concatenation, whose
- * ropes JavaScriptCore flattens and copies again.
+ * The growable byte buffer every JSON, CSV and Arrow writer renders into: ASCII members,
+ * pre-encoded fragments and column bytes are copied in, numbers are written as digits, and text
+ * is made at most once at the end (one native UTF-8 decode) instead of by string concatenation,
+ * whose ropes JavaScriptCore flattens and copies again. Answers use it as is (answerSink);
+ * exports use ByteOut (export/byte-out.ts), which adds an atlas of fragments and draining.
  *
  * Copies shorter than SHORT_COPY bytes run as a JS loop (a native call costs more than the
  * bytes); longer ones go through Buffer#copy (memcpy, no allocation).
@@ -15,37 +16,47 @@ const KEEP_AT_MOST = 4 * 1024 * 1024
 export class ByteSink {
   buf: Buffer
   pos = 0
+  /** Bytes [0, cap) of buf hold the output (ByteOut keeps its atlas after them). */
+  cap: number
 
   constructor(initial = INITIAL) {
-    this.buf = Buffer.allocUnsafe(initial)
+    this.cap = initial
+    this.buf = Buffer.allocUnsafeSlow(initial)
   }
 
   /** Empties the sink for the next answer. */
   reset(): void {
     this.pos = 0
-    if (this.buf.length > KEEP_AT_MOST) this.buf = Buffer.allocUnsafe(INITIAL)
+    if (this.cap > KEEP_AT_MOST) {
+      this.cap = INITIAL
+      this.buf = Buffer.allocUnsafeSlow(INITIAL)
+    }
   }
 
   /** Room for n more bytes. */
   ensure(n: number): void {
-    if (this.pos + n > this.buf.length) this.#grow(n)
+    if (this.pos + n > this.cap) this.grow(n)
   }
 
-  #grow(n: number): void {
-    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + n))
+  /** A bigger buffer holding n more bytes past pos (the bytes written so far kept). */
+  protected grow(n: number): void {
+    let cap = this.cap * 2
+    while (cap < this.pos + n) cap *= 2
+    const next = Buffer.allocUnsafeSlow(cap)
     this.buf.copy(next, 0, 0, this.pos)
     this.buf = next
+    this.cap = cap
   }
 
   byte(c: number): void {
-    if (this.pos >= this.buf.length) this.#grow(1)
+    if (this.pos >= this.cap) this.grow(1)
     this.buf[this.pos++] = c
   }
 
   /** Bytes src[a..e) (a pre-encoded fragment, or a value inside a column's data). */
   copy(src: Buffer, a: number, e: number): void {
     const n = e - a
-    if (this.pos + n > this.buf.length) this.#grow(n)
+    if (this.pos + n > this.cap) this.grow(n)
     const b = this.buf
     let o = this.pos
     if (n < SHORT_COPY) for (let i = a; i < e; i++) b[o++] = src[i]
@@ -61,7 +72,7 @@ export class ByteSink {
     this.copy(src, 0, src.length)
   }
 
-  /** Any string, UTF-8 encoded. */
+  /** Any string, UTF-8 encoded (off the per-row path: constants and rare escaped values). */
   text(s: string): void {
     this.ensure(s.length * 3)
     this.pos += this.buf.write(s, this.pos, 'utf8')
@@ -80,7 +91,7 @@ export class ByteSink {
   uint(n: number): void {
     let len = 1
     for (let p = 10; p <= n && len < 16; p *= 10) len++
-    this.ensure(len)
+    if (this.pos + len > this.cap) this.grow(len)
     this.pos += len
     writeDigits(this.buf, this.pos, n)
   }
@@ -96,8 +107,19 @@ export class ByteSink {
   }
 }
 
-/** A string as a pre-encoded fragment. */
+/** A string as a pre-encoded fragment (at module load or once per snapshot or export, never per row). */
 export const fragment = (s: string): Buffer => Buffer.from(s, 'utf8')
+
+/** Buffer views over column bytes (native copies and slices need a Buffer), one per array. */
+const buffers = new WeakMap<Uint8Array, Buffer>()
+export function bufferOf(data: Uint8Array): Buffer {
+  let b = buffers.get(data)
+  if (!b) {
+    b = Buffer.from(data.buffer, data.byteOffset, data.byteLength)
+    buffers.set(data, b)
+  }
+  return b
+}
 
 const answer = new ByteSink()
 

@@ -44,6 +44,13 @@ export function writeDay(sink: ByteSink, days: number): void {
   civilDay(sink, days)
 }
 
+/** 0 <= v < 100 as two digits at b[o], b[o + 1]. */
+function two(b: Buffer, o: number, v: number): void {
+  const t = (v / 10) | 0
+  b[o] = 48 + t
+  b[o + 1] = 48 + v - t * 10
+}
+
 function civilDay(sink: ByteSink, days: number): void {
   const z = days + 719_468
   const era = Math.floor(z / 146_097)
@@ -58,17 +65,12 @@ function civilDay(sink: ByteSink, days: number): void {
   const b = sink.buf
   const o = sink.pos
   const hi = (y / 100) | 0
-  const lo = y - hi * 100
-  b[o] = 48 + ((hi / 10) | 0)
-  b[o + 1] = 48 + (hi % 10)
-  b[o + 2] = 48 + ((lo / 10) | 0)
-  b[o + 3] = 48 + (lo % 10)
+  two(b, o, hi)
+  two(b, o + 2, y - hi * 100)
   b[o + 4] = 0x2d
-  b[o + 5] = 48 + ((m / 10) | 0)
-  b[o + 6] = 48 + (m % 10)
+  two(b, o + 5, m)
   b[o + 7] = 0x2d
-  b[o + 8] = 48 + ((d / 10) | 0)
-  b[o + 9] = 48 + (d % 10)
+  two(b, o + 8, d)
   sink.pos = o + 10
 }
 
@@ -94,18 +96,14 @@ export function writeIsoTime(sink: ByteSink, t: number): void {
   const b = sink.buf
   const o = sink.pos
   b[o] = 0x54 // T
-  b[o + 1] = 48 + ((hour / 10) | 0)
-  b[o + 2] = 48 + (hour % 10)
+  two(b, o + 1, hour)
   b[o + 3] = 0x3a
-  b[o + 4] = 48 + ((min / 10) | 0)
-  b[o + 5] = 48 + (min % 10)
+  two(b, o + 4, min)
   b[o + 6] = 0x3a
-  b[o + 7] = 48 + ((sec / 10) | 0)
-  b[o + 8] = 48 + (sec % 10)
+  two(b, o + 7, sec)
   b[o + 9] = 0x2e
   b[o + 10] = 48 + ((milli / 100) | 0)
-  b[o + 11] = 48 + (((milli / 10) | 0) % 10)
-  b[o + 12] = 48 + (milli % 10)
+  two(b, o + 11, milli % 100)
   b[o + 13] = 0x5a // Z
   sink.pos = o + 14
 }

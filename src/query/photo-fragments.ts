@@ -3,8 +3,9 @@ import { ROVERS } from '../catalog/rovers'
 import type { Store } from '../store/store'
 import type { DictColumn, PhotoColumns, Utf8Column } from '../store/schema'
 import { perSnapshot } from '../store/per-snapshot'
-import { fragment } from './byte-sink'
+import { bufferOf, fragment } from './byte-sink'
 import { IMAGE_SIZES } from './photo-fields'
+import { plainJson } from './json-string'
 
 /**
  * The pre-encoded pieces of photo JSON, per store snapshot (photo-json.ts copies them): member
@@ -64,14 +65,9 @@ export class ColumnBytes {
     const rows = this.offsets.length - 1
     const a = this.offsets[k << BLOCK_SHIFT]
     const e = this.offsets[Math.min(rows, (k + 1) << BLOCK_SHIFT)]
-    const data = this.data
-    let plain = 1
-    for (let i = a; i < e; i++) {
-      const c = data[i]
-      plain &= c >= 0x20 && c < 0x7f && c !== 0x22 && c !== 0x5c ? 1 : 0
-    }
+    const plain = plainJson(this.data, a, e)
     this.#blocks[k] = plain ? 1 : 2
-    return plain === 1
+    return plain
   }
 }
 
@@ -111,17 +107,6 @@ const EMPTY = Buffer.alloc(0)
 /** A dictionary column's values as ready members `"name":"value"` (empty when absent), by code. */
 function dictMembers(col: DictColumn, name: string): Buffer[] {
   return col.dict.map((raw) => (raw ? fragment('"' + name + '":' + JSON.stringify(raw)) : EMPTY))
-}
-
-/** Buffer views over column bytes (native copies and slices need a Buffer), one per array. */
-const buffers = new WeakMap<Uint8Array, Buffer>()
-export function bufferOf(data: Uint8Array): Buffer {
-  let b = buffers.get(data)
-  if (!b) {
-    b = Buffer.from(data.buffer, data.byteOffset, data.byteLength)
-    buffers.set(data, b)
-  }
-  return b
 }
 
 export const photoFragments: (store: Store) => PhotoFragments = perSnapshot((store) => {

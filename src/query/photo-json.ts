@@ -54,8 +54,8 @@ export function writePhotos(sink: ByteSink, store: Store, rows: ArrayLike<number
 }
 
 /**
- * One photo's JSON object into the sink, byte for byte what a photo list's `data` holds for it
- * (also for row-at-a-time writers such as exports).
+ * One photo's JSON object into the sink, byte for byte what a photo list's `data` holds for it;
+ * the NDJSON and JSON exports write their rows with it too (export/json-rows.ts).
  */
 export function writePhoto(sink: ByteSink, store: Store, row: number, out: OutputSpec): void {
   writeRow(photoFragments(store), sink, row, out)

@@ -1,26 +1,22 @@
+import { ByteSink } from '../byte-sink'
+
 /**
- * A reusable output buffer that export writers render rows into as bytes: no string and no
- * object per row. The stream hands `view()` to the response sink (which copies what it cannot
- * send at once, so the buffer is reused for the next chunk right after) and calls `reset()`.
- * The buffer grows (by doubling) until one chunk fits, then stays: a full export allocates it
- * once.
+ * The byte sink (byte-sink.ts) an export renders rows into: no string and no object per row.
+ * The stream hands `view()` to the response sink (which copies what it cannot send at once, so
+ * the buffer is reused for the next chunk right after) and calls `reset()`. The buffer grows (by
+ * doubling) until one chunk fits, then stays: a full export allocates it once. Past the output,
+ * the same buffer holds an atlas of attached fragment pools (attach, frag).
  */
-export class ByteOut {
-  /** [0, cap): the output; [cap, cap + atlas size): the attached fragment pools (attach). */
-  buf: Buffer
-  pos = 0
-  cap: number
+export class ByteOut extends ByteSink {
   #atlasSize = 0
   readonly #attached = new Map<Buffer, number>()
 
   constructor(capacity = 1 << 20) {
-    this.cap = capacity
-    this.buf = Buffer.allocUnsafeSlow(capacity)
+    super(capacity)
   }
 
-  /** Room for `n` more bytes. */
-  ensure(n: number): void {
-    if (this.pos + n > this.cap) this.#grow(n, 0)
+  protected override grow(n: number): void {
+    this.#grow(n, 0)
   }
 
   /** A bigger buffer: the output grown to hold `n` more bytes, the atlas to hold `atlasMore` more. */
@@ -116,7 +112,7 @@ export class ByteOut {
   }
 
   /** Forgets what was written (and not drained). */
-  reset(): void {
+  override reset(): void {
     this.#pieces.length = 0
     this.#own.length = 0
     this.#mark = 0
@@ -143,91 +139,6 @@ export class ByteOut {
     this.buf.fill(0, this.pos, this.pos + n)
     this.pos += n
   }
-
-  byte(b: number): void {
-    if (this.pos >= this.cap) this.#grow(1, 0)
-    this.buf[this.pos++] = b
-  }
-
-  /**
-   * Copies src[a..b). Short runs by a loop (a native call costs more than a few bytes), longer
-   * ones natively (Buffer#copy takes offsets: no view object per call).
-   */
-  copy(src: Buffer, a: number, b: number): void {
-    const len = b - a
-    if (this.pos + len > this.cap) this.#grow(len, 0)
-    if (len < 24) {
-      const buf = this.buf
-      let p = this.pos
-      for (let i = a; i < b; i++) buf[p++] = src[i]!
-      this.pos = p
-    } else {
-      src.copy(this.buf, this.pos, a, b)
-      this.pos += len
-    }
-  }
-
-  /** Copies all of `src` (a pre-encoded fragment). */
-  bytes(src: Buffer): void {
-    this.copy(src, 0, src.length)
-  }
-
-  /** A JS string known to be ASCII or any text (encoded as UTF-8): only off the per-row path. */
-  text(s: string): void {
-    this.ensure(s.length * 3)
-    this.pos += this.buf.write(s, this.pos, 'utf8')
-  }
-
-  /** Decimal digits of an integer (|n| < 2^53). */
-  int(n: number): void {
-    if (this.pos + 17 > this.cap) this.#grow(17, 0)
-    const buf = this.buf
-    if (n < 0) {
-      buf[this.pos++] = 0x2d
-      n = -n
-    }
-    if (n < 10) {
-      buf[this.pos++] = 0x30 + n
-      return
-    }
-    if (n < 2147483648) {
-      // int32 arithmetic: the ids, sols and sizes of every row.
-      const digits = n < 100 ? 2 : n < 1000 ? 3 : n < 10000 ? 4 : n < 100000 ? 5 : n < 1000000 ? 6 : n < 10000000 ? 7 : n < 100000000 ? 8 : n < 1000000000 ? 9 : 10
-      let p = this.pos + digits
-      this.pos = p
-      let m = n | 0
-      while (m >= 10) {
-        const q = (m / 10) | 0
-        buf[--p] = 0x30 + m - q * 10
-        m = q
-      }
-      buf[--p] = 0x30 + m
-      return
-    }
-    let digits = 1
-    for (let m = n; m >= 10; m = Math.floor(m / 10)) digits++
-    let p = this.pos + digits
-    this.pos = p
-    while (n >= 10) {
-      const q = Math.floor(n / 10)
-      buf[--p] = 0x30 + (n - q * 10)
-      n = q
-    }
-    buf[--p] = 0x30 + n
-  }
-
-  /** `n` as exactly `width` digits with leading zeros (0 <= n < 10^width < 2^31). */
-  padded(n: number, width: number): void {
-    if (this.pos + width > this.cap) this.#grow(width, 0)
-    const buf = this.buf
-    let p = this.pos + width
-    this.pos = p
-    for (let i = 0; i < width; i++) {
-      const q = (n / 10) | 0
-      buf[--p] = 0x30 + (n - q * 10)
-      n = q
-    }
-  }
 }
 
 /** Views at least this large are written as they are rather than copied (ByteOut#external). */
@@ -253,15 +164,3 @@ function copyOf(view: Uint8Array): Uint8Array {
 const GC_EVERY_BYTES = 16 * 2 ** 20
 let copied = 0
 
-/** Pre-encodes an ASCII/UTF-8 constant once (module load or per export), never per row. */
-export function enc(s: string): Buffer {
-  return Buffer.from(s, 'utf8')
-}
-
-/** A Buffer over the same memory as a column's bytes (for ByteOut#copy), made once per array. */
-const buffers = new WeakMap<Uint8Array, Buffer>()
-export function bufferOf(data: Uint8Array): Buffer {
-  let b = buffers.get(data)
-  if (!b) buffers.set(data, (b = Buffer.from(data.buffer, data.byteOffset, data.byteLength)))
-  return b
-}

@@ -1,11 +1,13 @@
 import type { Store } from '../../store/store'
 import type { OutputSpec } from '../photo-fields'
-import { bufferOf, enc, type ByteOut } from './byte-out'
+import { bufferOf, fragment } from '../byte-sink'
+import { writeDay, writeIsoTime } from '../date-bytes'
+import { writeDouble, writeFloat32 } from '../float32-text'
+import type { ByteOut } from './byte-out'
 import { exportColumns, imageStart, type ExportColumn } from './export-columns'
 import { fragmentsOf } from './fragments'
-import { DateWriter, DoubleTexts, writeFloat32 } from './number-bytes'
 import type { RowWriter } from './row-writer'
-import { csvField, csvNeedsQuotes, writeCsvField, writeCsvQuotedInner } from './text-bytes'
+import { csvField, csvNeedsQuotes, writeCsvField, writeCsvQuotedInner } from './csv-field'
 
 /**
  * CSV (RFC 4180) written as bytes: a header of the flat column names (export-columns.ts, nested
@@ -18,7 +20,7 @@ import { csvField, csvNeedsQuotes, writeCsvField, writeCsvQuotedInner } from './
  */
 type Cell = (o: ByteOut, row: number) => void
 
-const CRLF = enc('\r\n')
+const CRLF = fragment('\r\n')
 
 export class CsvRows implements RowWriter {
   readonly columns: ExportColumn[]
@@ -29,8 +31,7 @@ export class CsvRows implements RowWriter {
   }
 
   start(o: ByteOut): void {
-    const dates = new DateWriter(o)
-    this.#cells = this.columns.map((c) => cellWriter(this.store, c, o, dates))
+    this.#cells = this.columns.map((c) => cellWriter(this.store, c, o))
     o.text(this.columns.map((c) => csvField(c.name)).join(',') + '\r\n')
   }
 
@@ -55,7 +56,7 @@ export class CsvRows implements RowWriter {
   }
 }
 
-function cellWriter(store: Store, c: ExportColumn, out: ByteOut, dates: DateWriter): Cell {
+function cellWriter(store: Store, c: ExportColumn, out: ByteOut): Cell {
   const p = store.photos
   switch (c.kind) {
     case 'int32': {
@@ -67,25 +68,24 @@ function cellWriter(store: Store, c: ExportColumn, out: ByteOut, dates: DateWrit
     case 'date': {
       const v = c.values
       return (o, r) => {
-        if (v[r]! >= 0) dates.day(o, v[r]!)
+        if (v[r]! >= 0) writeDay(o, v[r]!)
       }
     }
     case 'timestamp': {
       const v = c.values
       return (o, r) => {
-        if (Math.abs(v[r]!) <= 8.64e15) dates.iso(o, v[r]!)
+        if (Math.abs(v[r]!) <= 8.64e15) writeIsoTime(o, v[r]!)
       }
     }
     case 'f64': {
       const v = c.values
-      const texts = new DoubleTexts()
       const g = c.group
       if (!g) return (o, r) => {
-        if (v[r] === v[r]) texts.write(o, v[r]!)
+        if (v[r] === v[r]) writeDouble(o, v[r]!)
       }
       const [x, y, z] = g as [Float64Array, Float64Array, Float64Array]
       return (o, r) => {
-        if (Number.isFinite(x[r]!) && Number.isFinite(y[r]!) && Number.isFinite(z[r]!)) texts.write(o, v[r]!)
+        if (Number.isFinite(x[r]!) && Number.isFinite(y[r]!) && Number.isFinite(z[r]!)) writeDouble(o, v[r]!)
       }
     }
     case 'f32': {

@@ -63,31 +63,3 @@ export function fragmentsOf(values: readonly string[], kind: string, encode: (va
   if (!t) byKind.set(kind, (t = new Fragments(values, encode)))
   return t
 }
-
-/** Constant texts of a writer (member names, separators) in one pool, each as an [a, b) pair of atlas offsets once bound. */
-export class Constants<K extends string> {
-  readonly pool: Buffer
-  readonly #at: Record<K, [number, number]>
-  constructor(texts: Record<K, string>) {
-    const at = {} as Record<K, [number, number]>
-    let size = 0
-    for (const k in texts) {
-      const len = Buffer.byteLength(texts[k], 'utf8')
-      at[k] = [size, size + len]
-      size += len
-    }
-    this.pool = Buffer.alloc(size)
-    for (const k in texts) this.pool.write(texts[k], at[k][0], 'utf8')
-    this.#at = at
-  }
-  /** Start and end of each constant in `out`'s atlas (flat: [a0, b0, a1, b1, ...] in key order of `keys`). */
-  bind(out: ByteOut, keys: readonly K[]): Int32Array {
-    const base = out.attach(this.pool)
-    const r = new Int32Array(2 * keys.length)
-    keys.forEach((k, i) => {
-      r[2 * i] = base + this.#at[k][0]
-      r[2 * i + 1] = base + this.#at[k][1]
-    })
-    return r
-  }
-}

@@ -1,24 +1,10 @@
 import type { ByteOut } from './byte-out'
 
 /**
- * Utf8 column values written into JSON strings and CSV fields straight from the column bytes.
- * The store's bytes are valid UTF-8 (the builder encodes JS strings), so a value with nothing
- * to escape is its own text, non-ASCII included; anything to escape takes the string functions
- * the JSON and CSV writers define (rare: real captions and raw records, never per row of a
- * plain catalogue).
+ * Utf8 column values written into CSV fields straight from the column bytes (JSON strings:
+ * json-string.ts). The store's bytes are valid UTF-8 (the builder encodes JS strings), so a
+ * value with nothing to quote is its own text, non-ASCII included.
  */
-
-/** The inside of the JSON string literal of src[a..b) (what JSON.stringify writes between the quotes). */
-export function writeJsonInner(out: ByteOut, src: Buffer, a: number, b: number): void {
-  for (let i = a; i < b; i++) {
-    const c = src[i]!
-    if (c < 0x20 || c === 0x22 || c === 0x5c) {
-      out.text(JSON.stringify(src.toString('utf8', a, b)).slice(1, -1))
-      return
-    }
-  }
-  out.copy(src, a, b)
-}
 
 /** True when src[a..b) holds a byte that makes a CSV field need quotes (RFC 4180 §2.6: comma, quote, CR, LF). */
 export function csvNeedsQuotes(src: Buffer, a: number, b: number): boolean {
