@@ -14,26 +14,12 @@
  * Prints one JSON line (OpenLoopRun). Loopback only; bounded in time.
  */
 import { percentile } from '../lib/measure'
+import type { OpenLoopFigures } from '../lib/result'
 
-export interface OpenLoopRun {
+/** One open-loop run: the figures the report keeps (lib/result.ts) plus what the run was asked for. */
+export interface OpenLoopRun extends OpenLoopFigures {
   target_rps: number
-  /** Answers completed per second of the measured window. */
-  achieved_rps: number
   requests: number
-  p50_ms: number
-  p90_ms: number
-  p99_ms: number
-  p999_ms: number
-  max_ms: number
-  /**
-   * 99th percentile of (actual send - intended send) over the requests whose connection was idle
-   * when they fell due: the generator's own lateness, part of the measured latency. (A request
-   * held back by a late answer on its connection is late because of the server, not counted here.)
-   */
-  send_lag_p99_ms: number
-  bad_status: number
-  /** Requests intended in the window with no complete answer DRAIN_NS after it (counted as errors, not as latencies). */
-  unanswered: number
   connections: number
   duration_s: number
 }
