@@ -13,12 +13,6 @@ export interface EngineApi {
   batchPhotos?(store: Store, body: unknown, params: URLSearchParams, base: string): string
   listLocations?(store: Store, params: URLSearchParams, base: string): string
   listPanoramas?(store: Store, params: URLSearchParams, base: string): string
-  /** The same answers as UTF-8 bytes (no JS string made), timed instead of the text when present. */
-  listPhotosBytes?(store: Store, params: URLSearchParams, base: string): Uint8Array
-  getPhotoBytes?(store: Store, id: string, params: URLSearchParams, base: string): Uint8Array
-  batchPhotosBytes?(store: Store, body: unknown, params: URLSearchParams, base: string): Uint8Array
-  listLocationsBytes?(store: Store, params: URLSearchParams, base: string): Uint8Array
-  listPanoramasBytes?(store: Store, params: URLSearchParams, base: string): Uint8Array
   /** Modules that could not be imported, with the reason. */
   missing: string[]
 }
@@ -57,11 +51,6 @@ export async function loadEngine(): Promise<EngineApi> {
     batchPhotos: fn<Fn>(query, 'batchPhotos') as EngineApi['batchPhotos'],
     listLocations: fn<Fn>(locations, 'listLocations') as EngineApi['listLocations'],
     listPanoramas: fn<Fn>(panoramas, 'listPanoramas') as EngineApi['listPanoramas'],
-    listPhotosBytes: fn<Fn>(query, 'listPhotosBytes') as EngineApi['listPhotosBytes'],
-    getPhotoBytes: fn<Fn>(query, 'getPhotoBytes') as EngineApi['getPhotoBytes'],
-    batchPhotosBytes: fn<Fn>(query, 'batchPhotosBytes') as EngineApi['batchPhotosBytes'],
-    listLocationsBytes: fn<Fn>(locations, 'listLocationsBytes') as EngineApi['listLocationsBytes'],
-    listPanoramasBytes: fn<Fn>(panoramas, 'listPanoramasBytes') as EngineApi['listPanoramasBytes'],
     missing,
   }
 }

@@ -7,26 +7,20 @@ import { BASE, type EngineApi } from './engine-api'
  * parameters parsed once (as the server does per request, outside what we time).
  * Returns the reason when the engine lacks the function.
  */
-export function ourCall(shape: QueryShape, engine: EngineApi, store: Store): (() => string | Uint8Array) | string {
+export function ourCall(shape: QueryShape, engine: EngineApi, store: Store): (() => string) | string {
   const params = new URLSearchParams(shape.query)
-  const { listPhotosBytes, getPhotoBytes, batchPhotosBytes, listLocationsBytes, listPanoramasBytes } = engine
   switch (shape.endpoint) {
     case 'photos':
-      if (listPhotosBytes) return () => listPhotosBytes(store, params, BASE)
       return engine.listPhotos ? () => engine.listPhotos!(store, params, BASE) : 'listPhotos missing (src/query/index.ts)'
     case 'photo':
-      if (getPhotoBytes) return () => getPhotoBytes(store, shape.id!, params, BASE)
       return engine.getPhoto ? () => engine.getPhoto!(store, shape.id!, params, BASE) : 'getPhoto missing (src/query/index.ts)'
     case 'stats':
       return engine.photoStats ? () => engine.photoStats!(store, params, BASE) : 'photoStats missing (src/query/index.ts)'
     case 'batch':
-      if (batchPhotosBytes) return () => batchPhotosBytes(store, shape.body, params, BASE)
       return engine.batchPhotos ? () => engine.batchPhotos!(store, shape.body, params, BASE) : 'batchPhotos missing (src/query/index.ts)'
     case 'locations':
-      if (listLocationsBytes) return () => listLocationsBytes(store, params, BASE)
       return engine.listLocations ? () => engine.listLocations!(store, params, BASE) : 'listLocations missing (src/query/locations-list.ts)'
     case 'panoramas':
-      if (listPanoramasBytes) return () => listPanoramasBytes(store, params, BASE)
       return engine.listPanoramas ? () => engine.listPanoramas!(store, params, BASE) : 'listPanoramas missing (src/query/panoramas-list.ts)'
   }
 }
@@ -40,8 +34,8 @@ export interface Answer {
 }
 
 /** Reads our JSON answer. Throws when it is not the envelope the endpoint promises. */
-export function ourAnswer(endpoint: QueryShape['endpoint'], answer: string | Uint8Array): Answer {
-  const doc = JSON.parse(typeof answer === 'string' ? answer : new TextDecoder().decode(answer))
+export function ourAnswer(endpoint: QueryShape['endpoint'], answer: string): Answer {
+  const doc = JSON.parse(answer)
   if (endpoint === 'stats') {
     const groups = new Map<string, number>()
     for (const g of doc.data.groups) groups.set(String(g.key), Number(g.count))

@@ -21,11 +21,6 @@ export function batchPhotos(store: Store, body: unknown, params: URLSearchParams
   return writeBatch(store, body, params, base).toString()
 }
 
-/** The same answer as UTF-8 bytes. */
-export function batchPhotosBytes(store: Store, body: unknown, params: URLSearchParams, base: string): Uint8Array {
-  return writeBatch(store, body, params, base).toBytes()
-}
-
 function writeBatch(store: Store, body: unknown, params: URLSearchParams, base: string): ByteSink {
   const errors: ParamError[] = []
   const ids = parseIds(body, errors)

@@ -17,11 +17,6 @@ export function getPhoto(store: Store, id: string, params: URLSearchParams, base
   return writeGetPhoto(store, id, params, base).toString()
 }
 
-/** The same answer as UTF-8 bytes. */
-export function getPhotoBytes(store: Store, id: string, params: URLSearchParams, base: string): Uint8Array {
-  return writeGetPhoto(store, id, params, base).toBytes()
-}
-
 function writeGetPhoto(store: Store, id: string, params: URLSearchParams, base: string): ByteSink {
   const errors: ParamError[] = []
   const n = parsePathId(id, errors)

@@ -5,9 +5,9 @@
  * cache here (the bench measures these); plugins/photos adds the response cache.
  * Errors are thrown as ProblemError (400 validation, 404 not found).
  */
-export { listPhotos, listPhotosBytes } from './list-photos'
-export { getPhoto, getPhotoBytes } from './get-photo'
+export { listPhotos } from './list-photos'
+export { getPhoto } from './get-photo'
 export { photoStats } from './stats/photo-stats'
-export { batchPhotos, batchPhotosBytes } from './batch-photos'
+export { batchPhotos } from './batch-photos'
 export { fillTimestamp, TIMESTAMP_SLOT } from './envelope'
 export { ResponseCache, responseCacheFor } from './response-cache'

@@ -21,14 +21,6 @@ export function listPhotos(store: Store, params: URLSearchParams, base: string):
   return writeListPhotos(store, params, base).sink.toString()
 }
 
-/**
- * The same answer as UTF-8 bytes, what goes on the wire. Cheaper than the text: a JS string of
- * a whole page is a large allocation of its own.
- */
-export function listPhotosBytes(store: Store, params: URLSearchParams, base: string): Uint8Array {
-  return writeListPhotos(store, params, base).sink.toBytes()
-}
-
 /** The same, also telling how the rows were found (tests). */
 export function listPhotosWithPlan(store: Store, params: URLSearchParams, base: string): { text: string; outcome: QueryOutcome } {
   const { sink, outcome } = writeListPhotos(store, params, base)

@@ -28,11 +28,6 @@ export function listLocations(store: Store, params: URLSearchParams, base: strin
   return writeListLocations(store, params, base).toString()
 }
 
-/** The same answer as UTF-8 bytes. */
-export function listLocationsBytes(store: Store, params: URLSearchParams, base: string): Uint8Array {
-  return writeListLocations(store, params, base).toBytes()
-}
-
 function writeListLocations(store: Store, params: URLSearchParams, base: string): ByteSink {
   const q = readDerivedListParams(params, LOCATION_MIN_PHOTOS)
   const loc = store.locations

@@ -31,11 +31,6 @@ export function listPanoramas(store: Store, params: URLSearchParams, base: strin
   return writeListPanoramas(store, params, base).toString()
 }
 
-/** The same answer as UTF-8 bytes. */
-export function listPanoramasBytes(store: Store, params: URLSearchParams, base: string): Uint8Array {
-  return writeListPanoramas(store, params, base).toBytes()
-}
-
 function writeListPanoramas(store: Store, params: URLSearchParams, base: string): ByteSink {
   const q = readDerivedListParams(params, PANORAMA_MIN_PHOTOS)
   const pano = store.panoramas
