@@ -7,7 +7,7 @@ import { dayText } from '../src/query/day-text'
 import { float32Text, float32TextExact, writeDouble, writeFloat32 } from '../src/query/float32-text'
 import { isoTime } from '../src/query/iso-time'
 import { A, IMAGE_SIZES, outputSpec, PRESETS, SIZE, type OutputRequest, type OutputSpec } from '../src/query/photo-fields'
-import { photoJson, photosJson, writePhoto } from '../src/query/photo-json'
+import { writePhoto, writePhotos } from '../src/query/photo-json'
 import type { Utf8Column } from '../src/store/schema'
 import type { Store } from '../src/store/store'
 import { testStore } from './setup/test-app'
@@ -24,6 +24,18 @@ beforeAll(async () => {
 })
 
 const decoder = new TextDecoder()
+/** The text the writers give for one photo and for an array of photos (one sink, as an answer has). */
+const sink = new ByteSink()
+function photoJson(store: Store, row: number, out: OutputSpec): string {
+  sink.reset()
+  writePhoto(sink, store, row, out)
+  return sink.toString()
+}
+function photosJson(store: Store, rows: ArrayLike<number>, out: OutputSpec): string {
+  sink.reset()
+  writePhotos(sink, store, rows, out)
+  return sink.toString()
+}
 const text = (col: Utf8Column, row: number) => decoder.decode(col.data.subarray(col.offsets[row], col.offsets[row + 1]))
 
 /** JSON.stringify of the photo object built member by member (decisions.md: unknown values omitted). */

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { ResponseCache, RESPONSE_CACHE_MAX_ENTRY_BYTES } from '../src/query/response-cache'
-import { float32Json } from '../src/query/photo-json'
+import { float32Text as float32Json } from '../src/query/float32-text'
 
 /**
  * The serialised-response cache (src/query/response-cache.ts): a repeated request is answered

@@ -6,10 +6,6 @@ import { A, SIZE, type OutputSpec } from './photo-fields'
 import { photoFragments, type ColumnBytes, type PhotoFragments } from './photo-fragments'
 import { writeInner } from './json-string'
 
-/** Kept for callers of the former names. */
-export { float32Text as float32Json } from './float32-text'
-export { utf8Inner } from './json-string'
-
 /**
  * Photo rows straight to JSON bytes (interface "Photo"; decisions.md: attributes that are
  * unknown for a photo are omitted, never invented). Runs only for the rows of the page.
@@ -28,20 +24,6 @@ export { utf8Inner } from './json-string'
  * whole answer makes the text.
  */
 
-/** JSON text of an array of photos, in the order of `rows`. */
-export function photosJson(store: Store, rows: ArrayLike<number>, out: OutputSpec): string {
-  const sink = scratchSink()
-  writePhotos(sink, store, rows, out)
-  return sink.toString()
-}
-
-/** One photo's JSON text. */
-export function photoJson(store: Store, row: number, out: OutputSpec): string {
-  const sink = scratchSink()
-  writePhoto(sink, store, row, out)
-  return sink.toString()
-}
-
 /** The JSON array of the photos of `rows`, in that order, into the sink. */
 export function writePhotos(sink: ByteSink, store: Store, rows: ArrayLike<number>, out: OutputSpec): void {
   const f = photoFragments(store)
@@ -59,13 +41,6 @@ export function writePhotos(sink: ByteSink, store: Store, rows: ArrayLike<number
  */
 export function writePhoto(sink: ByteSink, store: Store, row: number, out: OutputSpec): void {
   writeRow(photoFragments(store), sink, row, out)
-}
-
-/** The sink of the text functions above (rendering is synchronous: one answer at a time). */
-const scratch = new ByteSink()
-function scratchSink(): ByteSink {
-  scratch.reset()
-  return scratch
 }
 
 /** The inside of the JSON string of a row's value of a Utf8 column. */
