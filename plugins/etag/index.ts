@@ -86,6 +86,17 @@ export function etagPlugin(deps: PluginDeps) {
     return ifNoneMatch(inm, etag)
   }
 
+  type Figures = Record<string, string>
+  /** The current figures a 304 carries: peeked, never counted (a revalidation is free). */
+  const notModifiedFigures = (ctx: RequestContext): Figures | Promise<Figures> => {
+    const record = ctx.key!
+    const now = clock()
+    const limits = effectiveLimits(record, deps.config)
+    const figures = (u: { hourCount: number; dayCount: number }) => rateLimitHeaders(limits, u.hourCount, now, u.dayCount)
+    const usage = deps.limits.peek(record.id, now)
+    return usage instanceof Promise ? usage.then(figures) : figures(usage)
+  }
+
   // At the edge, after the auth gate found the key: the same validators and condition; only a
   // listed tag that matches is answered there (a 304 with the current, uncounted figures).
   deps.early?.addGate((ctx, request, route) => {
@@ -93,50 +104,29 @@ export function etagPlugin(deps: PluginDeps) {
     if (!v) return 'pipeline'
     const inm = request.headers.get('if-none-match')
     if (inm === null || ifNoneMatch(inm, v.etag!) !== 'tag') return 'pipeline'
-    const record = ctx.key!
-    const now = clock()
-    const limits = effectiveLimits(record, deps.config)
-    const usage = deps.limits.peek(record.id, now)
-    const answer = (u: { hourCount: number; dayCount: number }) => notModifiedResponse(ctx, v, rateLimitHeaders(limits, u.hourCount, now, u.dayCount))
-    return usage instanceof Promise ? usage.then(answer) : answer(usage)
+    const f = notModifiedFigures(ctx)
+    return f instanceof Promise ? f.then((l) => notModifiedResponse(ctx, v, l)) : notModifiedResponse(ctx, v, f)
   })
 
-  const plugin = new Elysia({ name: 'etag' })
-  if (deps.limits.kind === 'memory') {
-    // Synchronous with memory counters: declared so (src/http/sync-hook.ts).
-    // A transform hook may end the request by returning status(...): Elysia's compose maps an
-    // ElysiaCustomStatusResponse from transform into the answer, although its types say void.
-    plugin.onTransform(
-      { as: 'global' },
-      syncHook(({ request, route, set }: Ctx) => {
-        const ctx = contextOf(request)
-        const v = validators(ctx, request, route)
-        if (!v) return
-        ctx.addHeaders('success', v)
-        const c = conditional(request, route, v.etag!)
-        if (c === 'star') return void (ctx.star = true)
-        if (c !== 'tag') return
-        const now = clock()
-        const record = ctx.key!
-        const usage = deps.limits.peek(record.id, now) as { hourCount: number; dayCount: number }
-        return notModified(ctx, set, v, rateLimitHeaders(effectiveLimits(record, deps.config), usage.hourCount, now, usage.dayCount))
-      }) as never,
-    )
-  } else {
-    plugin.onTransform({ as: 'global' }, (async ({ request, route, set }: Ctx) => {
-      const ctx = contextOf(request)
-      const v = validators(ctx, request, route)
-      if (!v) return
-      ctx.addHeaders('success', v)
-      const c = conditional(request, route, v.etag!)
-      if (c === 'star') return void (ctx.star = true)
-      if (c !== 'tag') return
-      const now = clock()
-      const record = ctx.key!
-      const usage = await deps.limits.peek(record.id, now)
-      return notModified(ctx, set, v, rateLimitHeaders(effectiveLimits(record, deps.config), usage.hourCount, now, usage.dayCount))
-    }) as never)
+  /** The gate in the pipeline: validators on the answer, and a 304 when a listed tag matches. */
+  const gate = ({ request, route, set }: Ctx) => {
+    const ctx = contextOf(request)
+    const v = validators(ctx, request, route)
+    if (!v) return
+    ctx.addHeaders('success', v)
+    const c = conditional(request, route, v.etag!)
+    if (c === 'star') return void (ctx.star = true)
+    if (c !== 'tag') return
+    const f = notModifiedFigures(ctx)
+    return f instanceof Promise ? f.then((l) => notModified(ctx, set, v, l)) : notModified(ctx, set, v, f)
   }
+
+  const plugin = new Elysia({ name: 'etag' })
+  // A transform hook may end the request by returning status(...): Elysia's compose maps an
+  // ElysiaCustomStatusResponse from transform into the answer, although its types say void.
+  // With memory counters the peek is synchronous and the hook is declared so (src/http/sync-hook.ts).
+  if (deps.limits.kind === 'memory') plugin.onTransform({ as: 'global' }, syncHook(gate) as never)
+  else plugin.onTransform({ as: 'global' }, (async ({ request, route, set }: Ctx) => gate({ request, route, set })) as never)
   return plugin
 }
 
