@@ -1,3 +1,5 @@
+import { nthElement } from '../nth-element'
+
 /**
  * Group shares of a total as percentages to 4 decimals by the largest-remainder method
  * (decisions.md, Clarifications: Percentages): each group gets the floor of its exact share in
@@ -57,29 +59,9 @@ export function percentageUnits(counts: ArrayLike<number>): Int32Array {
   return units
 }
 
-/** The k-th smallest value of `a` (0-based; reorders `a`): Hoare's selection, middle pivot. */
+/** The k-th smallest value of `a` (0-based; reorders `a`). */
 function kthSmallest(a: Float64Array, k: number): number {
-  let lo = 0
-  let hi = a.length - 1
-  while (lo < hi) {
-    const pivot = a[(lo + hi) >>> 1]!
-    let i = lo
-    let j = hi
-    while (i <= j) {
-      while (a[i]! < pivot) i++
-      while (a[j]! > pivot) j--
-      if (i <= j) {
-        const x = a[i]!
-        a[i] = a[j]!
-        a[j] = x
-        i++
-        j--
-      }
-    }
-    if (k <= j) hi = j
-    else if (k >= i) lo = i
-    else return a[k]!
-  }
+  nthElement(a, 0, a.length - 1, k)
   return a[k]!
 }
 

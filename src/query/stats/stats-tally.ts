@@ -1,3 +1,4 @@
+import { lowerBound } from '../../resources/table-ranges'
 import type { Store } from '../../store/store'
 import { perSnapshot } from '../../store/per-snapshot'
 import type { PhotoFilters } from '../filters'
@@ -130,18 +131,6 @@ function tallyCells(store: Store, f: PhotoFilters, t: StatsTally, groupBy: Group
     t.solRankFrom = Math.min(rankFrom, rankTo)
     t.solRankTo = rankTo
   }
-}
-
-/** First position in [from, to) whose value is >= v (values ascending there), else to. */
-function lowerBound(values: Int32Array, from: number, to: number, v: number): number {
-  let lo = from
-  let hi = to
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (values[mid] < v) lo = mid + 1
-    else hi = mid
-  }
-  return lo
 }
 
 /** Runs `loop` over the stretches of cells [from, to) whose day zones meet the date bounds b[2..3]. */
