@@ -21,6 +21,9 @@ const roverProps = {
   total_photos: Type.Integer(),
 }
 
+/** A mission manifest states the same rover facts, without the id. */
+const { id: _id, ...manifestProps } = roverProps
+
 /** The rover of a photo: cameras as {name, full_name}. */
 export const V1PhotoRoverSchema = Type.Object({ ...roverProps, cameras: Type.Array(Type.Object({ name: Type.String(), full_name: Type.String() }, closed)) }, closed)
 
@@ -36,13 +39,7 @@ export const V1ManifestSchema = Type.Object(
   {
     photo_manifest: Type.Object(
       {
-        name: Type.String(),
-        landing_date: Day,
-        launch_date: Day,
-        status: Type.String(),
-        max_sol: Type.Union([Type.Integer(), Type.Null()]),
-        max_date: Type.Union([Day, Type.Null()]),
-        total_photos: Type.Integer(),
+        ...manifestProps,
         photos: Type.Array(Type.Object({ sol: Type.Integer(), earth_date: Day, total_photos: Type.Integer(), cameras: Type.Array(Type.String()) }, closed)),
       },
       closed,
