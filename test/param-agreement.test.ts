@@ -61,7 +61,7 @@ function valuesFor(name: string, schema: any): { valid: string[]; invalid: strin
   switch (name) {
     case 'rovers':
     case 'rover':
-      return { valid: name === 'rover' ? [...ROVER_SLUGS, 'Spirit'] : listValues(ROVER_SLUGS), invalid: name === 'rover' ? ['mars', 'spirit,curiosity'] : listValues(ROVER_SLUGS, false) }
+      return { valid: name === 'rover' ? [...ROVER_SLUGS, 'Spirit', ' Curiosity ', ' '] : listValues(ROVER_SLUGS), invalid: name === 'rover' ? ['mars', 'spirit,curiosity', 'spirit,'] : listValues(ROVER_SLUGS, false) }
     case 'cameras':
       return { valid: listValues(cameras), invalid: listValues(cameras, false) }
     case 'include':
@@ -69,7 +69,7 @@ function valuesFor(name: string, schema: any): { valid: string[]; invalid: strin
     case 'image_sizes':
       return { valid: listValues(IMAGE_SIZES), invalid: listValues(IMAGE_SIZES, false) }
     case 'group_by':
-      return { valid: ['camera', 'rover', 'sol', 'ROVER'], invalid: ['day', 'camera;rover'] }
+      return { valid: ['camera', 'rover', 'sol', 'ROVER', ' Sol ', ' '], invalid: ['day', 'camera;rover', 'camera,rover', 'sol,'] }
     case 'sort':
       return { valid: [...SORT_FIELDS, ...SORT_FIELDS.map((f) => '-' + f), '-sol,id', ' - sol , earth_date '], invalid: ['colour', '+sol', 'sol,-colour', '--sol'] }
     case 'fields':

@@ -168,6 +168,27 @@ export function listParam(name: string, allowed: readonly string[], normalise: (
 }
 
 /**
+ * One value of `allowed`, in either case, blanks around it ignored (as a list item is read; a blank
+ * value is no value, as for every parameter: rawParam), for
+ * parameters that take exactly one: the schema's pattern and the parser accept the same strings
+ * (test/param-agreement), so a comma list is refused by both, not advertised by one and refused
+ * by the other.
+ */
+export function choiceParam<T extends string>(name: string, allowed: readonly T[], description: string, unknown = (raw: string) => `must be one of ${allowed.join(', ')}, got "${echo(raw)}"`): ParamSpec<T> {
+  const schema = Type.String({ description: `${description} One of: ${allowed.join(', ')} (case-insensitive).`, pattern: `^\\s*(?:${itemAlternation(allowed, true)}\\s*)?$` })
+  return {
+    name,
+    schema,
+    parse(raw, errors) {
+      const v = raw.trim().toLowerCase()
+      const hit = allowed.find((a) => a.toLowerCase() === v)
+      if (hit === undefined) errors.push({ parameter: name, message: unknown(raw) })
+      return hit
+    },
+  }
+}
+
+/**
  * The JSON Schema pattern of a comma list whose items come from `items` (test/param-agreement
  * proves the parsers and these patterns accept the same values): blanks around items and empty
  * items allowed, as splitList() reads them; `caseless`: every letter in either case.

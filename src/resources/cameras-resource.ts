@@ -1,9 +1,8 @@
-import { Type } from '@sinclair/typebox'
 import type { Store } from '../store/store'
 import { ROVERS, ROVER_SLUGS, roverCode, type RoverSlug } from '../catalog/rovers'
 import { CAMERAS, CAMERA_NAMES, type CameraFacts } from '../catalog/cameras'
 import { notFound, validationError, type ParamError } from '../http/problems'
-import { echo, itemAlternation, readParam, type ParamSpec } from '../query/param-parsers'
+import { choiceParam, echo, readParam, type ParamSpec } from '../query/param-parsers'
 import { singleEnvelope, wholeListEnvelope } from '../query/envelope'
 import { roverStats, type CatalogueStats } from '../query/stats/rover-stats'
 
@@ -31,16 +30,7 @@ import { roverStats, type CatalogueStats } from '../query/stats/rover-stats'
  */
 export const CAMERAS_PATH = '/api/v2/cameras'
 
-export const ROVER_PARAM: ParamSpec<RoverSlug> = {
-  name: 'rover',
-  schema: Type.String({ description: `One rover slug, case-insensitive: ${ROVER_SLUGS.join(', ')}. Narrows the camera to that rover.`, pattern: `^\\s*${itemAlternation(ROVER_SLUGS, true)}\\s*$` }),
-  parse(raw: string, errors: ParamError[]) {
-    const slug = raw.toLowerCase()
-    if (roverCode(slug) >= 0) return slug as RoverSlug
-    errors.push({ parameter: 'rover', message: `unknown rover "${echo(raw)}"; valid: ${ROVER_SLUGS.join(', ')}` })
-    return undefined
-  },
-}
+export const ROVER_PARAM: ParamSpec<RoverSlug> = choiceParam('rover', ROVER_SLUGS, 'One rover slug. Narrows the camera to that rover.', (raw) => `unknown rover "${echo(raw)}"; valid: ${ROVER_SLUGS.join(', ')}`)
 
 export function listCameras(store: Store, params: URLSearchParams, base: string): string {
   const stats = roverStats(store)

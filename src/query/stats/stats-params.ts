@@ -1,7 +1,7 @@
 import type { ParamError } from '../../http/problems'
 import type { Store } from '../../store/store'
 import type { PhotoFilters } from '../filters'
-import { echo, listParam, rawParam, type ParamSpec } from '../param-parsers'
+import { choiceParam, readParam, type ParamSpec } from '../param-parsers'
 import { parsePhotoQuery, PHOTO_PARAMS, querySchema } from '../photo-params'
 
 /**
@@ -13,7 +13,7 @@ export const STATS_PATH = '/api/v2/photos/stats'
 
 export const GROUP_BY_VALUES = ['camera', 'rover', 'sol'] as const
 export type GroupBy = (typeof GROUP_BY_VALUES)[number]
-export const GROUP_BY = listParam('group_by', GROUP_BY_VALUES, (s) => s.toLowerCase(), 'Grouping of the statistics; default camera.') as ParamSpec<GroupBy[]>
+export const GROUP_BY: ParamSpec<GroupBy> = choiceParam('group_by', GROUP_BY_VALUES, 'Grouping of the statistics; default camera.')
 
 // Statistics have no pages to walk: `cursor` is not one of their parameters (ignored like any unknown one).
 export const STATS_QUERY_SCHEMA = querySchema([GROUP_BY as ParamSpec<unknown>, ...PHOTO_PARAMS.filter((p) => p.name !== 'cursor')])
@@ -26,16 +26,7 @@ export interface StatsQuery {
 /** Parses and validates the statistics parameters; throws one validationError naming each bad one. */
 export function parseStatsQuery(params: URLSearchParams, store: Store): StatsQuery {
   const errors: ParamError[] = []
-  const groupBy = parseGroupBy(rawParam(params, 'group_by'), errors)
+  const groupBy = readParam(params, GROUP_BY, errors) ?? 'camera'
   const q = parsePhotoQuery(params, store, errors)
   return { groupBy, filters: q.filters }
-}
-
-/** One grouping, case-insensitive; absent: camera. */
-function parseGroupBy(raw: string | undefined, errors: ParamError[]): GroupBy {
-  if (raw === undefined) return 'camera'
-  const v = raw.toLowerCase()
-  if ((GROUP_BY_VALUES as readonly string[]).includes(v)) return v as GroupBy
-  errors.push({ parameter: 'group_by', message: `must be one of ${GROUP_BY_VALUES.join(', ')}, got "${echo(raw)}"` })
-  return 'camera'
 }
