@@ -11,6 +11,7 @@ import { freePort, stopProcess, waitReady } from './lib/processes'
 import type { ScenarioOptions } from './lib/scenario-options'
 import { ensureWrk, runWrk, wrkVersion, type WrkRun } from './http/wrk'
 import { ScenarioSkip } from './lib/scenario-skip'
+import { pinCpus, pinNote } from './lib/cpu-pin'
 
 /** The goals as shares of the bare Bun.serve ceiling's req/s (bench/lib/goals.ts). */
 export const HTTP_GOALS: Record<string, number | undefined> = { list: GOALS.listShare, 'not-modified': GOALS.notModifiedShare, health: undefined, 'list-gzip': undefined }
@@ -36,6 +37,7 @@ export async function benchHttp(o: ScenarioOptions): Promise<HttpResult> {
   const tmp = mkdtempSync(join(tmpdir(), 'mars-bench-http-'))
   let server: Subprocess | undefined
   let ceiling: Subprocess | undefined
+  const pin = pinCpus()
   try {
     const env = {
       ...process.env,
@@ -56,6 +58,7 @@ export async function benchHttp(o: ScenarioOptions): Promise<HttpResult> {
     const port = await freePort()
     const origin = `http://127.0.0.1:${port}`
     server = Bun.spawn([process.execPath, 'app/server.ts'], { cwd: o.root, env: { ...env, PORT: String(port) }, stdout: 'ignore', stderr: 'pipe' })
+    pin.server(server.pid)
     await waitReady(`${origin}/health`, server)
     const auth = { 'X-API-Key': key }
 
@@ -73,6 +76,7 @@ export async function benchHttp(o: ScenarioOptions): Promise<HttpResult> {
 
     const cport = await freePort()
     ceiling = Bun.spawn([process.execPath, join(import.meta.dir, 'http', 'ceiling-server.ts'), String(cport), join(tmp, 'list.json'), join(tmp, 'health.json'), etag], { stdout: 'ignore', stderr: 'pipe' })
+    pin.server(ceiling.pid)
     const corigin = `http://127.0.0.1:${cport}`
     await waitReady(`${corigin}/health`, ceiling)
 
@@ -129,8 +133,9 @@ export async function benchHttp(o: ScenarioOptions): Promise<HttpResult> {
     const half = plain && listTarget && plain.status === 'ok' && plain.rps && plain.ceiling_rps
       ? await halfSaturation(o, { name: 'list', path: listTarget.path, headers: listTarget.headers, ceilingPath: listTarget.ceiling }, origin, corigin, plain.rps, { runs, durationS, connections: wrkOpts.connections })
       : undefined
-    return { generator: wrkVersion(wrk.path), connections: wrkOpts.connections, threads: wrkOpts.threads, duration_s: durationS, runs, targets: out, ...(half ? { half_saturation: half } : {}) }
+    return { generator: wrkVersion(wrk.path), placement: pinNote(pin), connections: wrkOpts.connections, threads: wrkOpts.threads, duration_s: durationS, runs, targets: out, ...(half ? { half_saturation: half } : {}) }
   } finally {
+    pin.release()
     await stopProcess(server)
     await stopProcess(ceiling)
     rmSync(tmp, { recursive: true, force: true })

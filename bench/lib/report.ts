@@ -57,7 +57,7 @@ function httpSection(h: HttpResult): string {
         t.ratio !== undefined ? `${Math.round(t.ratio * 100)}%` : '–', t.goal_ratio ? `>= ${t.goal_ratio * 100}% ${mark(t.met)}` : (t.error ?? '–')]),
     ),
     '',
-    `${h.generator}; ${h.threads} thread, ${h.connections} connections, ${h.duration_s} s per run, median of ${h.runs} run(s) per target, runs of the service and the ceiling alternating.`,
+    `${h.generator}; ${h.threads} thread, ${h.connections} connections, ${h.duration_s} s per run, median of ${h.runs} run(s) per target, runs of the service and the ceiling alternating${h.placement ? `; ${h.placement}` : ''}.`,
     h.half_saturation ? '\n' + halfSaturationSection(h.half_saturation) : '',
   ].join('\n')
 }

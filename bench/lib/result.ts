@@ -78,6 +78,8 @@ export interface HttpTarget {
 
 export interface HttpResult {
   generator: string
+  /** Where the generators and servers ran (bench/lib/cpu-pin.ts); absent in older results. */
+  placement?: string
   connections: number
   threads: number
   duration_s: number
