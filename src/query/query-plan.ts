@@ -43,7 +43,7 @@ export function planQuery(store: Store, f: PhotoFilters): QueryPlan {
     p.camera.dict.forEach((name, i) => { if (name !== '' && want.has(name)) cameraCodes!.push(i) })
   }
   const grids = compiled.empty ? [] : planGrids(store, f, compiled.byName)
-  const sources = [allRows(p.length), ...(compiled.empty ? [] : indexSources(p, paths, f, cameraCodes)), ...grids.flatMap((g) => (g.match.source ? [g.match.source] : []))]
+  const sources = [allRows(p.length), ...(compiled.empty ? [] : indexSources(store, f, cameraCodes)), ...grids.flatMap((g) => (g.match.source ? [g.match.source] : []))]
   const filterCount = compiled.byName.size
   let best = smallest(sources, filterCount)
   if (f.nasaId !== undefined && f.nasaId !== '' && best.size > p.length * NASA_SEARCH_SHARE && !compiled.empty) {

@@ -1,5 +1,7 @@
 import { NASA_GRAM_BLOCK, gramBit, type AccessPaths, type SortField } from '../store/access-paths'
 import type { PhotoColumns } from '../store/schema'
+import type { Store } from '../store/store'
+import { cameraGroup, roverGroups, roverSpan, type RoverGroups } from './rover-groups'
 import type { FilterName, IntRange, PhotoFilters } from './filters'
 
 /**
@@ -10,6 +12,7 @@ import type { FilterName, IntRange, PhotoFilters } from './filters'
  *  - all rows (the default order);
  *  - (rover, sol range) slices of `by_rover_sol`;
  *  - (rover, camera) row lists of `by_rover_camera` (each in the default order);
+ *  - (rover, camera, Earth date range) slices of `by_rover_camera_date`;
  *  - a value range of any sortable field's permutation (sol, earth_date, site, drive, width,
  *    height, Mars time, mast angles), already in that field's order.
  * The planner (run-query.ts) counts on the smallest and walks the one in sort order when that
@@ -79,30 +82,29 @@ interface RangeField {
   key: (row: number) => number
 }
 
-/** Index sources for a filter plan (cheap: binary searches only). */
-export function indexSources(p: PhotoColumns, paths: AccessPaths, f: PhotoFilters, cameraCodes: number[] | undefined): Source[] {
+/**
+ * Index sources for a filter plan (cheap: table lookups and binary searches inside one rover's
+ * or one (rover, camera)'s group, rover-groups.ts).
+ */
+export function indexSources(store: Store, f: PhotoFilters, cameraCodes: number[] | undefined): Source[] {
+  const p = store.photos
+  const paths = store.paths
+  const g = roverGroups(store)
   const out: Source[] = []
-  // No rover filter: every rover code up to the highest the table holds (by_rover_sol ends with it).
-  const n = paths.byRoverSol.length
-  const rovers = f.rovers ?? Array.from({ length: n > 0 ? p.rover[paths.byRoverSol[n - 1]] + 1 : 0 }, (_, c) => c)
+  // No rover filter: every rover code up to the highest the table holds.
+  const rovers = f.rovers ? [...f.rovers].sort((a, b) => a - b) : Array.from({ length: g.rovers }, (_, c) => c)
 
   // (rover, sol) slices: rovers and/or a sol range.
   if (f.sol || f.rovers) {
     const perm = paths.byRoverSol
-    const solLo = f.sol ? Math.max(0, f.sol.lo) : -INF
-    const solHi = f.sol ? f.sol.hi : INF
     const slices: number[] = []
-    for (const c of [...rovers].sort((a, b) => a - b)) {
-      const before = (pos: number, bound: number, strict: boolean) => {
-        const r = perm[pos]
-        const rv = p.rover[r]
-        if (rv !== c) return rv < c
-        const k = intKey(p.sol[r])
-        return strict ? k <= bound : k < bound
-      }
-      const s = partition(0, perm.length, (pos) => before(pos, solLo, false))
-      const e = partition(s, perm.length, (pos) => before(pos, solHi, true))
-      slices.push(s, e)
+    for (const c of rovers) {
+      const [a, b] = roverSpan(g.solStarts, c)
+      if (!f.sol) { slices.push(a, b); continue }
+      const lo = Math.max(0, f.sol.lo)
+      const hi = f.sol.hi
+      const s = partition(a, b, (pos) => intKey(p.sol[perm[pos]]) < lo)
+      slices.push(s, partition(s, b, (pos) => intKey(p.sol[perm[pos]]) <= hi))
     }
     const covers: FilterName[] = []
     if (f.rovers) covers.push('rovers')
@@ -112,31 +114,20 @@ export function indexSources(p: PhotoColumns, paths: AccessPaths, f: PhotoFilter
 
   // (rover, camera) row lists: cameras, or rovers alone (split per camera so each slice is in default order).
   if (cameraCodes || f.rovers) {
-    const perm = paths.byRoverCamera
-    const codes = cameraCodes ?? p.camera.dict.map((_, i) => i)
+    const codes = cameraCodes ? [...cameraCodes].sort((a, b) => a - b) : p.camera.dict.map((_, i) => i)
     const slices: number[] = []
-    for (const c of [...rovers].sort((a, b) => a - b)) {
-      for (const code of [...codes].sort((a, b) => a - b)) {
-        const before = (pos: number, strict: boolean) => {
-          const r = perm[pos]
-          const rv = p.rover[r]
-          if (rv !== c) return rv < c
-          const cv = p.camera.codes[r]
-          return strict ? cv <= code : cv < code
-        }
-        const s = partition(0, perm.length, (pos) => before(pos, false))
-        const e = partition(s, perm.length, (pos) => before(pos, true))
-        slices.push(s, e)
-      }
-    }
+    for (const c of rovers) for (const code of codes) slices.push(...cameraGroup(g, c, code))
     const covers: FilterName[] = []
     if (f.rovers) covers.push('rovers')
     if (cameraCodes) covers.push('cameras')
-    out.push(make(perm, slices, covers, true, 'rover-camera'))
+    out.push(make(paths.byRoverCamera, slices, covers, true, 'rover-camera'))
   }
 
+  // (rover, camera, earth_date) slices: cameras with an Earth date range.
+  if (cameraCodes && f.earthDate && paths.byRoverCameraDate) out.push(roverCameraDateSource(p, paths.byRoverCameraDate, g, rovers, cameraCodes, f))
+
   // (rover, site, drive) slices: a site range, narrowed to a drive range when the site is one value.
-  if (f.site && paths.byRoverSiteDrive) out.push(roverSiteDriveSource(p, paths.byRoverSiteDrive, rovers, f))
+  if (f.site && paths.byRoverSiteDrive && g.siteStarts) out.push(roverSiteDriveSource(p, paths.byRoverSiteDrive, g.siteStarts, rovers, f))
 
   // A value range over one sortable field's permutation.
   const ranges: Array<[RangeField, IntRange | undefined]> = [
@@ -161,6 +152,43 @@ export function indexSources(p: PhotoColumns, paths: AccessPaths, f: PhotoFilter
   return out
 }
 
+/** A date range of at most this many days is cut into one row-ordered slice per day (walkable in the default order). */
+const DAY_SLICES = 64
+
+/**
+ * Slices of by_rover_camera_date: per selected (rover, camera), the rows dated within the range
+ * (absent dates sort last within the group and never pass a bound). Every filter of the shape
+ * cameras + earth_date (+ rovers) is satisfied by construction, so the count is the slices'
+ * size. The rows of one (rover, camera, day) are in row order, that is the default order: a
+ * range of a few days is cut per day so the page can be merged from the day slices instead of
+ * selected from every match.
+ */
+function roverCameraDateSource(p: PhotoColumns, perm: Int32Array, g: RoverGroups, rovers: number[], codes: number[], f: PhotoFilters): Source {
+  const { lo, hi } = f.earthDate!
+  const days = hi - lo + 1
+  const perDay = days > 0 && days <= DAY_SLICES
+  const date = (pos: number) => intRangeKey(p.earth_date[perm[pos]])
+  const slices: number[] = []
+  for (const c of rovers) {
+    for (const code of [...codes].sort((a, b) => a - b)) {
+      const [a, b] = cameraGroup(g, c, code)
+      const s = partition(a, b, (pos) => date(pos) < lo)
+      const e = partition(s, b, (pos) => date(pos) <= hi)
+      if (!perDay || e === s) { slices.push(s, e); continue }
+      let from = s
+      for (let day = lo; day < hi && from < e; day++) {
+        const to = partition(from, e, (pos) => date(pos) <= day)
+        slices.push(from, to)
+        from = to
+      }
+      slices.push(from, e)
+    }
+  }
+  const covers: FilterName[] = ['cameras', 'earthDate']
+  if (f.rovers) covers.push('rovers')
+  return make(perm, slices, covers, perDay, 'rover-camera-date')
+}
+
 /**
  * Slices of by_rover_site_drive, one per rover: (rover, site in range) or, when the site range
  * is one value and a drive range is given, (rover, that site, drive in range). Keys are
@@ -168,26 +196,25 @@ export function indexSources(p: PhotoColumns, paths: AccessPaths, f: PhotoFilter
  * The rows of one (rover, site) visit sit close together in the table, so reading them is not
  * scattered.
  */
-function roverSiteDriveSource(p: PhotoColumns, perm: Int32Array, rovers: number[], f: PhotoFilters): Source {
+function roverSiteDriveSource(p: PhotoColumns, perm: Int32Array, starts: Int32Array, rovers: number[], f: PhotoFilters): Source {
   const site = f.site!
   const siteLo = Math.max(0, site.lo)
   const drive = siteLo === site.hi ? f.drive : undefined
   const driveLo = drive ? Math.max(0, drive.lo) : 0
   const slices: number[] = []
-  for (const c of [...rovers].sort((a, b) => a - b)) {
-    // Positions before the (c, lower bound) key, and up to the (c, upper bound) key.
+  for (const c of rovers) {
+    const [a, b] = roverSpan(starts, c)
+    // Positions of rover c before the lower bound's key, and up to the upper bound's key.
     const below = (pos: number, upper: boolean) => {
       const r = perm[pos]
-      const rv = p.rover[r]
-      if (rv !== c) return rv < c
       const s = intRangeKey(p.site[r])
       if (!drive) return upper ? s <= site.hi : s < siteLo
       if (s !== siteLo) return s < siteLo
       const d = intRangeKey(p.drive[r])
       return upper ? d <= drive.hi : d < driveLo
     }
-    const s = partition(0, perm.length, (pos) => below(pos, false))
-    const e = partition(s, perm.length, (pos) => below(pos, true))
+    const s = partition(a, b, (pos) => below(pos, false))
+    const e = partition(s, b, (pos) => below(pos, true))
     slices.push(s, e)
   }
   const covers: FilterName[] = ['site']
