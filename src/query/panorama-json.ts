@@ -2,6 +2,7 @@ import type { PanoramaColumns } from '../store/schema'
 import { ROVER_SLUGS } from '../catalog/rovers'
 import { bufferOf, fragment, writeDigits, type ByteSink } from './byte-sink'
 import { writeDouble } from './float32-text'
+import { RecordArena } from './record-arena'
 
 /**
  * One panorama record as JSON bytes (behaviour.md §15.3 fields; optional ones omitted when
@@ -10,7 +11,10 @@ import { writeDouble } from './float32-text'
  * Mars times are copied from the column's bytes, numbers are written as digits (Number#toString's
  * text, `null` when not finite) and photo ids straight from the id list: no string per record.
  */
-interface Fragments {
+export interface PanoramaTable {
+  pano: PanoramaColumns
+  /** Records already rendered, around the origin (record-arena.ts). */
+  arena: RecordArena
   /** The Mars time columns' bytes need no JSON escape (else they go through JSON.stringify). */
   plainTimes: boolean
   startBytes: Buffer
@@ -20,12 +24,15 @@ interface Fragments {
   quality: Buffer[]
 }
 
-const fragments = new WeakMap<PanoramaColumns, Fragments>()
+const tables = new WeakMap<PanoramaColumns, PanoramaTable>()
 
-function fragmentsOf(pano: PanoramaColumns): Fragments {
-  let f = fragments.get(pano)
+/** What writing a panorama table's records needs, made once per table (per snapshot). */
+export function panoramaTable(pano: PanoramaColumns): PanoramaTable {
+  let f = tables.get(pano)
   if (!f) {
     f = {
+      pano,
+      arena: new RecordArena(pano.length),
       plainTimes: plainJson(pano.mars_time_start.data) && plainJson(pano.mars_time_end.data),
       startBytes: bufferOf(pano.mars_time_start.data),
       endBytes: bufferOf(pano.mars_time_end.data),
@@ -34,7 +41,7 @@ function fragmentsOf(pano: PanoramaColumns): Fragments {
       cameraQuery: pano.camera.dict.map((c) => fragment('&cameras=' + encodeURIComponent(c) + '&site=')),
       quality: pano.quality.dict.map((q) => fragment(',"quality":' + JSON.stringify(q) + ',"photo_ids":[')),
     }
-    fragments.set(pano, f)
+    tables.set(pano, f)
   }
   return f
 }
@@ -106,7 +113,7 @@ export function writeMilli(sink: ByteSink, x: number): void {
 const MILLI_LIMIT = 1e15
 
 /** The ids of values[from, to) as a comma-separated list of decimal integers. */
-export function writeIds(sink: ByteSink, values: Int32Array, from: number, to: number): void {
+function writeIds(sink: ByteSink, values: Int32Array, from: number, to: number): void {
   // An int32 takes at most 11 characters, plus its comma.
   sink.ensure((to - from) * 12)
   const b = sink.buf
@@ -134,9 +141,20 @@ function writeTime(sink: ByteSink, key: Buffer, col: PanoramaColumns['mars_time_
   sink.byte(0x22)
 }
 
-/** `origin` is the request's origin, already escaped for the inside of a JSON string. */
-export function writePanorama(sink: ByteSink, pano: PanoramaColumns, row: number, origin: Buffer): void {
-  const f = fragmentsOf(pano)
+/**
+ * Panorama `row` of the table; `origin` is the request's origin, already escaped for the inside
+ * of a JSON string. A row written before is copied from the table's arena around the origin.
+ */
+export function writePanorama(sink: ByteSink, table: PanoramaTable, row: number, origin: Buffer): void {
+  if (table.arena.write(sink, row, origin)) return
+  const from = sink.pos
+  const cut = renderPanorama(sink, table, row, origin)
+  table.arena.keep(row, sink.buf, from, cut, cut + origin.length, sink.pos)
+}
+
+/** Renders the record; returns the sink position where the origin was written. */
+function renderPanorama(sink: ByteSink, f: PanoramaTable, row: number, origin: Buffer): number {
+  const pano = f.pano
   const slug = SLUG[pano.rover[row]!]!
   const sol = pano.sol[row]!
   const camera = pano.camera.codes[row]!
@@ -179,6 +197,7 @@ export function writePanorama(sink: ByteSink, pano: PanoramaColumns, row: number
   sink.bytes(f.quality[pano.quality.codes[row]!]!)
   writeIds(sink, pano.photo_ids_values, pano.photo_ids_offsets[row]!, pano.photo_ids_offsets[row + 1]!)
   sink.bytes(K.links)
+  const cut = sink.pos
   sink.bytes(origin)
   sink.bytes(slug.query)
   sink.int(sol)
@@ -187,6 +206,7 @@ export function writePanorama(sink: ByteSink, pano: PanoramaColumns, row: number
   sink.bytes(K.siteDrive)
   sink.int(drive)
   sink.bytes(K.end)
+  return cut
 }
 
 /** The origin as it goes inside a JSON string (JSON.stringify's escapes). */

@@ -4,7 +4,7 @@ import { ROVER_SLUGS, roverCode } from '../catalog/rovers'
 import { notFound } from '../http/problems'
 import { answerSink, type ByteSink } from './byte-sink'
 import { DATA_OPEN, listEnvelopeTail, singleEnvelopeTail } from './envelope'
-import { originFragment, writePanorama } from './panorama-json'
+import { originFragment, panoramaTable, writePanorama } from './panorama-json'
 import { lowerBound, pageRows, pageRowsAtLeast, roverRanges } from '../resources/table-ranges'
 import { minPhotosParam, readDerivedListParams } from '../resources/derived-list-params'
 
@@ -49,10 +49,11 @@ function writeListPanoramas(store: Store, params: URLSearchParams, base: string)
     : pageRowsAtLeast(ranges, pano.total_photos, q.minPhotos, offset, perPage)
   const sink = answerSink()
   const origin = originFragment(base)
+  const table = panoramaTable(pano)
   sink.text(DATA_OPEN + '[')
   for (let i = 0; i < rows.length; i++) {
     if (i > 0) sink.byte(0x2c)
-    writePanorama(sink, pano, rows[i]!, origin)
+    writePanorama(sink, table, rows[i]!, origin)
   }
   sink.byte(0x5d)
   sink.text(listEnvelopeTail({ returned: rows.length, total, paging: q.paging, base, path: PANORAMAS_PATH, params }))
@@ -66,7 +67,7 @@ export function getPanorama(store: Store, id: string, base: string): string {
   const pano = store.panoramas
   const sink = answerSink()
   sink.text(DATA_OPEN)
-  writePanorama(sink, pano, row, originFragment(base))
+  writePanorama(sink, panoramaTable(pano), row, originFragment(base))
   sink.text(singleEnvelopeTail(`${base}${PANORAMAS_PATH}/${panoramaId(pano, row)}`))
   return sink.toString()
 }
