@@ -263,10 +263,12 @@ function camerasOf(rovers: readonly string[] | undefined): ParamSpec<string[]> {
 
 /** Inclusive range from candidate lower and upper bounds (undefined ones ignored); undefined when none. */
 function intRange(los: Array<number | undefined>, his: Array<number | undefined>): IntRange | undefined {
-  const l = los.filter((v): v is number => v !== undefined)
-  const h = his.filter((v): v is number => v !== undefined)
-  if (!l.length && !h.length) return undefined
-  return { lo: l.length ? Math.max(...l) : 0, hi: h.length ? Math.min(...h) : INT32_MAX }
+  let lo: number | undefined
+  let hi: number | undefined
+  for (const v of los) if (v !== undefined && (lo === undefined || v > lo)) lo = v
+  for (const v of his) if (v !== undefined && (hi === undefined || v < hi)) hi = v
+  if (lo === undefined && hi === undefined) return undefined
+  return { lo: lo ?? 0, hi: hi ?? INT32_MAX }
 }
 
 function intersect(a: IntRange[], b: IntRange[]): IntRange[] {
