@@ -8,7 +8,7 @@ import type { FloatRange, IntRange, PhotoFilters } from './filters'
 import { DEFAULT_SORT, type SortKey } from './order'
 import {
   INT32_MAX, PAGE_PARAM, PER_PAGE_PARAM, ROVERS_PARAM, SOL_MAX_PARAM, SOL_MIN_PARAM, boolParam, checkRange, dateParam, echo,
-  intParam, listParam, listPattern, MAX_SCALAR_LENGTH, numberParam, rawParam, readParam, readPaging, splitList, type Paging, type ParamSpec,
+  firstValues, intParam, listParam, listPattern, MAX_SCALAR_LENGTH, numberParam, rawParam, readParam, readPaging, splitList, type Paging, type ParamSpec,
 } from './param-parsers'
 import { ATTRIBUTES, FIELD_NAMES, IMAGE_SIZES, PRESETS, outputSpec, type ImageSize, type OutputSpec, type Preset } from './photo-fields'
 
@@ -111,7 +111,8 @@ const DAY_S = 86_400
 const GOLDEN: IntRange[] = [{ lo: 5 * 3600, hi: 8 * 3600 - 1 }, { lo: 17 * 3600, hi: 20 * 3600 - 1 }]
 
 /** Parses and validates every photo parameter; throws one validationError naming each bad one. */
-export function parsePhotoQuery(params: URLSearchParams, store: Store, extra: ParamError[] = []): PhotoQuery {
+export function parsePhotoQuery(query: URLSearchParams, store: Store, extra: ParamError[] = []): PhotoQuery {
+  const params = firstValues(query)
   const errors: ParamError[] = [...extra]
   const filters: PhotoFilters = {}
 

@@ -76,11 +76,17 @@ const intKey = (v: number) => (v < 0 ? INF : v)
 const intRangeKey = (v: number) => (v < 0 ? NaN : v)
 const floatKey = (v: number) => v
 
-interface RangeField {
-  filter: FilterName
-  field: SortField
-  key: (row: number) => number
-}
+/** Filters answered by a value range of one field's permutation: the filter, the field, its column (int: absent -1; float: NaN). */
+const RANGE_FIELDS: ReadonlyArray<readonly [FilterName, SortField, 'sol' | 'earth_date' | 'site' | 'drive' | 'width' | 'height' | 'mast_elevation' | 'mast_azimuth']> = [
+  ['sol', 'sol', 'sol'],
+  ['earthDate', 'earth_date', 'earth_date'],
+  ['site', 'site', 'site'],
+  ['drive', 'drive', 'drive'],
+  ['width', 'width', 'width'],
+  ['height', 'height', 'height'],
+  ['mastElevation', 'mast_elevation', 'mast_elevation'],
+  ['mastAzimuth', 'mast_azimuth', 'mast_azimuth'],
+]
 
 /**
  * Index sources for a filter plan (cheap: table lookups and binary searches inside one rover's
@@ -129,20 +135,13 @@ export function indexSources(store: Store, f: PhotoFilters, cameraCodes: number[
   // (rover, site, drive) slices: a site range, narrowed to a drive range when the site is one value.
   if (f.site && paths.byRoverSiteDrive && g.siteStarts) out.push(roverSiteDriveSource(p, paths.byRoverSiteDrive, g.siteStarts, rovers, f))
 
-  // A value range over one sortable field's permutation.
-  const ranges: Array<[RangeField, IntRange | undefined]> = [
-    [{ filter: 'sol', field: 'sol', key: (r) => intRangeKey(p.sol[r]) }, f.sol],
-    [{ filter: 'earthDate', field: 'earth_date', key: (r) => intRangeKey(p.earth_date[r]) }, f.earthDate],
-    [{ filter: 'site', field: 'site', key: (r) => intRangeKey(p.site[r]) }, f.site],
-    [{ filter: 'drive', field: 'drive', key: (r) => intRangeKey(p.drive[r]) }, f.drive],
-    [{ filter: 'width', field: 'width', key: (r) => intRangeKey(p.width[r]) }, f.width],
-    [{ filter: 'height', field: 'height', key: (r) => intRangeKey(p.height[r]) }, f.height],
-    [{ filter: 'mastElevation', field: 'mast_elevation', key: (r) => floatKey(p.mast_elevation[r]) }, f.mastElevation],
-    [{ filter: 'mastAzimuth', field: 'mast_azimuth', key: (r) => floatKey(p.mast_azimuth[r]) }, f.mastAzimuth],
-  ]
-  for (const [rf, range] of ranges) {
+  // A value range over one sortable field's permutation (key functions made only for the filters given).
+  for (const [filter, field, col] of RANGE_FIELDS) {
+    const range = f[filter] as IntRange | undefined
     if (!range) continue
-    out.push(make(paths.perm[rf.field], valueSlices(paths.perm[rf.field], rf.key, [range]), [rf.filter], false, `perm-${rf.field}`, rf.field))
+    const values = p[col] as ArrayLike<number>
+    const key = values instanceof Int32Array ? (r: number) => intRangeKey(values[r]) : (r: number) => floatKey(values[r])
+    out.push(make(paths.perm[field], valueSlices(paths.perm[field], key, [range]), [filter], false, `perm-${field}`, field))
   }
   if (f.marsTime) {
     const perm = paths.perm.date_taken_mars
@@ -169,8 +168,9 @@ function roverCameraDateSource(p: PhotoColumns, perm: Int32Array, g: RoverGroups
   const perDay = days > 0 && days <= DAY_SLICES
   const date = (pos: number) => intRangeKey(p.earth_date[perm[pos]])
   const slices: number[] = []
+  const sorted = [...codes].sort((a, b) => a - b)
   for (const c of rovers) {
-    for (const code of [...codes].sort((a, b) => a - b)) {
+    for (const code of sorted) {
       const [a, b] = cameraGroup(g, c, code)
       const s = partition(a, b, (pos) => date(pos) < lo)
       const e = partition(s, b, (pos) => date(pos) <= hi)
