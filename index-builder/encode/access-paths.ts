@@ -62,9 +62,10 @@ export function computeAccessPaths(photos: AccessPathInput): AccessPathColumns {
   for (let r = 0; r < n; r++) key[r] = photos.rover[r] * camSpan + photos.camera.codes[r]
   const byRoverCamera = countingSort(key, 256 * camSpan, n)
   // The same (rover, camera) groups, each by earth_date (absent last) then row: the rows by date
-  // rank in row order (into the radix scratch, free again), then stably by (rover, camera).
+  // rank in row order, then stably by (rover, camera). Both go into the radix scratch, which no
+  // sort uses after this point, so the new path adds no array to the build's peak.
   const byDate = countingSort(rank.earth_date, distinct.earth_date + 1, n, undefined, scratch.ping, scratch.counts)
-  const byRoverCameraDate = countingSort(key, 256 * camSpan, n, byDate)
+  const byRoverCameraDate = countingSort(key, 256 * camSpan, n, byDate, scratch.pong)
   // Dense ranks put absent (rank = distinct) last, as the value searches of sources.ts expect.
   // Sorted by drive first, then stably by (rover, site): least significant key first.
   const siteSpan = distinct.site + 1
