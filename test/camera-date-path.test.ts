@@ -170,5 +170,13 @@ describe('by_rover_camera_date answers cameras + earth dates exactly as a scan d
     const plan = planQuery(store, { cameras: ['NAVCAM'], earthDate: { lo: days, hi: days } })
     expect(plan.best.label).toBe('rover-camera-date')
     expect(plan.residual).toEqual([])
+    // Few rows satisfying every filter: no other source is looked up.
+    expect(plan.sources.map((s) => s.label)).toEqual(['all', 'rover-camera-date'])
+    // Many rows (every NAVCAM photo): the other sources stay, for ordered walks.
+    const wide = planQuery(store, { cameras: ['NAVCAM'], earthDate: { lo: 0, hi: 100_000 } })
+    expect(wide.best.size).toBeGreaterThan(1024)
+    expect(wide.sources.map((s) => s.label)).toContain('perm-earth_date')
+    // A filter the path does not cover keeps them too.
+    expect(planQuery(store, { cameras: ['NAVCAM'], earthDate: { lo: days, hi: days }, sol: { lo: 0, hi: 100_000 } }).sources.length).toBeGreaterThan(2)
   })
 })

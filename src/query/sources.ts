@@ -100,6 +100,12 @@ export function indexSources(store: Store, f: PhotoFilters, cameraCodes: number[
   // No rover filter: every rover code up to the highest the table holds.
   const rovers = f.rovers ? [...f.rovers].sort((a, b) => a - b) : Array.from({ length: g.rovers }, (_, c) => c)
 
+  // (rover, camera, earth_date) slices: cameras with an Earth date range. When they satisfy every
+  // filter and hold few rows, no other source can count or page for less (any order is a select
+  // over at most SMALL_COVERED rows), so the others are not looked up.
+  const cameraDate = cameraCodes && f.earthDate && paths.byRoverCameraDate ? roverCameraDateSource(p, paths.byRoverCameraDate, g, rovers, cameraCodes, f) : undefined
+  if (cameraDate && cameraDate.size <= SMALL_COVERED && coversAll(cameraDate, f)) return [cameraDate]
+
   // (rover, sol) slices: rovers and/or a sol range.
   if (f.sol || f.rovers) {
     const perm = paths.byRoverSol
@@ -129,8 +135,7 @@ export function indexSources(store: Store, f: PhotoFilters, cameraCodes: number[
     out.push(make(paths.byRoverCamera, slices, covers, true, 'rover-camera'))
   }
 
-  // (rover, camera, earth_date) slices: cameras with an Earth date range.
-  if (cameraCodes && f.earthDate && paths.byRoverCameraDate) out.push(roverCameraDateSource(p, paths.byRoverCameraDate, g, rovers, cameraCodes, f))
+  if (cameraDate) out.push(cameraDate)
 
   // (rover, site, drive) slices: a site range, narrowed to a drive range when the site is one value.
   if (f.site && paths.byRoverSiteDrive && g.siteStarts) out.push(roverSiteDriveSource(p, paths.byRoverSiteDrive, g.siteStarts, rovers, f))
@@ -149,6 +154,15 @@ export function indexSources(store: Store, f: PhotoFilters, cameraCodes: number[
     out.push(make(perm, valueSlices(perm, key, f.marsTime), ['marsTime'], false, 'perm-date_taken_mars', 'date_taken_mars'))
   }
   return out
+}
+
+/** A source satisfying every filter with at most this many rows is the only one a plan needs. */
+const SMALL_COVERED = 1024
+
+/** Every filter the plan holds is one the source satisfies by construction. */
+function coversAll(src: Source, f: PhotoFilters): boolean {
+  for (const name of Object.keys(f) as FilterName[]) if (f[name] !== undefined && !src.covers.has(name)) return false
+  return true
 }
 
 /** A date range of at most this many days is cut into one row-ordered slice per day (walkable in the default order). */
