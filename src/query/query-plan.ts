@@ -1,7 +1,8 @@
 import type { Store } from '../store/store'
 import { compileFilters, type Filter, type FilterName, type PhotoFilters } from './filters'
 import { planGrids, type PlanGrid } from './photo-grids'
-import { allRows, indexSources, nasaIdSource, type Source } from './sources'
+import { nasaIdSource } from './nasa-id-source'
+import { allRows, indexSources, type Source } from './sources'
 
 /**
  * The plan of a photo query (shared by list, cursor and stats), made with binary searches and
