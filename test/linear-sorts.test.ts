@@ -112,6 +112,7 @@ function checkAgainstComparisonSort({ input, n }: Table): void {
   }
   expect([...got.byRoverSol]).toEqual(sortedBy(n, (r) => [p.rover[r]!, rankOf.sol![r]!]))
   expect([...got.byRoverCamera]).toEqual(sortedBy(n, (r) => [p.rover[r]!, p.camera.codes[r]!]))
+  expect([...got.byRoverCameraDate!]).toEqual(sortedBy(n, (r) => [p.rover[r]!, p.camera.codes[r]!, rankOf.earth_date![r]!]))
   expect([...got.byRoverSiteDrive!]).toEqual(sortedBy(n, (r) => [p.rover[r]!, rankOf.site![r]!, rankOf.drive![r]!]))
 }
 

@@ -89,6 +89,20 @@ describe('access paths of the real test index', () => {
     }
   })
 
+  test('by_rover_camera_date is sorted by (rover, camera code, earth_date, row), absent dates last within its group', () => {
+    const p = store.photos
+    const a = store.paths.byRoverCameraDate!
+    expect(a.length).toBe(p.length)
+    expect(new Set(a).size).toBe(p.length)
+    const key = (v: number) => (v < 0 ? Infinity : v)
+    for (let i = 1; i < a.length; i++) {
+      const x = a[i - 1], y = a[i]
+      const cx = p.camera.codes[x], cy = p.camera.codes[y], dx = key(p.earth_date[x]), dy = key(p.earth_date[y])
+      const ok = p.rover[x] < p.rover[y] || (p.rover[x] === p.rover[y] && (cx < cy || (cx === cy && (dx < dy || (dx === dy && x < y)))))
+      if (!ok) throw new Error(`by_rover_camera_date out of order at ${i}`)
+    }
+  })
+
   test('by_rover_site_drive is sorted by (rover, site, drive, row), absent site or drive last within its group', () => {
     const p = store.photos
     const a = store.paths.byRoverSiteDrive!
@@ -156,6 +170,7 @@ describe('access paths of the real test index', () => {
     for (const f of RANKED_FIELDS) expect(Array.from(mapped.rank[f])).toEqual(Array.from(computed.rank[f]))
     expect(Array.from(mapped.byRoverSol)).toEqual(Array.from(computed.byRoverSol))
     expect(Array.from(mapped.byRoverCamera)).toEqual(Array.from(computed.byRoverCamera))
+    expect(Array.from(mapped.byRoverCameraDate!)).toEqual(Array.from(computed.byRoverCameraDate!))
     expect(Array.from(mapped.byRoverSiteDrive!)).toEqual(Array.from(computed.byRoverSiteDrive!))
     expect(Array.from(mapped.aspectRatio!)).toEqual(Array.from(computed.aspectRatio!))
     expect(Array.from(mapped.nasaIdFolded.offsets)).toEqual(Array.from(computed.nasaIdFolded.offsets))

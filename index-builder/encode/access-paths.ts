@@ -61,6 +61,11 @@ export function computeAccessPaths(photos: AccessPathInput): AccessPathColumns {
   const camSpan = Math.max(1, photos.camera.dict.length)
   for (let r = 0; r < n; r++) key[r] = photos.rover[r] * camSpan + photos.camera.codes[r]
   const byRoverCamera = countingSort(key, 256 * camSpan, n)
+  // The same (rover, camera) groups, each by earth_date (absent last) then row: the rows by date
+  // rank in row order, then stably by (rover, camera). Both go into the radix scratch, which no
+  // sort uses after this point, so the new path adds no array to the build's peak.
+  const byDate = countingSort(rank.earth_date, distinct.earth_date + 1, n, undefined, scratch.ping, scratch.counts)
+  const byRoverCameraDate = countingSort(key, 256 * camSpan, n, byDate, scratch.pong)
   // Dense ranks put absent (rank = distinct) last, as the value searches of sources.ts expect.
   // Sorted by drive first, then stably by (rover, site): least significant key first.
   const siteSpan = distinct.site + 1
@@ -74,6 +79,7 @@ export function computeAccessPaths(photos: AccessPathInput): AccessPathColumns {
     rankId: idRank,
     byRoverSol,
     byRoverCamera,
+    byRoverCameraDate,
     byRoverSiteDrive,
     aspectRatio: aspectRatios(photos),
     nasaIdFolded: folded,
@@ -218,6 +224,7 @@ export function accessPathsTable(c: AccessPathColumns): Table {
   intCol('rank_id', c.rankId!)
   intCol('by_rover_sol', c.byRoverSol)
   intCol('by_rover_camera', c.byRoverCamera)
+  intCol('by_rover_camera_date', c.byRoverCameraDate!)
   intCol('by_rover_site_drive', c.byRoverSiteDrive!)
   const f32 = new Float32()
   add('aspect_ratio', f32, makeData({ type: f32, length: n, data: c.aspectRatio!, nullCount: 0 }))

@@ -5,7 +5,7 @@ import { notFound } from '../http/problems'
 import { formatDay } from './param-parsers'
 import { answerSink, fragment, type ByteSink } from './byte-sink'
 import { DATA_OPEN, listEnvelopeTail, singleEnvelope } from './envelope'
-import { lowerBound, pageRows, roverRanges, type Bound } from '../resources/table-ranges'
+import { lowerBound, pageRows, pageRowsAtLeast, roverRanges, type Bound } from '../resources/table-ranges'
 import { minPhotosParam, readDerivedListParams } from '../resources/derived-list-params'
 
 /**
@@ -44,12 +44,17 @@ function writeListLocations(store: Store, params: URLSearchParams, base: string)
   if (solMin !== undefined) bounds.push([loc.last_sol, solMin])
   if (minPhotos !== undefined) bounds.push([loc.photo_count, minPhotos])
   const { page, perPage } = q.paging
-  const { total, rows } = pageRows(ranges, bounds, (page - 1) * perPage, perPage)
+  const offset = (page - 1) * perPage
+  // min_photos alone is answered from the memoised list of the rows passing it (no scan).
+  const { total, rows } = solMin === undefined && minPhotos !== undefined
+    ? pageRowsAtLeast(ranges, loc.photo_count, minPhotos, offset, perPage)
+    : pageRows(ranges, bounds, offset, perPage)
   const sink = answerSink()
   const origin = fragment(JSON.stringify(base).slice(1, -1))
+  const parts = partsOf(loc)
   sink.text(DATA_OPEN + '[')
   for (let i = 0; i < rows.length; i++) {
-    const p = renderedParts(loc, rows[i]!)
+    const p = renderedParts(loc, parts, rows[i]!)
     if (i > 0) sink.byte(0x2c)
     sink.bytes(p[2])
     sink.bytes(origin)
@@ -99,16 +104,21 @@ function idIndex(loc: LocationColumns): Map<string, number> {
  * is rendered once per row and table (a few thousand rows) and kept.
  */
 export function locationJson(loc: LocationColumns, row: number, base: string): string {
-  const p = renderedParts(loc, row)
+  const p = renderedParts(loc, partsOf(loc), row)
   return p[0] + JSON.stringify(base).slice(1, -1) + p[1]
 }
 
 /** A location's text before and after the origin, and the same as UTF-8 bytes. */
 type Parts = [string, string, Buffer, Buffer]
 
-function renderedParts(loc: LocationColumns, row: number): Parts {
+/** The rendered parts of a location table's rows, filled on first use of each row. */
+function partsOf(loc: LocationColumns): Array<Parts | undefined> {
   let parts = rendered.get(loc)
   if (!parts) rendered.set(loc, (parts = new Array<Parts | undefined>(loc.length)))
+  return parts
+}
+
+function renderedParts(loc: LocationColumns, parts: Array<Parts | undefined>, row: number): Parts {
   let p = parts[row]
   if (p === undefined) {
     const text = renderLocation(loc, row)

@@ -4,8 +4,8 @@ import { ROVER_SLUGS, roverCode } from '../catalog/rovers'
 import { notFound } from '../http/problems'
 import { answerSink, type ByteSink } from './byte-sink'
 import { DATA_OPEN, listEnvelopeTail, singleEnvelopeTail } from './envelope'
-import { originFragment, writePanorama } from './panorama-json'
-import { lowerBound, pageRows, roverRanges } from '../resources/table-ranges'
+import { originFragment, panoramaTable, writePanorama } from './panorama-json'
+import { lowerBound, pageRows, pageRowsAtLeast, roverRanges } from '../resources/table-ranges'
 import { minPhotosParam, readDerivedListParams } from '../resources/derived-list-params'
 
 /**
@@ -44,54 +44,20 @@ function writeListPanoramas(store: Store, params: URLSearchParams, base: string)
   }
   const { page, perPage } = q.paging
   const offset = (page - 1) * perPage
-  let rows: number[]
-  let total: number
-  if (q.minPhotos === undefined) ({ total, rows } = pageRows(ranges, [], offset, perPage))
-  else {
-    // the rows passing min_photos, in table order: each row range maps to a range of that list
-    const list = rowsWithAtLeast(pano, q.minPhotos)
-    const within = ranges.map(([lo, hi]): [number, number] => [lowerBound(list, 0, list.length, lo), lowerBound(list, 0, list.length, hi)])
-    const hit = pageRows(within, [], offset, perPage)
-    total = hit.total
-    rows = hit.rows.map((i) => list[i]!)
-  }
+  const { total, rows } = q.minPhotos === undefined
+    ? pageRows(ranges, [], offset, perPage)
+    : pageRowsAtLeast(ranges, pano.total_photos, q.minPhotos, offset, perPage)
   const sink = answerSink()
   const origin = originFragment(base)
+  const table = panoramaTable(pano)
   sink.text(DATA_OPEN + '[')
   for (let i = 0; i < rows.length; i++) {
     if (i > 0) sink.byte(0x2c)
-    writePanorama(sink, pano, rows[i]!, origin)
+    writePanorama(sink, table, rows[i]!, origin)
   }
   sink.byte(0x5d)
   sink.text(listEnvelopeTail({ returned: rows.length, total, paging: q.paging, base, path: PANORAMAS_PATH, params }))
   return sink
-}
-
-/**
- * Rows with total_photos >= min, in table order, memoised per table and threshold (thresholds
- * above the largest panorama share one empty entry; at most 64 thresholds are kept per table),
- * so a min_photos query costs two binary searches per rover instead of a scan of every panorama.
- */
-const passing = new WeakMap<PanoramaColumns, { max: number; byMin: Map<number, Int32Array> }>()
-
-function rowsWithAtLeast(pano: PanoramaColumns, min: number): Int32Array {
-  let memo = passing.get(pano)
-  if (!memo) {
-    let max = 0
-    for (let row = 0; row < pano.length; row++) if (pano.total_photos[row]! > max) max = pano.total_photos[row]!
-    passing.set(pano, (memo = { max, byMin: new Map() }))
-  }
-  const key = Math.min(min, memo.max + 1)
-  let list = memo.byMin.get(key)
-  if (!list) {
-    const out = new Int32Array(pano.length)
-    let n = 0
-    for (let row = 0; row < pano.length; row++) if (pano.total_photos[row]! >= key) out[n++] = row
-    list = out.slice(0, n)
-    if (memo.byMin.size >= 64) memo.byMin.clear()
-    memo.byMin.set(key, list)
-  }
-  return list
 }
 
 /** GET /panoramas/{id}: `pano_<rover_slug>_<sol>_<n>` (case-insensitive, numbers in plain decimal); else 404. */
@@ -101,7 +67,7 @@ export function getPanorama(store: Store, id: string, base: string): string {
   const pano = store.panoramas
   const sink = answerSink()
   sink.text(DATA_OPEN)
-  writePanorama(sink, pano, row, originFragment(base))
+  writePanorama(sink, panoramaTable(pano), row, originFragment(base))
   sink.text(singleEnvelopeTail(`${base}${PANORAMAS_PATH}/${panoramaId(pano, row)}`))
   return sink.toString()
 }

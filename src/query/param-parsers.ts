@@ -43,15 +43,31 @@ function tooLong(name: string, raw: string, errors: ParamError[]): boolean {
  */
 export const DECIMAL = /^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/
 
+/** Where parameters are read from: URLSearchParams, or its first values (firstValues). */
+export interface ParamSource {
+  get(name: string): string | null
+}
+
+/**
+ * The first value of each parameter name, read in one pass: a parser that looks up every
+ * parameter it knows (about forty for photos) then pays a map lookup each instead of a search
+ * of the query's entries. Same answers as URLSearchParams#get.
+ */
+export function firstValues(params: URLSearchParams): ParamSource {
+  const first = new Map<string, string>()
+  params.forEach((v, k) => { if (!first.has(k)) first.set(k, v) })
+  return { get: (name) => first.get(name) ?? null }
+}
+
 /** The first non-blank value of `name`, or undefined. */
-export function rawParam(params: URLSearchParams, name: string): string | undefined {
+export function rawParam(params: ParamSource, name: string): string | undefined {
   const v = params.get(name)
   if (v === null) return undefined
   const t = v.trim()
   return t === '' ? undefined : t
 }
 
-export function readParam<T>(params: URLSearchParams, spec: ParamSpec<T>, errors: ParamError[]): T | undefined {
+export function readParam<T>(params: ParamSource, spec: ParamSpec<T>, errors: ParamError[]): T | undefined {
   const raw = rawParam(params, spec.name)
   return raw === undefined ? undefined : spec.parse(raw, errors)
 }
@@ -244,7 +260,7 @@ export interface Paging {
   perPage: number
 }
 
-export function readPaging(params: URLSearchParams, errors: ParamError[]): Paging {
+export function readPaging(params: ParamSource, errors: ParamError[]): Paging {
   return {
     page: readParam(params, PAGE_PARAM, errors) ?? 1,
     perPage: readParam(params, PER_PAGE_PARAM, errors) ?? DEFAULT_PER_PAGE,

@@ -8,7 +8,7 @@ import type { FloatRange, IntRange, PhotoFilters } from './filters'
 import { DEFAULT_SORT, type SortKey } from './order'
 import {
   INT32_MAX, PAGE_PARAM, PER_PAGE_PARAM, ROVERS_PARAM, SOL_MAX_PARAM, SOL_MIN_PARAM, boolParam, checkRange, dateParam, echo,
-  intParam, listParam, listPattern, MAX_SCALAR_LENGTH, numberParam, rawParam, readParam, readPaging, splitList, type Paging, type ParamSpec,
+  firstValues, intParam, listParam, listPattern, MAX_SCALAR_LENGTH, numberParam, rawParam, readParam, readPaging, splitList, type Paging, type ParamSpec,
 } from './param-parsers'
 import { ATTRIBUTES, FIELD_NAMES, IMAGE_SIZES, PRESETS, outputSpec, type ImageSize, type OutputSpec, type Preset } from './photo-fields'
 
@@ -111,7 +111,8 @@ const DAY_S = 86_400
 const GOLDEN: IntRange[] = [{ lo: 5 * 3600, hi: 8 * 3600 - 1 }, { lo: 17 * 3600, hi: 20 * 3600 - 1 }]
 
 /** Parses and validates every photo parameter; throws one validationError naming each bad one. */
-export function parsePhotoQuery(params: URLSearchParams, store: Store, extra: ParamError[] = []): PhotoQuery {
+export function parsePhotoQuery(query: URLSearchParams, store: Store, extra: ParamError[] = []): PhotoQuery {
+  const params = firstValues(query)
   const errors: ParamError[] = [...extra]
   const filters: PhotoFilters = {}
 
@@ -120,9 +121,7 @@ export function parsePhotoQuery(params: URLSearchParams, store: Store, extra: Pa
   if (rovers) filters.rovers = rovers.map(roverCode).sort((a, b) => a - b)
   const camRaw = rawParam(params, 'cameras')
   if (camRaw !== undefined) {
-    const scope = rovers ?? ROVER_SLUGS
-    const valid = [...new Set(CAMERAS.filter((c) => scope.includes(c.rover)).map((c) => c.name))]
-    const cams = listParam('cameras', valid, (s) => s.toUpperCase(), '').parse(camRaw, errors)
+    const cams = camerasOf(rovers).parse(camRaw, errors)
     if (cams) filters.cameras = [...cams].sort()
   }
 
@@ -244,12 +243,33 @@ export function parsePhotoQuery(params: URLSearchParams, store: Store, extra: Pa
   }
 }
 
+/**
+ * The cameras parameter valid for a set of rovers (decisions.md, Filters), made once per set:
+ * building its schema and pattern cost about 20 µs, most of a narrowed query's planning. At
+ * most 2^rovers sets exist, and only valid slugs reach here.
+ */
+const cameraSpecs = new Map<string, ParamSpec<string[]>>()
+
+function camerasOf(rovers: readonly string[] | undefined): ParamSpec<string[]> {
+  const scope = rovers ? [...new Set(rovers)].sort() : ROVER_SLUGS
+  const key = scope.join(',')
+  let spec = cameraSpecs.get(key)
+  if (!spec) {
+    const valid = [...new Set(CAMERAS.filter((c) => scope.includes(c.rover)).map((c) => c.name))]
+    spec = listParam('cameras', valid, (s) => s.toUpperCase(), '')
+    cameraSpecs.set(key, spec)
+  }
+  return spec
+}
+
 /** Inclusive range from candidate lower and upper bounds (undefined ones ignored); undefined when none. */
 function intRange(los: Array<number | undefined>, his: Array<number | undefined>): IntRange | undefined {
-  const l = los.filter((v): v is number => v !== undefined)
-  const h = his.filter((v): v is number => v !== undefined)
-  if (!l.length && !h.length) return undefined
-  return { lo: l.length ? Math.max(...l) : 0, hi: h.length ? Math.min(...h) : INT32_MAX }
+  let lo: number | undefined
+  let hi: number | undefined
+  for (const v of los) if (v !== undefined && (lo === undefined || v > lo)) lo = v
+  for (const v of his) if (v !== undefined && (hi === undefined || v < hi)) hi = v
+  if (lo === undefined && hi === undefined) return undefined
+  return { lo: lo ?? 0, hi: hi ?? INT32_MAX }
 }
 
 function intersect(a: IntRange[], b: IntRange[]): IntRange[] {

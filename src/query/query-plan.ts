@@ -1,7 +1,8 @@
 import type { Store } from '../store/store'
 import { compileFilters, type Filter, type FilterName, type PhotoFilters } from './filters'
 import { planGrids, type PlanGrid } from './photo-grids'
-import { allRows, indexSources, nasaIdSource, type Source } from './sources'
+import { nasaIdSource } from './nasa-id-source'
+import { allRows, indexSources, type Source } from './sources'
 
 /**
  * The plan of a photo query (shared by list, cursor and stats), made with binary searches and
@@ -43,7 +44,7 @@ export function planQuery(store: Store, f: PhotoFilters): QueryPlan {
     p.camera.dict.forEach((name, i) => { if (name !== '' && want.has(name)) cameraCodes!.push(i) })
   }
   const grids = compiled.empty ? [] : planGrids(store, f, compiled.byName)
-  const sources = [allRows(p.length), ...(compiled.empty ? [] : indexSources(p, paths, f, cameraCodes)), ...grids.flatMap((g) => (g.match.source ? [g.match.source] : []))]
+  const sources = [allRows(p.length), ...(compiled.empty ? [] : indexSources(store, f, cameraCodes)), ...grids.flatMap((g) => (g.match.source ? [g.match.source] : []))]
   const filterCount = compiled.byName.size
   let best = smallest(sources, filterCount)
   if (f.nasaId !== undefined && f.nasaId !== '' && best.size > p.length * NASA_SEARCH_SHARE && !compiled.empty) {

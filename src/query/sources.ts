@@ -1,5 +1,7 @@
-import { NASA_GRAM_BLOCK, gramBit, type AccessPaths, type SortField } from '../store/access-paths'
+import type { SortField } from '../store/access-paths'
 import type { PhotoColumns } from '../store/schema'
+import type { Store } from '../store/store'
+import { cameraGroup, roverGroups, roverSpan, type RoverGroups } from './rover-groups'
 import type { FilterName, IntRange, PhotoFilters } from './filters'
 
 /**
@@ -10,6 +12,7 @@ import type { FilterName, IntRange, PhotoFilters } from './filters'
  *  - all rows (the default order);
  *  - (rover, sol range) slices of `by_rover_sol`;
  *  - (rover, camera) row lists of `by_rover_camera` (each in the default order);
+ *  - (rover, camera, Earth date range) slices of `by_rover_camera_date`;
  *  - a value range of any sortable field's permutation (sol, earth_date, site, drive, width,
  *    height, Mars time, mast angles), already in that field's order.
  * The planner (run-query.ts) counts on the smallest and walks the one in sort order when that
@@ -52,7 +55,8 @@ function sizeOf(slices: number[]): number {
 /** Fields whose permutations follow the table's time order closely (rows of one value sit together). */
 const CLUSTERED = new Set<SortField>(['sol', 'earth_date', 'date_taken_utc'])
 
-function make(perm: Int32Array | null, slices: number[], covers: FilterName[], rowOrdered: boolean, label: string, field?: SortField): Source {
+/** A source over `slices` of `perm` (empty slices dropped). */
+export function make(perm: Int32Array | null, slices: number[], covers: FilterName[], rowOrdered: boolean, label: string, field?: SortField): Source {
   const nonEmpty: number[] = []
   for (let i = 0; i < slices.length; i += 2) if (slices[i + 1] > slices[i]) nonEmpty.push(slices[i], slices[i + 1])
   const scattered = field !== undefined && !CLUSTERED.has(field)
@@ -73,36 +77,47 @@ const intKey = (v: number) => (v < 0 ? INF : v)
 const intRangeKey = (v: number) => (v < 0 ? NaN : v)
 const floatKey = (v: number) => v
 
-interface RangeField {
-  filter: FilterName
-  field: SortField
-  key: (row: number) => number
-}
+/** Filters answered by a value range of one field's permutation: the filter, the field, its column (int: absent -1; float: NaN). */
+const RANGE_FIELDS: ReadonlyArray<readonly [FilterName, SortField, 'sol' | 'earth_date' | 'site' | 'drive' | 'width' | 'height' | 'mast_elevation' | 'mast_azimuth']> = [
+  ['sol', 'sol', 'sol'],
+  ['earthDate', 'earth_date', 'earth_date'],
+  ['site', 'site', 'site'],
+  ['drive', 'drive', 'drive'],
+  ['width', 'width', 'width'],
+  ['height', 'height', 'height'],
+  ['mastElevation', 'mast_elevation', 'mast_elevation'],
+  ['mastAzimuth', 'mast_azimuth', 'mast_azimuth'],
+]
 
-/** Index sources for a filter plan (cheap: binary searches only). */
-export function indexSources(p: PhotoColumns, paths: AccessPaths, f: PhotoFilters, cameraCodes: number[] | undefined): Source[] {
+/**
+ * Index sources for a filter plan (cheap: table lookups and binary searches inside one rover's
+ * or one (rover, camera)'s group, rover-groups.ts).
+ */
+export function indexSources(store: Store, f: PhotoFilters, cameraCodes: number[] | undefined): Source[] {
+  const p = store.photos
+  const paths = store.paths
+  const g = roverGroups(store)
   const out: Source[] = []
-  // No rover filter: every rover code up to the highest the table holds (by_rover_sol ends with it).
-  const n = paths.byRoverSol.length
-  const rovers = f.rovers ?? Array.from({ length: n > 0 ? p.rover[paths.byRoverSol[n - 1]] + 1 : 0 }, (_, c) => c)
+  // No rover filter: every rover code up to the highest the table holds.
+  const rovers = f.rovers ? [...f.rovers].sort((a, b) => a - b) : Array.from({ length: g.rovers }, (_, c) => c)
+
+  // (rover, camera, earth_date) slices: cameras with an Earth date range. When they satisfy every
+  // filter and hold few rows, no other source can count or page for less (any order is a select
+  // over at most SMALL_COVERED rows), so the others are not looked up.
+  const cameraDate = cameraCodes && f.earthDate && paths.byRoverCameraDate ? roverCameraDateSource(p, paths.byRoverCameraDate, g, rovers, cameraCodes, f) : undefined
+  if (cameraDate && cameraDate.size <= SMALL_COVERED && coversAll(cameraDate, f)) return [cameraDate]
 
   // (rover, sol) slices: rovers and/or a sol range.
   if (f.sol || f.rovers) {
     const perm = paths.byRoverSol
-    const solLo = f.sol ? Math.max(0, f.sol.lo) : -INF
-    const solHi = f.sol ? f.sol.hi : INF
     const slices: number[] = []
-    for (const c of [...rovers].sort((a, b) => a - b)) {
-      const before = (pos: number, bound: number, strict: boolean) => {
-        const r = perm[pos]
-        const rv = p.rover[r]
-        if (rv !== c) return rv < c
-        const k = intKey(p.sol[r])
-        return strict ? k <= bound : k < bound
-      }
-      const s = partition(0, perm.length, (pos) => before(pos, solLo, false))
-      const e = partition(s, perm.length, (pos) => before(pos, solHi, true))
-      slices.push(s, e)
+    for (const c of rovers) {
+      const [a, b] = roverSpan(g.solStarts, c)
+      if (!f.sol) { slices.push(a, b); continue }
+      const lo = Math.max(0, f.sol.lo)
+      const hi = f.sol.hi
+      const s = partition(a, b, (pos) => intKey(p.sol[perm[pos]]) < lo)
+      slices.push(s, partition(s, b, (pos) => intKey(p.sol[perm[pos]]) <= hi))
     }
     const covers: FilterName[] = []
     if (f.rovers) covers.push('rovers')
@@ -112,46 +127,27 @@ export function indexSources(p: PhotoColumns, paths: AccessPaths, f: PhotoFilter
 
   // (rover, camera) row lists: cameras, or rovers alone (split per camera so each slice is in default order).
   if (cameraCodes || f.rovers) {
-    const perm = paths.byRoverCamera
-    const codes = cameraCodes ?? p.camera.dict.map((_, i) => i)
+    const codes = cameraCodes ? [...cameraCodes].sort((a, b) => a - b) : p.camera.dict.map((_, i) => i)
     const slices: number[] = []
-    for (const c of [...rovers].sort((a, b) => a - b)) {
-      for (const code of [...codes].sort((a, b) => a - b)) {
-        const before = (pos: number, strict: boolean) => {
-          const r = perm[pos]
-          const rv = p.rover[r]
-          if (rv !== c) return rv < c
-          const cv = p.camera.codes[r]
-          return strict ? cv <= code : cv < code
-        }
-        const s = partition(0, perm.length, (pos) => before(pos, false))
-        const e = partition(s, perm.length, (pos) => before(pos, true))
-        slices.push(s, e)
-      }
-    }
+    for (const c of rovers) for (const code of codes) slices.push(...cameraGroup(g, c, code))
     const covers: FilterName[] = []
     if (f.rovers) covers.push('rovers')
     if (cameraCodes) covers.push('cameras')
-    out.push(make(perm, slices, covers, true, 'rover-camera'))
+    out.push(make(paths.byRoverCamera, slices, covers, true, 'rover-camera'))
   }
 
-  // (rover, site, drive) slices: a site range, narrowed to a drive range when the site is one value.
-  if (f.site && paths.byRoverSiteDrive) out.push(roverSiteDriveSource(p, paths.byRoverSiteDrive, rovers, f))
+  if (cameraDate) out.push(cameraDate)
 
-  // A value range over one sortable field's permutation.
-  const ranges: Array<[RangeField, IntRange | undefined]> = [
-    [{ filter: 'sol', field: 'sol', key: (r) => intRangeKey(p.sol[r]) }, f.sol],
-    [{ filter: 'earthDate', field: 'earth_date', key: (r) => intRangeKey(p.earth_date[r]) }, f.earthDate],
-    [{ filter: 'site', field: 'site', key: (r) => intRangeKey(p.site[r]) }, f.site],
-    [{ filter: 'drive', field: 'drive', key: (r) => intRangeKey(p.drive[r]) }, f.drive],
-    [{ filter: 'width', field: 'width', key: (r) => intRangeKey(p.width[r]) }, f.width],
-    [{ filter: 'height', field: 'height', key: (r) => intRangeKey(p.height[r]) }, f.height],
-    [{ filter: 'mastElevation', field: 'mast_elevation', key: (r) => floatKey(p.mast_elevation[r]) }, f.mastElevation],
-    [{ filter: 'mastAzimuth', field: 'mast_azimuth', key: (r) => floatKey(p.mast_azimuth[r]) }, f.mastAzimuth],
-  ]
-  for (const [rf, range] of ranges) {
+  // (rover, site, drive) slices: a site range, narrowed to a drive range when the site is one value.
+  if (f.site && paths.byRoverSiteDrive && g.siteStarts) out.push(roverSiteDriveSource(p, paths.byRoverSiteDrive, g.siteStarts, rovers, f))
+
+  // A value range over one sortable field's permutation (key functions made only for the filters given).
+  for (const [filter, field, col] of RANGE_FIELDS) {
+    const range = f[filter] as IntRange | undefined
     if (!range) continue
-    out.push(make(paths.perm[rf.field], valueSlices(paths.perm[rf.field], rf.key, [range]), [rf.filter], false, `perm-${rf.field}`, rf.field))
+    const values = p[col] as ArrayLike<number>
+    const key = values instanceof Int32Array ? (r: number) => intRangeKey(values[r]) : (r: number) => floatKey(values[r])
+    out.push(make(paths.perm[field], valueSlices(paths.perm[field], key, [range]), [filter], false, `perm-${field}`, field))
   }
   if (f.marsTime) {
     const perm = paths.perm.date_taken_mars
@@ -161,6 +157,53 @@ export function indexSources(p: PhotoColumns, paths: AccessPaths, f: PhotoFilter
   return out
 }
 
+/** A source satisfying every filter with at most this many rows is the only one a plan needs. */
+const SMALL_COVERED = 1024
+
+/** Every filter the plan holds is one the source satisfies by construction. */
+function coversAll(src: Source, f: PhotoFilters): boolean {
+  for (const name of Object.keys(f) as FilterName[]) if (f[name] !== undefined && !src.covers.has(name)) return false
+  return true
+}
+
+/** A date range of at most this many days is cut into one row-ordered slice per day (walkable in the default order). */
+const DAY_SLICES = 64
+
+/**
+ * Slices of by_rover_camera_date: per selected (rover, camera), the rows dated within the range
+ * (absent dates sort last within the group and never pass a bound). Every filter of the shape
+ * cameras + earth_date (+ rovers) is satisfied by construction, so the count is the slices'
+ * size. The rows of one (rover, camera, day) are in row order, that is the default order: a
+ * range of a few days is cut per day so the page can be merged from the day slices instead of
+ * selected from every match.
+ */
+function roverCameraDateSource(p: PhotoColumns, perm: Int32Array, g: RoverGroups, rovers: number[], codes: number[], f: PhotoFilters): Source {
+  const { lo, hi } = f.earthDate!
+  const days = hi - lo + 1
+  const perDay = days > 0 && days <= DAY_SLICES
+  const date = (pos: number) => intRangeKey(p.earth_date[perm[pos]])
+  const slices: number[] = []
+  const sorted = [...codes].sort((a, b) => a - b)
+  for (const c of rovers) {
+    for (const code of sorted) {
+      const [a, b] = cameraGroup(g, c, code)
+      const s = partition(a, b, (pos) => date(pos) < lo)
+      const e = partition(s, b, (pos) => date(pos) <= hi)
+      if (!perDay || e === s) { slices.push(s, e); continue }
+      let from = s
+      for (let day = lo; day < hi && from < e; day++) {
+        const to = partition(from, e, (pos) => date(pos) <= day)
+        slices.push(from, to)
+        from = to
+      }
+      slices.push(from, e)
+    }
+  }
+  const covers: FilterName[] = ['cameras', 'earthDate']
+  if (f.rovers) covers.push('rovers')
+  return make(perm, slices, covers, perDay, 'rover-camera-date')
+}
+
 /**
  * Slices of by_rover_site_drive, one per rover: (rover, site in range) or, when the site range
  * is one value and a drive range is given, (rover, that site, drive in range). Keys are
@@ -168,26 +211,25 @@ export function indexSources(p: PhotoColumns, paths: AccessPaths, f: PhotoFilter
  * The rows of one (rover, site) visit sit close together in the table, so reading them is not
  * scattered.
  */
-function roverSiteDriveSource(p: PhotoColumns, perm: Int32Array, rovers: number[], f: PhotoFilters): Source {
+function roverSiteDriveSource(p: PhotoColumns, perm: Int32Array, starts: Int32Array, rovers: number[], f: PhotoFilters): Source {
   const site = f.site!
   const siteLo = Math.max(0, site.lo)
   const drive = siteLo === site.hi ? f.drive : undefined
   const driveLo = drive ? Math.max(0, drive.lo) : 0
   const slices: number[] = []
-  for (const c of [...rovers].sort((a, b) => a - b)) {
-    // Positions before the (c, lower bound) key, and up to the (c, upper bound) key.
+  for (const c of rovers) {
+    const [a, b] = roverSpan(starts, c)
+    // Positions of rover c before the lower bound's key, and up to the upper bound's key.
     const below = (pos: number, upper: boolean) => {
       const r = perm[pos]
-      const rv = p.rover[r]
-      if (rv !== c) return rv < c
       const s = intRangeKey(p.site[r])
       if (!drive) return upper ? s <= site.hi : s < siteLo
       if (s !== siteLo) return s < siteLo
       const d = intRangeKey(p.drive[r])
       return upper ? d <= drive.hi : d < driveLo
     }
-    const s = partition(0, perm.length, (pos) => below(pos, false))
-    const e = partition(s, perm.length, (pos) => below(pos, true))
+    const s = partition(a, b, (pos) => below(pos, false))
+    const e = partition(s, b, (pos) => below(pos, true))
     slices.push(s, e)
   }
   const covers: FilterName[] = ['site']
@@ -209,87 +251,4 @@ function valueSlices(perm: Int32Array, key: (row: number) => number, ranges: Int
   // Overlapping ranges (never produced by the parser, but cheap to guard) would repeat rows.
   for (let i = 2; i < slices.length; i += 2) if (slices[i] < slices[i - 1]) slices[i] = slices[i - 1]
   return slices
-}
-
-/**
- * The nasa_id substring as a source: native byte searches (memmem speed) over the folded
- * column, restricted to the row blocks whose trigram bitset (nasa_grams) holds every trigram of
- * the needle, each hit mapped back to its row. Rows come out ascending (default order).
- */
-export function nasaIdSource(paths: AccessPaths, needle: string): Source {
-  const { data, offsets } = paths.nasaIdFolded
-  const n = offsets.length - 1
-  const hay = Buffer.from(data.buffer, data.byteOffset, data.byteLength)
-  const nd = Buffer.from(needle, 'utf8')
-  const rows: number[] = []
-  const search = (rowFrom: number, rowTo: number) => {
-    const start = offsets[rowFrom]
-    const view = hay.subarray(start, offsets[rowTo])
-    let row = rowFrom
-    let pos = view.indexOf(nd, 0)
-    while (pos >= 0) {
-      const abs = start + pos
-      row = rowAt(offsets, row, n, abs)
-      let next = pos + 1
-      if (abs + nd.length <= offsets[row + 1]) {
-        rows.push(row)
-        next = offsets[row + 1] - start
-      }
-      if (next >= view.length) break
-      pos = view.indexOf(nd, next)
-    }
-  }
-  if (nd.length > 0) {
-    const grams = nd.length >= 3 && paths.nasaGrams ? needleGrams(nd) : undefined
-    if (!grams) search(0, n)
-    else {
-      const bitsets = paths.nasaGrams!
-      let runFrom = -1
-      for (let b0 = 0; b0 < n; b0 += NASA_GRAM_BLOCK) {
-        const rowsIn = Math.min(NASA_GRAM_BLOCK, n - b0)
-        const bits = rowsIn * 64
-        const base = b0 * 8
-        let all = true
-        for (let g = 0; g < grams.length; g += 3) {
-          const bit = gramBit(grams[g], grams[g + 1], grams[g + 2], bits)
-          if ((bitsets[base + (bit >>> 3)] & (1 << (bit & 7))) === 0) { all = false; break }
-        }
-        if (all) { if (runFrom < 0) runFrom = b0 }
-        else if (runFrom >= 0) { search(runFrom, b0); runFrom = -1 }
-      }
-      if (runFrom >= 0) search(runFrom, n)
-    }
-  }
-  const perm = Int32Array.from(rows)
-  return make(perm, [0, perm.length], ['nasaId'], true, 'nasa-id-search')
-}
-
-/** The distinct byte trigrams of a needle, flat [a, b, c, ...]. */
-function needleGrams(nd: Uint8Array): number[] {
-  const seen = new Set<number>()
-  const out: number[] = []
-  for (let i = 0; i + 2 < nd.length; i++) {
-    const k = (nd[i] << 16) | (nd[i + 1] << 8) | nd[i + 2]
-    if (!seen.has(k)) { seen.add(k); out.push(nd[i], nd[i + 1], nd[i + 2]) }
-  }
-  return out
-}
-
-/** The row holding byte `pos`: the largest r >= from with offsets[r] <= pos (galloping search). */
-function rowAt(offsets: Int32Array, from: number, n: number, pos: number): number {
-  let lo = from
-  let step = 1
-  let hi = lo + 1
-  while (hi < n && offsets[hi] <= pos) {
-    lo = hi
-    step *= 2
-    hi = lo + step
-  }
-  if (hi > n) hi = n
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >>> 1
-    if (offsets[mid] <= pos) lo = mid
-    else hi = mid
-  }
-  return lo
 }

@@ -75,3 +75,44 @@ function collectPassing(a: Int32Array, amin: number, b: Int32Array, bmin: number
   }
   return seen
 }
+
+/**
+ * The page and the total over the rows of `ranges` whose `values` are >= min, without a scan:
+ * the rows passing the bound, in table order, are listed once per column and threshold
+ * (rowsAtLeast), so each row range maps to a range of that list by two binary searches.
+ */
+export function pageRowsAtLeast(ranges: ReadonlyArray<readonly [number, number]>, values: Int32Array, min: number, offset: number, limit: number): { total: number; rows: number[] } {
+  const list = rowsAtLeast(values, min)
+  const within = ranges.map(([lo, hi]): [number, number] => [lowerBound(list, 0, list.length, lo), lowerBound(list, 0, list.length, hi)])
+  const hit = pageRows(within, [], offset, limit)
+  for (let i = 0; i < hit.rows.length; i++) hit.rows[i] = list[hit.rows[i]!]!
+  return hit
+}
+
+/**
+ * Rows with values[row] >= min, ascending, memoised per column and threshold (thresholds above
+ * the largest value share one empty entry; at most MAX_THRESHOLDS are kept per column, then the
+ * memo starts again), so a bound costs one scan of the column per threshold, not per request.
+ */
+const passing = new WeakMap<Int32Array, { max: number; byMin: Map<number, Int32Array> }>()
+const MAX_THRESHOLDS = 64
+
+export function rowsAtLeast(values: Int32Array, min: number): Int32Array {
+  let memo = passing.get(values)
+  if (!memo) {
+    let max = 0
+    for (let row = 0; row < values.length; row++) if (values[row]! > max) max = values[row]!
+    passing.set(values, (memo = { max, byMin: new Map() }))
+  }
+  const key = Math.min(min, memo.max + 1)
+  let list = memo.byMin.get(key)
+  if (!list) {
+    const out = new Int32Array(values.length)
+    let n = 0
+    for (let row = 0; row < values.length; row++) if (values[row]! >= key) out[n++] = row
+    list = out.slice(0, n)
+    if (memo.byMin.size >= MAX_THRESHOLDS) memo.byMin.clear()
+    memo.byMin.set(key, list)
+  }
+  return list
+}

@@ -18,6 +18,9 @@ import { FILES, type PhotoColumns, type Utf8Column } from './schema'
  *    and a single (rover, sol) slice is already in the default order.
  *  - `by_rover_camera`: rows sorted by (rover, camera code, row) — per-(rover, camera) row
  *    lists, each in the default order.
+ *  - `by_rover_camera_date` (format 5): rows sorted by (rover, camera code, earth_date, row),
+ *    absent dates last within the group — a (rover, camera, date range) is one slice, and a
+ *    single (rover, camera, date) slice is already in the default order.
  *  - `by_rover_site_drive` (format 4): rows sorted by (rover, site, drive, row), absent site or
  *    drive last within the rover — a (rover, site, drive range) is one slice (location filters).
  *  - `aspect_ratio` (format 4, Float32): Math.fround(width / height) per row, NaN unless
@@ -43,10 +46,11 @@ export const RANKED_FIELDS = SORT_FIELDS.filter((f) => f !== 'id') as RankedFiel
 export type RankArray = Uint8Array | Uint16Array | Int32Array
 
 /**
- * 4: by_rover_site_drive and aspect_ratio. 3: rank_id and nasa_grams. Format 3 and 1 files (without those) still
- * load; format 2 used a weaker trigram hash and is refused.
+ * 5: by_rover_camera_date. 4: by_rover_site_drive and aspect_ratio. 3: rank_id and nasa_grams.
+ * Format 4, 3 and 1 files (without those) still load; format 2 used a weaker trigram hash and
+ * is refused.
  */
-export const ACCESS_PATHS_FORMAT = 4
+export const ACCESS_PATHS_FORMAT = 5
 
 /** Rows per trigram block of `nasa_grams` (64 bits per row, so 4096 bits per full block). */
 export const NASA_GRAM_BLOCK = 64
@@ -76,6 +80,8 @@ export interface AccessPathColumns {
   rankId?: Int32Array
   byRoverSol: Int32Array
   byRoverCamera: Int32Array
+  /** Rows by (rover, camera, earth_date, row); absent before format 5 (camera + date filters then scan a date range). */
+  byRoverCameraDate?: Int32Array
   /** Rows by (rover, site, drive, row); absent before format 4 (location filters then scan perm_site). */
   byRoverSiteDrive?: Int32Array
   /** fround(width / height) (NaN without both); absent before format 4 (the filter then divides). */
@@ -152,7 +158,7 @@ export function accessPathColumnsFromTable(table: Table): AccessPathColumns {
   if (!raw) throw new Error(`${FILES.accessPaths}: missing access_paths metadata`)
   const meta = JSON.parse(raw) as AccessPathsMeta
   // Format 1 lacks rank_id and nasa_grams (made on first use / the substring search reads every block).
-  if (meta.format !== ACCESS_PATHS_FORMAT && meta.format !== 3 && meta.format !== 1) throw new Error(`${FILES.accessPaths}: format ${meta.format}, expected ${ACCESS_PATHS_FORMAT}`)
+  if (meta.format !== ACCESS_PATHS_FORMAT && meta.format !== 4 && meta.format !== 3 && meta.format !== 1) throw new Error(`${FILES.accessPaths}: format ${meta.format}, expected ${ACCESS_PATHS_FORMAT}`)
   const n = meta.rows
   const chunk = (name: string) => {
     const child = table.getChild(name)
@@ -179,6 +185,7 @@ export function accessPathColumnsFromTable(table: Table): AccessPathColumns {
     rank,
     byRoverSol: values<Int32Array>('by_rover_sol'),
     byRoverCamera: values<Int32Array>('by_rover_camera'),
+    byRoverCameraDate: meta.format >= 5 ? values<Int32Array>('by_rover_camera_date') : undefined,
     byRoverSiteDrive: meta.format >= 4 ? values<Int32Array>('by_rover_site_drive') : undefined,
     aspectRatio: meta.format >= 4 ? values<Float32Array>('aspect_ratio') : undefined,
     nasaIdFolded: { data: (folded.values as Uint8Array).subarray(0, offsets[n]), offsets },
