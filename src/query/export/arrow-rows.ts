@@ -1,8 +1,8 @@
-import { Dictionary, Field, Message, Schema, Utf8, vectorFromArray } from 'apache-arrow'
+import { Dictionary, Field, Message, Schema } from 'apache-arrow'
 import { BufferRegion, DictionaryBatch, FieldNode, RecordBatch } from 'apache-arrow/ipc/metadata/message'
 import { ROVERS } from '../../catalog/rovers'
 import type { PhotoColumns } from '../../store/schema'
-import { absentCodes, gather, hasNegative, Scratch, typeOf } from './arrow-parts'
+import { absentCodes, gather, hasNegative, Scratch, typeOf, utf8Of } from './arrow-parts'
 import { bufferOf } from '../byte-sink'
 import { ByteOut } from './byte-out'
 import { imageStart, type ExportColumn } from './export-columns'
@@ -36,8 +36,10 @@ export class ArrowRows implements RowWriter {
   readonly #dirTable: Fragments
   readonly #boundDirs = new Map<ByteOut, BoundFragments>()
   readonly #urls = new ByteOut(1 << 16)
-  /** The memory of the snapshot's columns: views of it never change and go to the sink as they are. */
+  /** The memory of the snapshot's columns and encoded dictionaries: views of it never change and go to the sink as they are. */
   readonly #stable: Set<ArrayBufferLike>
+  /** Per column: how many image columns there are from it to the last. */
+  readonly #imagesFrom: number[]
   /** `camera.full_name` code per (rover, camera code), -1 until first asked. */
   readonly #fullName: Int16Array
 
@@ -47,6 +49,7 @@ export class ArrowRows implements RowWriter {
     this.schema = new Schema(columns.map((c, i) => new Field(c.name, typeOf(c, this.#dicts[i] ? nextId++ : -1), c.name !== 'id')))
     this.#dirTable = fragmentsOf(p.image_dir.dict, 'raw', (v) => v)
     this.#stable = new Set(Object.values(p).flatMap((c) => (ArrayBuffer.isView(c) ? [c.buffer] : c && typeof c === 'object' ? Object.values(c).filter(ArrayBuffer.isView).map((v) => v.buffer) : [])))
+    this.#imagesFrom = columns.map((_, i) => columns.slice(i).filter((c) => c.kind === 'image').length)
     this.#fullName = new Int16Array(ROVERS.length * Math.max(1, p.camera.dict.length)).fill(-1)
   }
 
@@ -56,8 +59,10 @@ export class ArrowRows implements RowWriter {
       const values = this.#dicts[i]
       if (!values) return
       // The dictionary's values as one Utf8 array: "" is a value like any other (rows whose value is absent are null).
-      const data = vectorFromArray(values, new Utf8()).data[0]!
-      this.#bufs = [EMPTY, bytesOf(data.valueOffsets), data.values.subarray(0, data.valueOffsets[values.length])]
+      const d = utf8Of(values)
+      this.#stable.add(d.offsets.buffer)
+      this.#stable.add(d.data.buffer)
+      this.#bufs = [EMPTY, bytesOf(d.offsets), d.data]
       const batch = new RecordBatch(values.length, [new FieldNode(values.length, 0)], this.#regions(), null)
       this.#writeBody(o, Message.encode(Message.from(new DictionaryBatch(batch, (f.type as Dictionary).id, false), this.#bodyLength())))
     })
@@ -268,7 +273,9 @@ export class ArrowRows implements RowWriter {
           offsets[j + 1] = size
         }
         const files = bufferOf(c.col.data)
-        out.ensure(size)
+        // Room for this column and, by its measure, the image columns after it: the writer grows
+        // once in a first batch rather than doubling per column (each step a garbage buffer).
+        out.ensure(size * this.#imagesFrom[i]!)
         for (let j = 0; j < n; j++) {
           const a = starts[j]!
           if (a < 0) continue

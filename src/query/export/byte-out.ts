@@ -64,19 +64,20 @@ export class ByteOut extends ByteSink {
     this.pos += len
   }
 
-  /** Runs of the buffer's own bytes and views handed over as they are, in order (own runs are copied out at drain). */
+  /** Runs of the buffer's own bytes and views handed over as they are, in order (own: reused memory, copied out at a copying drain). */
   #pieces: Uint8Array[] = []
   #own: boolean[] = []
   #mark = 0
 
   /**
-   * Appends `view` to the output. A large view of memory that never changes (`stable`: a slice
-   * of the snapshot's own columns) is handed to the sink as it is; anything else is copied into
-   * the buffer (a view of memory that is reused, or small enough that one write of the whole
-   * costs less than a piece of its own).
+   * Appends `view` to the output. A large view is handed to the sink as it is: memory that never
+   * changes (`lasting`: a slice of the snapshot's own columns, a dictionary encoded once) in any
+   * case; memory the writer reuses for its next chunk (scratch buffers) like the buffer's own
+   * bytes, as a copy when the drain must copy. A small view is copied into the buffer: one write
+   * of the whole costs less than a piece of its own.
    */
-  external(view: Uint8Array, stable: boolean): void {
-    if (!stable || view.byteLength < EXTERNAL_MIN) {
+  external(view: Uint8Array, lasting: boolean): void {
+    if (view.byteLength < EXTERNAL_MIN) {
       this.ensure(view.byteLength)
       this.buf.set(view, this.pos)
       this.pos += view.byteLength
@@ -87,7 +88,7 @@ export class ByteOut extends ByteSink {
       this.#own.push(true)
     }
     this.#pieces.push(view)
-    this.#own.push(false)
+    this.#own.push(!lasting)
     this.#mark = this.pos
   }
 
