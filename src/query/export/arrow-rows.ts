@@ -248,40 +248,34 @@ export class ArrowRows implements RowWriter {
         return this.#add(n, nulls, bits, bytesOf(codes))
       }
       case 'image': {
-        // URL = folder + file name, copied natively (Buffer#copy with offsets: no view per row).
+        // URL = folder + file name, both copied natively (no view per row), in one pass: the
+        // offsets are where the writer stands after each row.
         const offsets = s.i32(`o${i}`, n + 1)
-        const starts = s.i32(`r${i}`, n)
         const dirCodes = this.p.image_dir.codes
         const fileOffsets = c.col.offsets
+        const files = bufferOf(c.col.data)
+        const rover = this.p.rover
         // Every image column of the batch appends to one writer (reset per batch): its bytes
         // are views until the batch is drained, and the folders are attached to it once.
         const out = this.#urls
         const dirs = this.#dirsIn(out)
+        // Room for this column at most and, by its measure, the image columns after it: the
+        // writer grows once in a first batch rather than doubling per column (each step a
+        // garbage buffer). Other orders grow as they go.
+        if (run >= 0) out.ensure((fileOffsets[run + n]! - fileOffsets[run]! + n * dirs.widest) * this.#imagesFrom[i]!)
         const from = out.pos
         bits.fill(0)
         let nulls = 0
-        let size = 0
         offsets[0] = 0
         for (let j = 0; j < n; j++) {
           const r = rows[j]!
-          const a = imageStart(c, this.p.rover[r]!, r, this.p)
-          starts[j] = a
+          const a = imageStart(c, rover[r]!, r, this.p)
           if (a >= 0) {
-            size += dirs.size(dirCodes[r]!) + fileOffsets[r + 1]! - a
+            dirs.write(out, dirCodes[r]!)
+            out.copy(files, a, fileOffsets[r + 1]!)
             bits[j >> 3]! |= 1 << (j & 7)
           } else nulls++
-          offsets[j + 1] = size
-        }
-        const files = bufferOf(c.col.data)
-        // Room for this column and, by its measure, the image columns after it: the writer grows
-        // once in a first batch rather than doubling per column (each step a garbage buffer).
-        out.ensure(size * this.#imagesFrom[i]!)
-        for (let j = 0; j < n; j++) {
-          const a = starts[j]!
-          if (a < 0) continue
-          const r = rows[j]!
-          dirs.write(out, dirCodes[r]!)
-          out.copy(files, a, fileOffsets[r + 1]!)
+          offsets[j + 1] = out.pos - from
         }
         return this.#add(n, nulls, bits, bytesOf(offsets), out.buf.subarray(from, out.pos))
       }
