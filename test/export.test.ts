@@ -87,6 +87,9 @@ const QUERIES = [
   'fields=nasa_id,sol,telemetry,location&sort=-mast_azimuth',
   'rovers=spirit,curiosity&sol_max=300&fields=nasa_id,sol,earth_date,images&sort=earth_date',
   'rovers=spirit&field_set=minimal&fields=nasa_id&sort=-id',
+  // The source records (raw: commas and quotes) in the default order, whose chunks are
+  // contiguous rows: CSV checks each chunk's text bytes at once, then quotes value by value.
+  'rovers=perseverance,curiosity&sol_max=60&field_set=complete',
 ]
 
 describe('each format read back by its own reader equals the paged API', () => {
