@@ -186,6 +186,8 @@ export interface ExportResult {
   client?: string
   formats: Record<string, {
     rows: number; bytes: number; ms: number; rows_per_s: number; rss_growth_mb: number; anon_growth_mb?: number
+    /** The server's CPU time for one export (least of the rounds), and rows per CPU second. */
+    server_cpu_ms?: number; rows_per_cpu_s?: number
     ceiling_ms?: number; ceiling_rows_per_s?: number; share_of_ceiling?: number
     peer: string; peer_ms: number; ratio_vs_peer: number
   }>
