@@ -98,6 +98,28 @@ describe('the export sink is the answers byte sink with an atlas', () => {
   })
 })
 
+describe('staged bytes', () => {
+  test('bytes staged beside the attached pools are copied out by frag, and survive the output growing between the copies', () => {
+    const o = new ByteOut(16)
+    const at = o.attach(Buffer.from('https://mars.nasa.gov/', 'utf8'))
+    const names = Buffer.from('a.jpg|bb.png|' + 'c'.repeat(40) + '.jpg', 'utf8')
+    const staged = o.stage(names, 6, names.length) // "bb.png|ccc…c.jpg"
+    let want = ''
+    for (let i = 0; i < 3_000; i++) {
+      o.frag(at, at + 22)
+      o.frag(staged, staged + 6)
+      o.text(',')
+      o.frag(staged + 7, staged + names.length - 6)
+      o.byte(0x0a)
+      want += 'https://mars.nasa.gov/bb.png,' + 'c'.repeat(40) + '.jpg\n'
+    }
+    expect(o.cap).toBeGreaterThan(16)
+    let got = ''
+    o.drain((b) => { got += Buffer.from(b).toString('utf8') })
+    expect(got).toBe(want)
+  })
+})
+
 describe('large views handed to the sink', () => {
   const big = (fill: number) => new Uint8Array(64 * 1024).fill(fill)
 

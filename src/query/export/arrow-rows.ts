@@ -262,11 +262,28 @@ export class ArrowRows implements RowWriter {
         // Room for this column at most and, by its measure, the image columns after it: the
         // writer grows once in a first batch rather than doubling per column (each step a
         // garbage buffer). Other orders grow as they go.
-        if (run >= 0) out.ensure((fileOffsets[run + n]! - fileOffsets[run]! + n * dirs.widest) * this.#imagesFrom[i]!)
         const from = out.pos
         bits.fill(0)
         let nulls = 0
         offsets[0] = 0
+        if (run >= 0) {
+          const base = fileOffsets[run]!
+          out.ensure((fileOffsets[run + n]! - base + n * dirs.widest) * this.#imagesFrom[i]!)
+          // The run's file names are one range of the column: staged beside the folders, each
+          // URL is then two copies within one buffer.
+          const staged = out.stage(files, base, fileOffsets[run + n]!) - base
+          for (let j = 0; j < n; j++) {
+            const r = run + j
+            const a = imageStart(c, rover[r]!, r, this.p)
+            if (a >= 0) {
+              dirs.write(out, dirCodes[r]!)
+              out.frag(staged + a, staged + fileOffsets[r + 1]!)
+              bits[j >> 3]! |= 1 << (j & 7)
+            } else nulls++
+            offsets[j + 1] = out.pos - from
+          }
+          return this.#add(n, nulls, bits, bytesOf(offsets), out.buf.subarray(from, out.pos))
+        }
         for (let j = 0; j < n; j++) {
           const r = rows[j]!
           const a = imageStart(c, rover[r]!, r, this.p)

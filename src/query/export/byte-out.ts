@@ -9,6 +9,8 @@ import { ByteSink } from '../byte-sink'
  */
 export class ByteOut extends ByteSink {
   #atlasSize = 0
+  /** Bytes staged past the attached pools (stage), kept across a growth until the next stage or attach. */
+  #staged = 0
   readonly #attached = new Map<Buffer, number>()
 
   constructor(capacity = 1 << 20) {
@@ -24,10 +26,11 @@ export class ByteOut extends ByteSink {
     let cap = this.cap
     while (cap < this.pos + n) cap *= 2
     let atlas = this.buf.length - this.cap
-    if (this.#atlasSize + atlasMore > atlas) atlas = Math.max(2 * atlas, this.#atlasSize + atlasMore)
+    const used = this.#atlasSize + this.#staged
+    if (used + atlasMore > atlas) atlas = Math.max(2 * atlas, used + atlasMore)
     const next = Buffer.allocUnsafeSlow(cap + atlas)
     this.buf.copy(next, 0, 0, this.pos)
-    this.buf.copy(next, cap, this.cap, this.cap + this.#atlasSize)
+    this.buf.copy(next, cap, this.cap, this.cap + used)
     this.buf = next
     this.cap = cap
   }
@@ -41,6 +44,7 @@ export class ByteOut extends ByteSink {
     let at = this.#attached.get(pool)
     if (at !== undefined) return at
     at = this.#atlasSize
+    this.#staged = 0
     if (at + pool.length > this.buf.length - this.cap) this.#grow(0, pool.length)
     pool.copy(this.buf, this.cap + at)
     this.#atlasSize += pool.length
@@ -48,7 +52,22 @@ export class ByteOut extends ByteSink {
     return at
   }
 
-  /** Copies the atlas bytes [a, b) (offsets from attach) to the output. */
+  /**
+   * Copies src[a..b) into the atlas past the attached pools and returns where it starts there
+   * (for frag), valid until the next stage or attach. For bytes copied piecewise many times per
+   * chunk (the file names of a batch's image URLs, between folder fragments): one copy between
+   * two buffers, then copies within one.
+   */
+  stage(src: Uint8Array, a: number, b: number): number {
+    const len = b - a
+    this.#staged = 0
+    if (this.#atlasSize + len > this.buf.length - this.cap) this.#grow(0, len)
+    this.buf.set(src.subarray(a, b), this.cap + this.#atlasSize)
+    this.#staged = len
+    return this.#atlasSize
+  }
+
+  /** Copies the atlas bytes [a, b) (offsets from attach or stage) to the output. */
   frag(a: number, b: number): void {
     const len = b - a
     if (this.pos + len > this.cap) this.#grow(len, 0)
