@@ -259,15 +259,15 @@ export class ArrowRows implements RowWriter {
         // are views until the batch is drained, and the folders are attached to it once.
         const out = this.#urls
         const dirs = this.#dirsIn(out)
-        // Room for this column at most and, by its measure, the image columns after it: the
-        // writer grows once in a first batch rather than doubling per column (each step a
-        // garbage buffer). Other orders grow as they go.
         const from = out.pos
         bits.fill(0)
         let nulls = 0
         offsets[0] = 0
         if (run >= 0) {
           const base = fileOffsets[run]!
+          // Room for this column at most and, by its measure, the image columns after it: the
+          // writer grows once in a first batch rather than doubling per column (each step a
+          // garbage buffer). Other orders grow as they go.
           out.ensure((fileOffsets[run + n]! - base + n * dirs.widest) * this.#imagesFrom[i]!)
           // The run's file names are one range of the column: staged beside the folders, each
           // URL is then two copies within one buffer.
