@@ -54,7 +54,7 @@ export interface Config {
   exportMaxRows?: number
   /** Longest an export stream may run before it ends with an error row, seconds (EXPORT_TIMEOUT_S). Optional: default 300. */
   exportTimeoutS?: number
-  /** Rows per streamed chunk of an export (EXPORT_CHUNK_ROWS; 0: the defaults, 2,048 for text and 8,192 per Arrow record batch). Optional. */
+  /** Rows per streamed chunk of an export (EXPORT_CHUNK_ROWS; 0: the defaults, 512 for text and 8,192 per Arrow record batch). Optional. */
   exportChunkRows?: number
 }
 

@@ -126,6 +126,15 @@ describe('bench export goals', () => {
     expect(verdict(withExport(4.99e6, 64.1))('arrow export')).toBe(false)
     expect(verdict(withExport(4.99e6, 64.1))('RSS growth')).toBe(false)
   })
+  test('an export measured beside its bare ceiling quotes its share of it, the ceiling rows/s and the server CPU time', () => {
+    const r = withExport(5e6, 10)
+    r.scenarios.export = { ...(r.scenarios.export as Extract<NonNullable<BenchResult['scenarios']['export']>, { status: 'ok' }>) }
+    const x = r.scenarios.export as Extract<NonNullable<BenchResult['scenarios']['export']>, { status: 'ok' }>
+    x.formats.arrow = { ...x.formats.arrow!, ceiling_ms: 0.6, ceiling_rows_per_s: 8e6, share_of_ceiling: 0.625, server_cpu_ms: 250, rows_per_cpu_s: 7.6e6 }
+    const arrow = checkGoals(r).find((g) => g.goal.startsWith('arrow export'))!
+    expect(arrow.measured).toContain("63% of the same client's bare Bun.serve ceiling, 8.00M rows/s, server CPU 250 ms: 7.60M rows per CPU second")
+    expect(checkGoals(withExport(5e6, 10)).find((g) => g.goal.startsWith('arrow export'))!.measured).not.toContain('ceiling')
+  })
 })
 
 describe('bench goals at scale 10', () => {

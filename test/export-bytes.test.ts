@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'bun:test'
+import { vectorFromArray, Utf8 } from 'apache-arrow'
 import { ByteOut } from '../src/query/export/byte-out'
+import { utf8Of } from '../src/query/export/arrow-parts'
 import { writeDay, writeIsoTime } from '../src/query/date-bytes'
 import { writeDouble, writeFloat32 } from '../src/query/float32-text'
 import { dayText } from '../src/query/day-text'
@@ -93,5 +95,73 @@ describe('the export sink is the answers byte sink with an atlas', () => {
     o.frag(at + 15, at + pool.length)
     o.drain((b) => { got = Buffer.from(b).toString('utf8') })
     expect(got).toBe('"credit":"NASA/JPL"')
+  })
+})
+
+describe('staged bytes', () => {
+  test('bytes staged beside the attached pools are copied out by frag, and survive the output growing between the copies', () => {
+    const o = new ByteOut(16)
+    const at = o.attach(Buffer.from('https://mars.nasa.gov/', 'utf8'))
+    const names = Buffer.from('a.jpg|bb.png|' + 'c'.repeat(40) + '.jpg', 'utf8')
+    const staged = o.stage(names, 6, names.length) // "bb.png|ccc…c.jpg"
+    let want = ''
+    for (let i = 0; i < 3_000; i++) {
+      o.frag(at, at + 22)
+      o.frag(staged, staged + 6)
+      o.text(',')
+      o.frag(staged + 7, staged + names.length - 6)
+      o.byte(0x0a)
+      want += 'https://mars.nasa.gov/bb.png,' + 'c'.repeat(40) + '.jpg\n'
+    }
+    expect(o.cap).toBeGreaterThan(16)
+    let got = ''
+    o.drain((b) => { got += Buffer.from(b).toString('utf8') })
+    expect(got).toBe(want)
+  })
+})
+
+describe('large views handed to the sink', () => {
+  const big = (fill: number) => new Uint8Array(64 * 1024).fill(fill)
+
+  test('a reused view goes out as a view to a sink that copies itself, and as a copy to one that may keep it', () => {
+    for (const copy of [false, true]) {
+      const o = new ByteOut(1024)
+      const scratch = big(0x61)
+      o.text('head')
+      o.external(scratch, false)
+      o.text('tail')
+      const pieces: Uint8Array[] = []
+      o.drain((b) => pieces.push(b), copy)
+      expect(pieces.map((p) => p.byteLength)).toEqual([4, scratch.byteLength, 4])
+      expect(pieces[1]!.buffer === scratch.buffer).toBe(!copy)
+      scratch.fill(0x62) // the writer reuses its scratch for the next chunk
+      expect(pieces[1]![0]).toBe(copy ? 0x61 : 0x62)
+      expect(Buffer.from(pieces[0]!).toString() + Buffer.from(pieces[2]!).toString()).toBe('headtail')
+    }
+  })
+
+  test('a lasting view (snapshot memory) is never copied, and a small view is copied into the buffer in order', () => {
+    const o = new ByteOut(1024)
+    const column = big(0x63)
+    o.external(new Uint8Array([0x31, 0x32]), false)
+    o.external(column, true)
+    const pieces: Uint8Array[] = []
+    o.drain((b) => pieces.push(b), true)
+    expect(pieces.length).toBe(2)
+    expect(Buffer.from(pieces[0]!).toString()).toBe('12')
+    expect(pieces[1]!.buffer).toBe(column.buffer)
+    expect(o.size).toBe(0)
+  })
+})
+
+describe('Arrow dictionaries encoded once per dictionary array', () => {
+  test('offsets and UTF-8 bytes equal apache-arrow\'s Utf8 vector of the same values (empty, non-ASCII, astral), and a second export reuses them', () => {
+    const values = ['', 'Mastcam', 'NASA/JPL-Caltech/MSSS', 'Ç¬ ❄ 𝄞 "q"', '', 'x'.repeat(3000)]
+    const d = utf8Of(values)
+    const ref = vectorFromArray(values, new Utf8()).data[0]!
+    expect(Array.from(d.offsets)).toEqual(Array.from(ref.valueOffsets.subarray(0, values.length + 1)))
+    expect(Buffer.from(d.data).equals(Buffer.from(ref.values.subarray(0, ref.valueOffsets[values.length])))).toBe(true)
+    expect(utf8Of(values)).toBe(d)
+    expect(utf8Of([]).data.byteLength).toBe(0)
   })
 })

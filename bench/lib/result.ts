@@ -178,8 +178,19 @@ export interface BenchResult {
   goals: GoalCheck[]
 }
 
-/** bench/export.ts: one full export per format over loopback, best of the rounds, with its peer. */
+/**
+ * bench/export.ts: one full export per format over loopback, best of the rounds, beside the same
+ * client's ceiling (a bare Bun.serve streaming as many bytes) and its peer.
+ */
 export interface ExportResult {
   rounds: number
-  formats: Record<string, { rows: number; bytes: number; ms: number; rows_per_s: number; rss_growth_mb: number; peer: string; peer_ms: number; ratio_vs_peer: number }>
+  /** The client that read the bodies (and the ceiling's). */
+  client?: string
+  formats: Record<string, {
+    rows: number; bytes: number; ms: number; rows_per_s: number; rss_growth_mb: number; anon_growth_mb?: number
+    /** The server's CPU time for one export (least of the rounds), and rows per CPU second. */
+    server_cpu_ms?: number; rows_per_cpu_s?: number
+    ceiling_ms?: number; ceiling_rows_per_s?: number; share_of_ceiling?: number
+    peer: string; peer_ms: number; ratio_vs_peer: number
+  }>
 }

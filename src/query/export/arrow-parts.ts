@@ -68,6 +68,28 @@ export function absentCodes(col: DictColumn): Uint8Array | undefined {
   return a ?? undefined
 }
 
+/**
+ * A dictionary's values as an Arrow Utf8 array (offsets, UTF-8 bytes), encoded once per
+ * dictionary array (the snapshot's: repeated exports send the same bytes and build nothing).
+ * One native encode of the joined values; the offsets from each value's UTF-8 length.
+ */
+const utf8ByDict = new WeakMap<readonly string[], { offsets: Int32Array; data: Uint8Array }>()
+export function utf8Of(values: readonly string[]): { offsets: Int32Array; data: Uint8Array } {
+  let u = utf8ByDict.get(values)
+  if (!u) {
+    const offsets = new Int32Array(values.length + 1)
+    let at = 0
+    for (let i = 0; i < values.length; i++) {
+      at += Buffer.byteLength(values[i]!, 'utf8')
+      offsets[i + 1] = at
+    }
+    const data = new Uint8Array(Math.max(at, 1)).subarray(0, at)
+    Buffer.from(data.buffer, data.byteOffset, at).write(values.join(''), 'utf8')
+    utf8ByDict.set(values, (u = { offsets, data }))
+  }
+  return u
+}
+
 function indexType(codes: Codes | Uint8Array | Int16Array): DataType {
   if (codes instanceof Int8Array) return new Int8()
   if (codes instanceof Int16Array) return new Int16()

@@ -1,8 +1,8 @@
-import { Dictionary, Field, Message, Schema, Utf8, vectorFromArray } from 'apache-arrow'
+import { Dictionary, Field, Message, Schema } from 'apache-arrow'
 import { BufferRegion, DictionaryBatch, FieldNode, RecordBatch } from 'apache-arrow/ipc/metadata/message'
 import { ROVERS } from '../../catalog/rovers'
 import type { PhotoColumns } from '../../store/schema'
-import { absentCodes, gather, hasNegative, Scratch, typeOf } from './arrow-parts'
+import { absentCodes, gather, hasNegative, Scratch, typeOf, utf8Of } from './arrow-parts'
 import { bufferOf } from '../byte-sink'
 import { ByteOut } from './byte-out'
 import { imageStart, type ExportColumn } from './export-columns'
@@ -36,8 +36,10 @@ export class ArrowRows implements RowWriter {
   readonly #dirTable: Fragments
   readonly #boundDirs = new Map<ByteOut, BoundFragments>()
   readonly #urls = new ByteOut(1 << 16)
-  /** The memory of the snapshot's columns: views of it never change and go to the sink as they are. */
+  /** The memory of the snapshot's columns and encoded dictionaries: views of it never change and go to the sink as they are. */
   readonly #stable: Set<ArrayBufferLike>
+  /** Per column: how many image columns there are from it to the last. */
+  readonly #imagesFrom: number[]
   /** `camera.full_name` code per (rover, camera code), -1 until first asked. */
   readonly #fullName: Int16Array
 
@@ -47,6 +49,7 @@ export class ArrowRows implements RowWriter {
     this.schema = new Schema(columns.map((c, i) => new Field(c.name, typeOf(c, this.#dicts[i] ? nextId++ : -1), c.name !== 'id')))
     this.#dirTable = fragmentsOf(p.image_dir.dict, 'raw', (v) => v)
     this.#stable = new Set(Object.values(p).flatMap((c) => (ArrayBuffer.isView(c) ? [c.buffer] : c && typeof c === 'object' ? Object.values(c).filter(ArrayBuffer.isView).map((v) => v.buffer) : [])))
+    this.#imagesFrom = columns.map((_, i) => columns.slice(i).filter((c) => c.kind === 'image').length)
     this.#fullName = new Int16Array(ROVERS.length * Math.max(1, p.camera.dict.length)).fill(-1)
   }
 
@@ -56,8 +59,10 @@ export class ArrowRows implements RowWriter {
       const values = this.#dicts[i]
       if (!values) return
       // The dictionary's values as one Utf8 array: "" is a value like any other (rows whose value is absent are null).
-      const data = vectorFromArray(values, new Utf8()).data[0]!
-      this.#bufs = [EMPTY, bytesOf(data.valueOffsets), data.values.subarray(0, data.valueOffsets[values.length])]
+      const d = utf8Of(values)
+      this.#stable.add(d.offsets.buffer)
+      this.#stable.add(d.data.buffer)
+      this.#bufs = [EMPTY, bytesOf(d.offsets), d.data]
       const batch = new RecordBatch(values.length, [new FieldNode(values.length, 0)], this.#regions(), null)
       this.#writeBody(o, Message.encode(Message.from(new DictionaryBatch(batch, (f.type as Dictionary).id, false), this.#bodyLength())))
     })
@@ -243,11 +248,13 @@ export class ArrowRows implements RowWriter {
         return this.#add(n, nulls, bits, bytesOf(codes))
       }
       case 'image': {
-        // URL = folder + file name, copied natively (Buffer#copy with offsets: no view per row).
+        // URL = folder + file name, both copied natively (no view per row), in one pass: the
+        // offsets are where the writer stands after each row.
         const offsets = s.i32(`o${i}`, n + 1)
-        const starts = s.i32(`r${i}`, n)
         const dirCodes = this.p.image_dir.codes
         const fileOffsets = c.col.offsets
+        const files = bufferOf(c.col.data)
+        const rover = this.p.rover
         // Every image column of the batch appends to one writer (reset per batch): its bytes
         // are views until the batch is drained, and the folders are attached to it once.
         const out = this.#urls
@@ -255,26 +262,37 @@ export class ArrowRows implements RowWriter {
         const from = out.pos
         bits.fill(0)
         let nulls = 0
-        let size = 0
         offsets[0] = 0
+        if (run >= 0) {
+          const base = fileOffsets[run]!
+          // Room for this column at most and, by its measure, the image columns after it: the
+          // writer grows once in a first batch rather than doubling per column (each step a
+          // garbage buffer). Other orders grow as they go.
+          out.ensure((fileOffsets[run + n]! - base + n * dirs.widest) * this.#imagesFrom[i]!)
+          // The run's file names are one range of the column: staged beside the folders, each
+          // URL is then two copies within one buffer.
+          const staged = out.stage(files, base, fileOffsets[run + n]!) - base
+          for (let j = 0; j < n; j++) {
+            const r = run + j
+            const a = imageStart(c, rover[r]!, r, this.p)
+            if (a >= 0) {
+              dirs.write(out, dirCodes[r]!)
+              out.frag(staged + a, staged + fileOffsets[r + 1]!)
+              bits[j >> 3]! |= 1 << (j & 7)
+            } else nulls++
+            offsets[j + 1] = out.pos - from
+          }
+          return this.#add(n, nulls, bits, bytesOf(offsets), out.buf.subarray(from, out.pos))
+        }
         for (let j = 0; j < n; j++) {
           const r = rows[j]!
-          const a = imageStart(c, this.p.rover[r]!, r, this.p)
-          starts[j] = a
+          const a = imageStart(c, rover[r]!, r, this.p)
           if (a >= 0) {
-            size += dirs.size(dirCodes[r]!) + fileOffsets[r + 1]! - a
+            dirs.write(out, dirCodes[r]!)
+            out.copy(files, a, fileOffsets[r + 1]!)
             bits[j >> 3]! |= 1 << (j & 7)
           } else nulls++
-          offsets[j + 1] = size
-        }
-        const files = bufferOf(c.col.data)
-        out.ensure(size)
-        for (let j = 0; j < n; j++) {
-          const a = starts[j]!
-          if (a < 0) continue
-          const r = rows[j]!
-          dirs.write(out, dirCodes[r]!)
-          out.copy(files, a, fileOffsets[r + 1]!)
+          offsets[j + 1] = out.pos - from
         }
         return this.#add(n, nulls, bits, bytesOf(offsets), out.buf.subarray(from, out.pos))
       }

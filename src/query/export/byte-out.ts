@@ -9,6 +9,8 @@ import { ByteSink } from '../byte-sink'
  */
 export class ByteOut extends ByteSink {
   #atlasSize = 0
+  /** Bytes staged past the attached pools (stage), kept across a growth until the next stage or attach. */
+  #staged = 0
   readonly #attached = new Map<Buffer, number>()
 
   constructor(capacity = 1 << 20) {
@@ -24,10 +26,11 @@ export class ByteOut extends ByteSink {
     let cap = this.cap
     while (cap < this.pos + n) cap *= 2
     let atlas = this.buf.length - this.cap
-    if (this.#atlasSize + atlasMore > atlas) atlas = Math.max(2 * atlas, this.#atlasSize + atlasMore)
+    const used = this.#atlasSize + this.#staged
+    if (used + atlasMore > atlas) atlas = Math.max(2 * atlas, used + atlasMore)
     const next = Buffer.allocUnsafeSlow(cap + atlas)
     this.buf.copy(next, 0, 0, this.pos)
-    this.buf.copy(next, cap, this.cap, this.cap + this.#atlasSize)
+    this.buf.copy(next, cap, this.cap, this.cap + used)
     this.buf = next
     this.cap = cap
   }
@@ -41,6 +44,7 @@ export class ByteOut extends ByteSink {
     let at = this.#attached.get(pool)
     if (at !== undefined) return at
     at = this.#atlasSize
+    this.#staged = 0
     if (at + pool.length > this.buf.length - this.cap) this.#grow(0, pool.length)
     pool.copy(this.buf, this.cap + at)
     this.#atlasSize += pool.length
@@ -48,7 +52,22 @@ export class ByteOut extends ByteSink {
     return at
   }
 
-  /** Copies the atlas bytes [a, b) (offsets from attach) to the output. */
+  /**
+   * Copies src[a..b) into the atlas past the attached pools and returns where it starts there
+   * (for frag), valid until the next stage or attach. For bytes copied piecewise many times per
+   * chunk (the file names of a batch's image URLs, between folder fragments): one copy between
+   * two buffers, then copies within one.
+   */
+  stage(src: Uint8Array, a: number, b: number): number {
+    const len = b - a
+    this.#staged = 0
+    if (this.#atlasSize + len > this.buf.length - this.cap) this.#grow(0, len)
+    this.buf.set(src.subarray(a, b), this.cap + this.#atlasSize)
+    this.#staged = len
+    return this.#atlasSize
+  }
+
+  /** Copies the atlas bytes [a, b) (offsets from attach or stage) to the output. */
   frag(a: number, b: number): void {
     const len = b - a
     if (this.pos + len > this.cap) this.#grow(len, 0)
@@ -64,19 +83,20 @@ export class ByteOut extends ByteSink {
     this.pos += len
   }
 
-  /** Runs of the buffer's own bytes and views handed over as they are, in order (own runs are copied out at drain). */
+  /** Runs of the buffer's own bytes and views handed over as they are, in order (own: reused memory, copied out at a copying drain). */
   #pieces: Uint8Array[] = []
   #own: boolean[] = []
   #mark = 0
 
   /**
-   * Appends `view` to the output. A large view of memory that never changes (`stable`: a slice
-   * of the snapshot's own columns) is handed to the sink as it is; anything else is copied into
-   * the buffer (a view of memory that is reused, or small enough that one write of the whole
-   * costs less than a piece of its own).
+   * Appends `view` to the output. A large view is handed to the sink as it is: memory that never
+   * changes (`lasting`: a slice of the snapshot's own columns, a dictionary encoded once) in any
+   * case; memory the writer reuses for its next chunk (scratch buffers) like the buffer's own
+   * bytes, as a copy when the drain must copy. A small view is copied into the buffer: one write
+   * of the whole costs less than a piece of its own.
    */
-  external(view: Uint8Array, stable: boolean): void {
-    if (!stable || view.byteLength < EXTERNAL_MIN) {
+  external(view: Uint8Array, lasting: boolean): void {
+    if (view.byteLength < EXTERNAL_MIN) {
       this.ensure(view.byteLength)
       this.buf.set(view, this.pos)
       this.pos += view.byteLength
@@ -87,7 +107,7 @@ export class ByteOut extends ByteSink {
       this.#own.push(true)
     }
     this.#pieces.push(view)
-    this.#own.push(false)
+    this.#own.push(!lasting)
     this.#mark = this.pos
   }
 

@@ -19,25 +19,42 @@ import { csvField, csvNeedsQuotes, writeCsvField, writeCsvQuotedInner } from './
  * A failure is a last record whose first field is `#error` and second the problem's detail.
  */
 type Cell = (o: ByteOut, row: number) => void
+/** Per chunk, before its records: the span of rows [lo, hi] the chunk's rows lie in, or lo = -1 when too wide to check at once. */
+type Prepare = (lo: number, hi: number) => void
+
+/** A chunk's text columns are checked for bytes that need quoting in one native scan when its rows span at most this many times their count. */
+const SPAN_CHECK = 4
 
 const CRLF = fragment('\r\n')
 
 export class CsvRows implements RowWriter {
   readonly columns: ExportColumn[]
   #cells: Cell[] = []
+  #prepares: Prepare[] = []
 
   constructor(readonly store: Store, out: OutputSpec) {
     this.columns = exportColumns(store.photos, out)
   }
 
   start(o: ByteOut): void {
-    this.#cells = this.columns.map((c) => cellWriter(this.store, c, o))
+    this.#cells = this.columns.map((c) => cellWriter(this.store, c, o, this.#prepares))
     o.text(this.columns.map((c) => csvField(c.name)).join(',') + '\r\n')
   }
 
   rows(o: ByteOut, rows: Int32Array, n: number): void {
     const cells = this.#cells
     const k = cells.length
+    if (this.#prepares.length > 0 && n > 0) {
+      let lo = rows[0]!
+      let hi = lo
+      for (let j = 1; j < n; j++) {
+        const r = rows[j]!
+        if (r < lo) lo = r
+        else if (r > hi) hi = r
+      }
+      if (hi - lo >= SPAN_CHECK * n) lo = -1
+      for (const p of this.#prepares) p(lo, hi)
+    }
     for (let j = 0; j < n; j++) {
       const r = rows[j]!
       cells[0]!(o, r)
@@ -56,7 +73,40 @@ export class CsvRows implements RowWriter {
   }
 }
 
-function cellWriter(store: Store, c: ExportColumn, out: ByteOut): Cell {
+/**
+ * True when the values of rows [lo, hi] of a text column hold no byte that needs quoting: one
+ * native search per such byte over the span's bytes, so that each row's value is then copied as
+ * it is, unscanned. False when lo < 0 (rows too spread out: each value is checked).
+ */
+function spanIsPlain(bytes: Buffer, offsets: Int32Array, lo: number, hi: number): boolean {
+  if (lo < 0) return false
+  const span = bytes.subarray(offsets[lo]!, offsets[hi + 1]!)
+  return span.indexOf(0x22) < 0 && span.indexOf(0x2c) < 0 && span.indexOf(0x0a) < 0 && span.indexOf(0x0d) < 0
+}
+
+/**
+ * A double column whose runs of rows often repeat a value (coordinates: every photo taken at one
+ * place): the last value's text is kept and copied while the value repeats.
+ */
+function repeatedDouble(v: Float64Array, valid: (r: number) => boolean): Cell {
+  const memo = Buffer.alloc(32)
+  let last = NaN
+  let len = 0
+  return (o, r) => {
+    if (!valid(r)) return
+    const x = v[r]!
+    if (x === last && x !== 0) return o.copy(memo, 0, len)
+    const at = o.pos
+    writeDouble(o, x)
+    len = o.pos - at
+    if (len <= memo.length) {
+      o.buf.copy(memo, 0, at, o.pos)
+      last = x
+    } else last = NaN
+  }
+}
+
+function cellWriter(store: Store, c: ExportColumn, out: ByteOut, prepares: Prepare[]): Cell {
   const p = store.photos
   switch (c.kind) {
     case 'int32': {
@@ -80,13 +130,9 @@ function cellWriter(store: Store, c: ExportColumn, out: ByteOut): Cell {
     case 'f64': {
       const v = c.values
       const g = c.group
-      if (!g) return (o, r) => {
-        if (v[r] === v[r]) writeDouble(o, v[r]!)
-      }
+      if (!g) return repeatedDouble(v, (r) => v[r] === v[r])
       const [x, y, z] = g as [Float64Array, Float64Array, Float64Array]
-      return (o, r) => {
-        if (Number.isFinite(x[r]!) && Number.isFinite(y[r]!) && Number.isFinite(z[r]!)) writeDouble(o, v[r]!)
-      }
+      return repeatedDouble(v, (r) => Number.isFinite(x[r]!) && Number.isFinite(y[r]!) && Number.isFinite(z[r]!))
     }
     case 'f32': {
       const v = c.values
@@ -97,7 +143,12 @@ function cellWriter(store: Store, c: ExportColumn, out: ByteOut): Cell {
     case 'utf8': {
       const offsets = c.col.offsets
       const bytes = bufferOf(c.col.data)
-      return (o, r) => writeCsvField(o, bytes, offsets[r]!, offsets[r + 1]!)
+      let plain = false
+      prepares.push((lo, hi) => (plain = spanIsPlain(bytes, offsets, lo, hi)))
+      return (o, r) => {
+        if (plain) o.copy(bytes, offsets[r]!, offsets[r + 1]!)
+        else writeCsvField(o, bytes, offsets[r]!, offsets[r + 1]!)
+      }
     }
     case 'dict': {
       const codes = c.col.codes
@@ -120,6 +171,8 @@ function cellWriter(store: Store, c: ExportColumn, out: ByteOut): Cell {
       const offsets = c.col.offsets
       const files = bufferOf(c.col.data)
       const dirNeedsQuotes = new Int8Array(p.image_dir.dict.length + 1).fill(-1)
+      let plain = false
+      prepares.push((lo, hi) => (plain = spanIsPlain(files, offsets, lo, hi)))
       return (o, r) => {
         const a = imageStart(c, p.rover[r]!, r, p)
         if (a < 0) return
@@ -128,7 +181,7 @@ function cellWriter(store: Store, c: ExportColumn, out: ByteOut): Cell {
         let q = dirNeedsQuotes[dir]
         if (q === undefined) q = 0
         else if (q < 0) q = dirNeedsQuotes[dir] = /[",\r\n]/.test(p.image_dir.dict[dir] ?? '') ? 1 : 0
-        if (q === 0 && !csvNeedsQuotes(files, a, b)) {
+        if (q === 0 && (plain || !csvNeedsQuotes(files, a, b))) {
           dirs.write(o, dir)
           o.copy(files, a, b)
           return

@@ -25,10 +25,12 @@ export interface ExportStreamOptions {
 export const exportCounters = { rowsProduced: 0, running: 0 }
 
 /**
- * Rows per chunk of a text export: a chunk is rendered into one reusable buffer (a few MB at
- * most) and written to the response as one piece.
+ * Rows per chunk of a text export: a chunk is rendered into one reusable buffer and written to
+ * the response as one piece. A few hundred KB (512 NDJSON photos ~430 KB, CSV records ~270 KB)
+ * cost less server CPU per row than 2,048-row chunks of ~1.7 MB: the buffer stays in cache while
+ * the socket copies it, and the sink keeps less of it back.
  */
-export const CHUNK_ROWS = 2048
+export const CHUNK_ROWS = 512
 /**
  * Rows per Arrow record batch: each batch costs its metadata and one pass per column, so
  * batches are larger than text chunks; in the default order most of a batch's bytes are slices

@@ -11,6 +11,8 @@ import type { ByteOut } from './byte-out'
 export class Fragments {
   readonly pool: Buffer
   readonly start: Int32Array
+  /** Bytes of the longest fragment. */
+  readonly widest: number
 
   constructor(values: readonly string[], encode: (value: string) => string) {
     const texts = values.map((v) => encode(v))
@@ -22,6 +24,9 @@ export class Fragments {
       size += Buffer.byteLength(texts[i]!, 'utf8')
     }
     this.start[texts.length] = size
+    let widest = 0
+    for (let i = 0; i < texts.length; i++) widest = Math.max(widest, this.start[i + 1]! - this.start[i]!)
+    this.widest = widest
     this.pool = Buffer.allocUnsafeSlow(size)
     for (let i = 0; i < texts.length; i++) this.pool.write(texts[i]!, this.start[i]!, 'utf8')
   }
@@ -35,9 +40,11 @@ export class Fragments {
 export class BoundFragments {
   readonly #start: Int32Array
   readonly #last: number
+  readonly widest: number
   constructor(readonly table: Fragments, readonly base: number) {
     this.#start = table.start
     this.#last = table.start.length - 2
+    this.widest = table.widest
   }
 
   /** Writes the fragment of `code` into the output it is bound to. */
