@@ -1,3 +1,4 @@
+import { ByteMemo, hashDouble } from './byte-memo'
 import { writeDigits, type ByteSink } from './byte-sink'
 
 /**
@@ -117,17 +118,44 @@ export function float32Text(x: number): string {
   return shortestDecimal(x, true) ? (x < 0 ? '-' : '') + decimalText(decM, decK) : float32TextExact(x)
 }
 
+/**
+ * The texts of recent numbers, by value (byte-memo.ts): photo coordinates take a few thousand
+ * distinct values (rows of one site share them) and telemetry angles repeat too, so most
+ * numbers are one copy instead of a digit search. 64K slots each: ~1.6 MB and ~2.1 MB.
+ */
+const float32Memo = new ByteMemo(16, 1, 16)
+const doubleMemo = new ByteMemo(16, 1, 24)
+
 /** A float32 value's shortest text into the sink (float32Text). */
 export function writeFloat32(sink: ByteSink, x: number): void {
+  const m = float32Memo
+  const s = m.slot(hashDouble(x, 0))
+  if (m.keys[s] === x) {
+    m.copyOut(sink, s)
+    return
+  }
+  const o = sink.pos
   if (shortestDecimal(x, true)) writeDecimal(sink, x < 0, decM, decK)
   else sink.text(float32TextExact(x))
+  if (m.keep(s, sink.buf, o, sink.pos)) m.keys[s] = x
 }
 
 /** A double's text into the sink, as Number#toString writes it. */
 export function writeDouble(sink: ByteSink, x: number): void {
-  if (x === 0) sink.byte(0x30) // also -0, which toString writes as 0
-  else if (shortestDecimal(x, false)) writeDecimal(sink, x < 0, decM, decK)
+  if (x === 0) {
+    sink.byte(0x30) // also -0, which toString writes as 0
+    return
+  }
+  const m = doubleMemo
+  const s = m.slot(hashDouble(x, 0))
+  if (m.keys[s] === x) {
+    m.copyOut(sink, s)
+    return
+  }
+  const o = sink.pos
+  if (shortestDecimal(x, false)) writeDecimal(sink, x < 0, decM, decK)
   else sink.text(String(x))
+  if (m.keep(s, sink.buf, o, sink.pos)) m.keys[s] = x
 }
 
 /** Text of m·10^-k (m a positive integer) in JS Number#toString form for 1e-6 <= value < 1e21. */

@@ -1,4 +1,5 @@
 import type { Store } from '../store/store'
+import { ByteMemo, hashDouble, hashInt } from './byte-memo'
 import { ByteSink } from './byte-sink'
 import { writeDay, writeIsoTime } from './date-bytes'
 import { writeDouble, writeFloat32 } from './float32-text'
@@ -157,23 +158,55 @@ function writeDictMember(sink: ByteSink, comma: boolean, member: Buffer | undefi
   return true
 }
 
+/**
+ * Recent location members by (site, drive, coordinates): rows of one site and drive share them
+ * (most rows repeat the previous row's), so the member is one copy. Keys: site, drive, whether
+ * coordinates are written, x, y, z (0 when not written).
+ */
+const locationMemo = new ByteMemo(12, 6, 160)
+
 /** `"location":{"site":..,"drive":..,"coordinates":{..}}` unless it would be empty; true when written. */
 function writeLocation(f: PhotoFragments, sink: ByteSink, comma: boolean, row: number, coordinates: boolean): boolean {
   const p = f.p
-  const K = f.keys
   const site = p.site[row]
   const drive = p.drive[row]
-  let x = NaN
-  let y = NaN
-  let z = NaN
+  let x = 0
+  let y = 0
+  let z = 0
+  let coords = false
   if (coordinates) {
     x = p.coord_x[row]
     y = p.coord_y[row]
     z = p.coord_z[row]
+    coords = Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z)
+    if (!coords) x = y = z = 0
   }
-  const coords = Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z)
   if (site < 0 && drive < 0 && !coords) return false
-  sink.bytes(comma ? K.location[1] : K.location[0])
+  if (comma) sink.byte(0x2c)
+  const m = locationMemo
+  const s = m.slot(hashInt(hashInt(hashDouble(x, site), drive), coords ? hashDouble(y, 0) ^ hashDouble(z, 1) : 0))
+  const k = s * 6
+  const keys = m.keys
+  if (keys[k] === site && keys[k + 1] === drive && keys[k + 2] === (coords ? 1 : 0) && keys[k + 3] === x && keys[k + 4] === y && keys[k + 5] === z) {
+    m.copyOut(sink, s)
+    return true
+  }
+  const o = sink.pos
+  writeLocationText(f.keys, sink, site, drive, coords, x, y, z)
+  if (m.keep(s, sink.buf, o, sink.pos)) {
+    keys[k] = site
+    keys[k + 1] = drive
+    keys[k + 2] = coords ? 1 : 0
+    keys[k + 3] = x
+    keys[k + 4] = y
+    keys[k + 5] = z
+  }
+  return true
+}
+
+/** The location member without a leading comma. */
+function writeLocationText(K: PhotoFragments['keys'], sink: ByteSink, site: number, drive: number, coords: boolean, x: number, y: number, z: number): void {
+  sink.bytes(K.location[0])
   let c = false
   if (site >= 0) {
     sink.bytes(K.site)
@@ -195,7 +228,6 @@ function writeLocation(f: PhotoFragments, sink: ByteSink, comma: boolean, row: n
     sink.byte(0x7d)
   }
   sink.byte(0x7d)
-  return true
 }
 
 /** `"images":{...}` unless the photo has none of the allowed sizes; true when written. */
