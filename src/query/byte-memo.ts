@@ -19,6 +19,7 @@ export class ByteMemo {
   /** Bytes held per slot (0: an empty text, which is a text too once the keys match). */
   readonly lens: Uint16Array
   readonly bytes: Buffer
+  readonly view: DataView
   readonly mask: number
   readonly shift: number
 
@@ -27,6 +28,7 @@ export class ByteMemo {
     this.keys = new Float64Array(slots * arity).fill(NaN)
     this.lens = new Uint16Array(slots)
     this.bytes = Buffer.alloc(slots * width)
+    this.view = new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength)
     this.mask = slots - 1
     this.shift = 32 - slotBits
   }
@@ -39,7 +41,7 @@ export class ByteMemo {
   /** Copies slot s's text to the sink. */
   copyOut(sink: ByteSink, s: number): void {
     const a = s * this.width
-    sink.copy(this.bytes, a, a + this.lens[s])
+    sink.copyFrom(this.bytes, this.view, a, a + this.lens[s])
   }
 
   /**

@@ -3,7 +3,8 @@ import { ROVERS } from '../catalog/rovers'
 import type { Store } from '../store/store'
 import type { DictColumn, PhotoColumns, Utf8Column } from '../store/schema'
 import { perSnapshot } from '../store/per-snapshot'
-import { bufferOf, fragment } from './byte-sink'
+import { ByteMemo } from './byte-memo'
+import { bufferOf, fragment, type ByteSink } from './byte-sink'
 import { IMAGE_SIZES } from './photo-fields'
 import { plainJson } from './json-string'
 
@@ -25,6 +26,12 @@ export interface PhotoFragments {
   title: Buffer[]
   caption: Buffer[]
   credit: Buffer[]
+  /**
+   * sample_type, title, caption and credit members joined, by their four codes (photo-json.ts
+   * writeDictMembers): 4096 slots of up to 512 bytes (2 MB per snapshot). Codes are the
+   * snapshot's, so the memo is too.
+   */
+  dictMembers: ByteMemo
   /** `"<size>":"<image_dir escaped>` for size index (IMAGE_SIZES order) and image_dir code. */
   imagePrefix(size: number, dir: number): Buffer
   nasaId: ColumnBytes
@@ -44,12 +51,15 @@ export interface PhotoFragments {
  */
 export class ColumnBytes {
   readonly data: Buffer
+  /** A DataView of the same bytes (ByteSink#copyFrom). */
+  readonly view: DataView
   readonly offsets: Int32Array
   /** Per block: 0 not tested yet, 1 every value plain, 2 some value is not. */
   readonly #blocks: Uint8Array
 
   constructor(col: Utf8Column) {
     this.data = bufferOf(col.data)
+    this.view = new DataView(this.data.buffer, this.data.byteOffset, this.data.byteLength)
     this.offsets = col.offsets
     this.#blocks = new Uint8Array(Math.ceil((col.offsets.length - 1) / BLOCK_ROWS))
   }
@@ -77,7 +87,7 @@ const BLOCK_ROWS = 1 << BLOCK_SHIFT
 /** [without, with] a leading comma. */
 const member = (text: string): [Buffer, Buffer] => [fragment(text), fragment(',' + text)]
 
-const KEYS = {
+const KEY_TEXTS = {
   open: fragment('{"id":'),
   typeAttributes: fragment(',"type":"photo","attributes":{'),
   nasa_id: fragment('"nasa_id":"'),
@@ -100,6 +110,30 @@ const KEYS = {
   mast_elevation: fragment('"mast_elevation":'),
   raw: fragment('"raw":'),
   relationships: fragment(',"relationships":{'),
+}
+
+/**
+ * The member names above, as views into one pool with one DataView, so photo-json.ts copies
+ * them with ByteSink#copyFrom (key()) instead of a byte loop.
+ */
+function pooled<T extends Record<string, Buffer | [Buffer, Buffer]>>(texts: T): { keys: T; pool: Buffer; view: DataView } {
+  const all = Object.values(texts).flat()
+  const pool = Buffer.from(new ArrayBuffer(all.reduce((n, b) => n + b.length, 0)))
+  let at = 0
+  const place = (b: Buffer): Buffer => {
+    b.copy(pool, at)
+    at += b.length
+    return pool.subarray(at - b.length, at)
+  }
+  const keys = Object.fromEntries(Object.entries(texts).map(([k, v]) => [k, Array.isArray(v) ? [place(v[0]), place(v[1])] : place(v)])) as T
+  return { keys, pool, view: new DataView(pool.buffer) }
+}
+
+const { keys: KEYS, pool: KEY_POOL, view: KEY_VIEW } = pooled(KEY_TEXTS)
+
+/** Copies a member name of KEYS (a view into KEY_POOL, whose offsets start at 0). */
+export function key(sink: ByteSink, k: Buffer): void {
+  sink.copyFrom(KEY_POOL, KEY_VIEW, k.byteOffset, k.byteOffset + k.length)
 }
 
 const EMPTY = Buffer.alloc(0)
@@ -134,6 +168,7 @@ export const photoFragments: (store: Store) => PhotoFragments = perSnapshot((sto
     title: dictMembers(p.title, 'title'),
     caption: dictMembers(p.caption, 'caption'),
     credit: dictMembers(p.credit, 'credit'),
+    dictMembers: new ByteMemo(12, 4, 512),
     imagePrefix(size, dir) {
       let f = prefixes[size][dir]
       if (f === undefined) {

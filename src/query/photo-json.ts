@@ -4,7 +4,7 @@ import { ByteSink } from './byte-sink'
 import { writeDay, writeIsoTime } from './date-bytes'
 import { writeDouble, writeFloat32 } from './float32-text'
 import { A, SIZE, type OutputSpec } from './photo-fields'
-import { photoFragments, type ColumnBytes, type PhotoFragments } from './photo-fragments'
+import { key, photoFragments, type ColumnBytes, type PhotoFragments } from './photo-fragments'
 import { writeInner } from './json-string'
 
 /**
@@ -48,15 +48,15 @@ export function writePhoto(sink: ByteSink, store: Store, row: number, out: Outpu
 function writeValue(sink: ByteSink, col: ColumnBytes, row: number): void {
   const a = col.offsets[row]
   const b = col.offsets[row + 1]
-  if (col.plain(row)) sink.copy(col.data, a, b)
+  if (col.plain(row)) sink.copyFrom(col.data, col.view, a, b)
   else writeInner(sink, col.data, a, b)
 }
 
 /** `"name":"value"` for a Utf8 value unless absent; true when written. */
-function writeUtf8Member(sink: ByteSink, comma: boolean, key: Buffer, col: ColumnBytes, row: number): boolean {
+function writeUtf8Member(sink: ByteSink, comma: boolean, name: Buffer, col: ColumnBytes, row: number): boolean {
   if (col.offsets[row] === col.offsets[row + 1]) return false
   if (comma) sink.byte(0x2c)
-  sink.bytes(key)
+  key(sink, name)
   writeValue(sink, col, row)
   sink.byte(0x22)
   return true
@@ -68,18 +68,18 @@ function writeRow(f: PhotoFragments, sink: ByteSink, row: number, out: OutputSpe
   const p = f.p
   const K = f.keys
   const attrs = out.attrs
-  sink.bytes(K.open)
+  key(sink, K.open)
   sink.int(p.id[row])
-  sink.bytes(K.typeAttributes)
+  key(sink, K.typeAttributes)
   let c = false
   if (attrs & A.nasa_id && writeUtf8Member(sink, c, K.nasa_id, f.nasaId, row)) c = true
   if (attrs & A.sol && p.sol[row] >= 0) {
-    sink.bytes(c ? K.sol[1] : K.sol[0])
+    key(sink, c ? K.sol[1] : K.sol[0])
     sink.uint(p.sol[row])
     c = true
   }
   if (attrs & A.earth_date && p.earth_date[row] >= 0) {
-    sink.bytes(c ? K.earth_date[1] : K.earth_date[0])
+    key(sink, c ? K.earth_date[1] : K.earth_date[0])
     writeDay(sink, p.earth_date[row])
     sink.byte(0x22)
     c = true
@@ -87,7 +87,7 @@ function writeRow(f: PhotoFragments, sink: ByteSink, row: number, out: OutputSpe
   if (attrs & A.date_taken_utc) {
     const t = p.date_taken_utc[row]
     if (t === t && Math.abs(t) <= 8.64e15) {
-      sink.bytes(c ? K.date_taken_utc[1] : K.date_taken_utc[0])
+      key(sink, c ? K.date_taken_utc[1] : K.date_taken_utc[0])
       writeIsoTime(sink, t)
       sink.byte(0x22)
       c = true
@@ -99,37 +99,34 @@ function writeRow(f: PhotoFragments, sink: ByteSink, row: number, out: OutputSpe
     const wd = p.width[row]
     const h = p.height[row]
     if (wd >= 0 || h >= 0) {
-      sink.bytes(c ? K.dimensions[1] : K.dimensions[0])
+      key(sink, c ? K.dimensions[1] : K.dimensions[0])
       if (wd >= 0) {
-        sink.bytes(K.width)
+        key(sink, K.width)
         sink.uint(wd)
         if (h >= 0) sink.byte(0x2c)
       }
       if (h >= 0) {
-        sink.bytes(K.height)
+        key(sink, K.height)
         sink.uint(h)
       }
       sink.byte(0x7d)
       c = true
     }
   }
-  if (attrs & A.sample_type) c = writeDictMember(sink, c, f.sampleType[p.sample_type.codes[row]]) || c
-  if (attrs & A.title) c = writeDictMember(sink, c, f.title[p.title.codes[row]]) || c
-  if (attrs & A.caption) c = writeDictMember(sink, c, f.caption[p.caption.codes[row]]) || c
-  if (attrs & A.credit) c = writeDictMember(sink, c, f.credit[p.credit.codes[row]]) || c
+  if (attrs & DICT_ATTRS && writeDictMembers(f, sink, c, row, attrs)) c = true
   if (attrs & A.location && writeLocation(f, sink, c, row, out.coordinates)) c = true
   if (attrs & A.telemetry) {
     const az = p.mast_azimuth[row]
     const el = p.mast_elevation[row]
     if (az === az || el === el) {
-      sink.bytes(c ? K.telemetry[1] : K.telemetry[0])
+      key(sink, c ? K.telemetry[1] : K.telemetry[0])
       if (az === az) {
-        sink.bytes(K.mast_azimuth)
+        key(sink, K.mast_azimuth)
         writeFloat32(sink, az)
         if (el === el) sink.byte(0x2c)
       }
       if (el === el) {
-        sink.bytes(K.mast_elevation)
+        key(sink, K.mast_elevation)
         writeFloat32(sink, el)
       }
       sink.byte(0x7d)
@@ -139,7 +136,7 @@ function writeRow(f: PhotoFragments, sink: ByteSink, row: number, out: OutputSpe
   if (out.raw) writeRaw(f, sink, c, row)
   sink.byte(0x7d) // end of attributes
   if (out.includeRover || out.includeCamera) {
-    sink.bytes(K.relationships)
+    key(sink, K.relationships)
     if (out.includeRover) {
       sink.bytes(f.rover[p.rover[row]])
       if (out.includeCamera) sink.byte(0x2c)
@@ -148,6 +145,46 @@ function writeRow(f: PhotoFragments, sink: ByteSink, row: number, out: OutputSpe
     sink.byte(0x7d)
   }
   sink.byte(0x7d)
+}
+
+const DICT_ATTRS = A.sample_type | A.title | A.caption | A.credit
+
+/**
+ * The selected ones of sample_type, title, caption and credit, from the snapshot's memo of
+ * them by their four codes (-1 for one not selected: it writes nothing, as an absent value
+ * does), so the four are one copy; true when any was written.
+ */
+function writeDictMembers(f: PhotoFragments, sink: ByteSink, comma: boolean, row: number, attrs: number): boolean {
+  const p = f.p
+  const st = attrs & A.sample_type ? p.sample_type.codes[row] : -1
+  const ti = attrs & A.title ? p.title.codes[row] : -1
+  const ca = attrs & A.caption ? p.caption.codes[row] : -1
+  const cr = attrs & A.credit ? p.credit.codes[row] : -1
+  const m = f.dictMembers
+  const s = m.slot(hashInt(hashInt(hashInt(Math.imul(st, 0x9e3779b1), ti), ca), cr))
+  const k = s * 4
+  const keys = m.keys
+  if (keys[k] === st && keys[k + 1] === ti && keys[k + 2] === ca && keys[k + 3] === cr) {
+    if (m.lens[s] === 0) return false
+    if (comma) sink.byte(0x2c)
+    m.copyOut(sink, s)
+    return true
+  }
+  // Written with a leading comma when one is due; the memo keeps the text after it.
+  const start = sink.pos
+  let c = comma
+  if (st >= 0) c = writeDictMember(sink, c, f.sampleType[st]) || c
+  if (ti >= 0) c = writeDictMember(sink, c, f.title[ti]) || c
+  if (ca >= 0) c = writeDictMember(sink, c, f.caption[ca]) || c
+  if (cr >= 0) c = writeDictMember(sink, c, f.credit[cr]) || c
+  const written = sink.pos > start
+  if (m.keep(s, sink.buf, written && comma ? start + 1 : start, sink.pos)) {
+    keys[k] = st
+    keys[k + 1] = ti
+    keys[k + 2] = ca
+    keys[k + 3] = cr
+  }
+  return written
 }
 
 /** A dictionary value's ready member (empty when absent); true when written. */
@@ -206,24 +243,24 @@ function writeLocation(f: PhotoFragments, sink: ByteSink, comma: boolean, row: n
 
 /** The location member without a leading comma. */
 function writeLocationText(K: PhotoFragments['keys'], sink: ByteSink, site: number, drive: number, coords: boolean, x: number, y: number, z: number): void {
-  sink.bytes(K.location[0])
+  key(sink, K.location[0])
   let c = false
   if (site >= 0) {
-    sink.bytes(K.site)
+    key(sink, K.site)
     sink.uint(site)
     c = true
   }
   if (drive >= 0) {
-    sink.bytes(c ? K.drive[1] : K.drive[0])
+    key(sink, c ? K.drive[1] : K.drive[0])
     sink.uint(drive)
     c = true
   }
   if (coords) {
-    sink.bytes(c ? K.coordinates[1] : K.coordinates[0])
+    key(sink, c ? K.coordinates[1] : K.coordinates[0])
     writeDouble(sink, x)
-    sink.bytes(K.y)
+    key(sink, K.y)
     writeDouble(sink, y)
-    sink.bytes(K.z)
+    key(sink, K.z)
     writeDouble(sink, z)
     sink.byte(0x7d)
   }
@@ -248,7 +285,7 @@ function writeImages(f: PhotoFragments, sink: ByteSink, comma: boolean, row: num
     has = has & SIZE.medium ? SIZE.medium : has & SIZE.large ? SIZE.large : has & SIZE.full ? SIZE.full : SIZE.small
   }
   const K = f.keys
-  sink.bytes(comma ? K.images[1] : K.images[0])
+  key(sink, comma ? K.images[1] : K.images[0])
   const dir = p.image_dir.codes[row]
   let c = false
   if (has & SIZE.small) { writeImage(f, sink, c, 0, dir, f.imageSmall, row); c = true }
@@ -274,7 +311,7 @@ function writeRaw(f: PhotoFragments, sink: ByteSink, comma: boolean, row: number
   if (a1 <= a0) return
   const raw = f.raw.toString('utf8', a0, a1)
   if (comma) sink.byte(0x2c)
-  sink.bytes(f.keys.raw)
+  key(sink, f.keys.raw)
   sink.text(validJson(raw) ? raw : JSON.stringify(raw))
 }
 
