@@ -5,7 +5,7 @@ import type { DictColumn, PhotoColumns, Utf8Column } from '../store/schema'
 import { perSnapshot } from '../store/per-snapshot'
 import { ByteMemo } from './byte-memo'
 import { bufferOf, fragment, type ByteSink } from './byte-sink'
-import { IMAGE_SIZES } from './photo-fields'
+import { ImagePrefixes } from './image-prefixes'
 import { plainJson } from './json-string'
 
 /**
@@ -32,8 +32,8 @@ export interface PhotoFragments {
    * snapshot's, so the memo is too.
    */
   dictMembers: ByteMemo
-  /** `"<size>":"<image_dir escaped>` for size index (IMAGE_SIZES order) and image_dir code. */
-  imagePrefix(size: number, dir: number): Buffer
+  /** `"<size>":"<image_dir escaped>` by size index (IMAGE_SIZES order) and image_dir code. */
+  imagePrefixes: ImagePrefixes
   nasaId: ColumnBytes
   dateTakenMars: ColumnBytes
   imageSmall: ColumnBytes
@@ -147,7 +147,6 @@ export const photoFragments: (store: Store) => PhotoFragments = perSnapshot((sto
   const p = store.photos
   const cameras = new Map<number, Buffer>()
   const dirs = p.image_dir.dict
-  const prefixes: Array<Array<Buffer | undefined>> = IMAGE_SIZES.map(() => new Array(dirs.length))
   return {
     p,
     keys: KEYS,
@@ -169,14 +168,7 @@ export const photoFragments: (store: Store) => PhotoFragments = perSnapshot((sto
     caption: dictMembers(p.caption, 'caption'),
     credit: dictMembers(p.credit, 'credit'),
     dictMembers: new ByteMemo(12, 4, 512),
-    imagePrefix(size, dir) {
-      let f = prefixes[size][dir]
-      if (f === undefined) {
-        f = fragment('"' + IMAGE_SIZES[size] + '":' + JSON.stringify(dirs[dir] ?? '').slice(0, -1))
-        prefixes[size][dir] = f
-      }
-      return f
-    },
+    imagePrefixes: new ImagePrefixes(dirs),
     nasaId: new ColumnBytes(p.nasa_id),
     dateTakenMars: new ColumnBytes(p.date_taken_mars),
     imageSmall: new ColumnBytes(p.image_small),

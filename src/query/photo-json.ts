@@ -73,16 +73,13 @@ function writeRow(f: PhotoFragments, sink: ByteSink, row: number, out: OutputSpe
   key(sink, K.typeAttributes)
   let c = false
   if (attrs & A.nasa_id && writeUtf8Member(sink, c, K.nasa_id, f.nasaId, row)) c = true
-  if (attrs & A.sol && p.sol[row] >= 0) {
-    key(sink, c ? K.sol[1] : K.sol[0])
-    sink.uint(p.sol[row])
-    c = true
-  }
-  if (attrs & A.earth_date && p.earth_date[row] >= 0) {
-    key(sink, c ? K.earth_date[1] : K.earth_date[0])
-    writeDay(sink, p.earth_date[row])
-    sink.byte(0x22)
-    c = true
+  if (attrs & (A.sol | A.earth_date)) {
+    const sol = attrs & A.sol ? p.sol[row] : -1
+    const day = attrs & A.earth_date ? p.earth_date[row] : -1
+    if (sol >= 0 || day >= 0) {
+      writeSolDay(K, sink, c, sol, day)
+      c = true
+    }
   }
   if (attrs & A.date_taken_utc) {
     const t = p.date_taken_utc[row]
@@ -99,17 +96,7 @@ function writeRow(f: PhotoFragments, sink: ByteSink, row: number, out: OutputSpe
     const wd = p.width[row]
     const h = p.height[row]
     if (wd >= 0 || h >= 0) {
-      key(sink, c ? K.dimensions[1] : K.dimensions[0])
-      if (wd >= 0) {
-        key(sink, K.width)
-        sink.uint(wd)
-        if (h >= 0) sink.byte(0x2c)
-      }
-      if (h >= 0) {
-        key(sink, K.height)
-        sink.uint(h)
-      }
-      sink.byte(0x7d)
+      writeDimensions(K, sink, c, wd, h)
       c = true
     }
   }
@@ -145,6 +132,71 @@ function writeRow(f: PhotoFragments, sink: ByteSink, row: number, out: OutputSpe
     sink.byte(0x7d)
   }
   sink.byte(0x7d)
+}
+
+/**
+ * Recent `"sol":..,"earth_date":".."` pairs (either may be absent: -1), with their leading comma
+ * when one is due: rows of one day share them.
+ */
+const solDayMemo = new ByteMemo(10, 3, 48)
+
+function writeSolDay(K: PhotoFragments['keys'], sink: ByteSink, comma: boolean, sol: number, day: number): void {
+  const m = solDayMemo
+  const s = m.slot(hashInt(hashInt(comma ? 1 : 0, sol), day))
+  const k = s * 3
+  const keys = m.keys
+  if (keys[k] === (comma ? 1 : 0) && keys[k + 1] === sol && keys[k + 2] === day) {
+    m.copyOut(sink, s)
+    return
+  }
+  const o = sink.pos
+  let c = comma
+  if (sol >= 0) {
+    key(sink, c ? K.sol[1] : K.sol[0])
+    sink.uint(sol)
+    c = true
+  }
+  if (day >= 0) {
+    key(sink, c ? K.earth_date[1] : K.earth_date[0])
+    writeDay(sink, day)
+    sink.byte(0x22)
+  }
+  if (m.keep(s, sink.buf, o, sink.pos)) {
+    keys[k] = comma ? 1 : 0
+    keys[k + 1] = sol
+    keys[k + 2] = day
+  }
+}
+
+/** Recent `"dimensions":{..}` members by (leading comma, width, height; -1 absent). */
+const dimensionsMemo = new ByteMemo(10, 3, 64)
+
+function writeDimensions(K: PhotoFragments['keys'], sink: ByteSink, comma: boolean, wd: number, h: number): void {
+  const m = dimensionsMemo
+  const s = m.slot(hashInt(hashInt(comma ? 1 : 0, wd), h))
+  const k = s * 3
+  const keys = m.keys
+  if (keys[k] === (comma ? 1 : 0) && keys[k + 1] === wd && keys[k + 2] === h) {
+    m.copyOut(sink, s)
+    return
+  }
+  const o = sink.pos
+  key(sink, comma ? K.dimensions[1] : K.dimensions[0])
+  if (wd >= 0) {
+    key(sink, K.width)
+    sink.uint(wd)
+    if (h >= 0) sink.byte(0x2c)
+  }
+  if (h >= 0) {
+    key(sink, K.height)
+    sink.uint(h)
+  }
+  sink.byte(0x7d)
+  if (m.keep(s, sink.buf, o, sink.pos)) {
+    keys[k] = comma ? 1 : 0
+    keys[k + 1] = wd
+    keys[k + 2] = h
+  }
 }
 
 const DICT_ATTRS = A.sample_type | A.title | A.caption | A.credit
@@ -299,7 +351,7 @@ function writeImages(f: PhotoFragments, sink: ByteSink, comma: boolean, row: num
 /** `"<size>":"<image_dir><file>"`. */
 function writeImage(f: PhotoFragments, sink: ByteSink, comma: boolean, size: number, dir: number, col: ColumnBytes, row: number): void {
   if (comma) sink.byte(0x2c)
-  sink.bytes(f.imagePrefix(size, dir))
+  f.imagePrefixes.write(sink, size, dir)
   writeValue(sink, col, row)
   sink.byte(0x22)
 }
