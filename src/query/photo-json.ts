@@ -22,7 +22,11 @@ import { writeInner } from './json-string'
  * member name, the relationship objects. Per row, strings are copied from the column bytes
  * when a byte test shows plain printable ASCII (then they need no escaping), numbers and dates
  * are written as digits from integer arithmetic (date-bytes.ts), and one UTF-8 decode of the
- * whole answer makes the text.
+ * whole answer makes the text. Texts that are costly to write and repeat from row to row are
+ * kept in bounded memos keyed on exactly the values they are written from (byte-memo.ts): sol
+ * with earth_date, dimensions, the four dictionary members together, the location member, and
+ * each number; a repeat is one copy. Copies are counted, not bytes: a native copy costs about
+ * as much as 30 bytes moved by JS, so fewer and longer copies win.
  */
 
 /** The JSON array of the photos of `rows`, in that order, into the sink. */
