@@ -20,8 +20,13 @@ export interface PhotoFragments {
   p: PhotoColumns
   keys: typeof KEYS
   perseverance: number
-  rover: Buffer[]
-  camera(rover: number, code: number): Buffer
+  /**
+   * The end of a photo from its attributes' closing brace on, with the relationships of
+   * `include` (rover, camera or both): `},"relationships":{"rover":{..},"camera":{..}}}`. One
+   * text per rover, camera and include (a few dozen), made on first use, so a row copies its
+   * tail at once.
+   */
+  relationshipsTail(rover: number, code: number, withRover: boolean, withCamera: boolean): Buffer
   sampleType: Buffer[]
   title: Buffer[]
   caption: Buffer[]
@@ -109,7 +114,6 @@ const KEY_TEXTS = {
   mast_azimuth: fragment('"mast_azimuth":'),
   mast_elevation: fragment('"mast_elevation":'),
   raw: fragment('"raw":'),
-  relationships: fragment(',"relationships":{'),
 }
 
 /**
@@ -145,23 +149,28 @@ function dictMembers(col: DictColumn, name: string): Buffer[] {
 
 export const photoFragments: (store: Store) => PhotoFragments = perSnapshot((store) => {
   const p = store.photos
-  const cameras = new Map<number, Buffer>()
+  const tails = new Map<number, Buffer>()
   const dirs = p.image_dir.dict
   return {
     p,
     keys: KEYS,
     perseverance: ROVERS.findIndex((r) => r.slug === 'perseverance'),
-    rover: ROVERS.map((r) => fragment('"rover":' + JSON.stringify({ id: r.slug, type: 'rover', attributes: { name: r.name, status: r.status } }))),
-    camera(rover, code) {
-      const key = rover * 65536 + code
-      let j = cameras.get(key)
-      if (j === undefined) {
-        const name = p.camera.dict[code] ?? ''
-        const facts = ROVERS[rover] ? findCamera(ROVERS[rover].slug, name) : undefined
-        j = fragment('"camera":' + JSON.stringify(facts ? { id: name, type: 'camera', attributes: { full_name: facts.full_name } } : { id: name, type: 'camera' }))
-        cameras.set(key, j)
+    relationshipsTail(rover, code, withRover, withCamera) {
+      const key = (rover * 65536 + code) * 4 + (withRover ? 2 : 0) + (withCamera ? 1 : 0)
+      let t = tails.get(key)
+      if (t === undefined) {
+        const facts = ROVERS[rover]
+        const members: string[] = []
+        if (withRover) members.push('"rover":' + JSON.stringify(facts ? { id: facts.slug, type: 'rover', attributes: { name: facts.name, status: facts.status } } : {}))
+        if (withCamera) {
+          const name = p.camera.dict[code] ?? ''
+          const cam = facts ? findCamera(facts.slug, name) : undefined
+          members.push('"camera":' + JSON.stringify(cam ? { id: name, type: 'camera', attributes: { full_name: cam.full_name } } : { id: name, type: 'camera' }))
+        }
+        t = fragment('},"relationships":{' + members.join(',') + '}}')
+        tails.set(key, t)
       }
-      return j
+      return t
     },
     sampleType: dictMembers(p.sample_type, 'sample_type'),
     title: dictMembers(p.title, 'title'),

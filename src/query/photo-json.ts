@@ -125,16 +125,11 @@ function writeRow(f: PhotoFragments, sink: ByteSink, row: number, out: OutputSpe
     }
   }
   if (out.raw) writeRaw(f, sink, c, row)
-  sink.byte(0x7d) // end of attributes
   if (out.includeRover || out.includeCamera) {
-    key(sink, K.relationships)
-    if (out.includeRover) {
-      sink.bytes(f.rover[p.rover[row]])
-      if (out.includeCamera) sink.byte(0x2c)
-    }
-    if (out.includeCamera) sink.bytes(f.camera(p.rover[row], p.camera.codes[row]))
-    sink.byte(0x7d)
+    sink.bytes(f.relationshipsTail(p.rover[row], p.camera.codes[row], out.includeRover, out.includeCamera))
+    return
   }
+  sink.byte(0x7d) // end of attributes
   sink.byte(0x7d)
 }
 
