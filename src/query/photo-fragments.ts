@@ -95,6 +95,7 @@ const member = (text: string): [Buffer, Buffer] => [fragment(text), fragment(','
 const KEY_TEXTS = {
   open: fragment('{"id":'),
   typeAttributes: fragment(',"type":"photo","attributes":{'),
+  typeAttributesNasaId: fragment(',"type":"photo","attributes":{"nasa_id":"'),
   nasa_id: fragment('"nasa_id":"'),
   date_taken_mars: fragment('"date_taken_mars":"'),
   sol: member('"sol":'),
@@ -111,6 +112,7 @@ const KEY_TEXTS = {
   y: fragment(',"y":'),
   z: fragment(',"z":'),
   telemetry: member('"telemetry":{'),
+  telemetryAzimuth: member('"telemetry":{"mast_azimuth":'),
   mast_azimuth: fragment('"mast_azimuth":'),
   mast_elevation: fragment('"mast_elevation":'),
   raw: fragment('"raw":'),

@@ -1,7 +1,7 @@
 import type { Store } from '../store/store'
 import { ByteMemo, hashDouble, hashInt } from './byte-memo'
 import { ByteSink } from './byte-sink'
-import { writeDay, writeIsoTime } from './date-bytes'
+import { isoDay, writeClock, writeDay, writeIsoTime } from './date-bytes'
 import { writeDouble, writeFloat32 } from './float32-text'
 import { A, SIZE, type OutputSpec } from './photo-fields'
 import { key, photoFragments, type ColumnBytes, type PhotoFragments } from './photo-fragments'
@@ -74,20 +74,32 @@ function writeRow(f: PhotoFragments, sink: ByteSink, row: number, out: OutputSpe
   const attrs = out.attrs
   key(sink, K.open)
   sink.int(p.id[row])
-  key(sink, K.typeAttributes)
   let c = false
-  if (attrs & A.nasa_id && writeUtf8Member(sink, c, K.nasa_id, f.nasaId, row)) c = true
-  if (attrs & (A.sol | A.earth_date)) {
+  const nasa = f.nasaId
+  if (attrs & A.nasa_id && nasa.offsets[row] !== nasa.offsets[row + 1]) {
+    key(sink, K.typeAttributesNasaId)
+    writeValue(sink, nasa, row)
+    sink.byte(0x22)
+    c = true
+  } else key(sink, K.typeAttributes)
+  if (attrs & (A.sol | A.earth_date | A.date_taken_utc)) {
     const sol = attrs & A.sol ? p.sol[row] : -1
     const day = attrs & A.earth_date ? p.earth_date[row] : -1
-    if (sol >= 0 || day >= 0) {
-      writeSolDay(K, sink, c, sol, day)
+    let t = NaN
+    if (attrs & A.date_taken_utc) {
+      t = p.date_taken_utc[row]
+      if (!(Math.abs(t) <= 8.64e15)) t = NaN
+    }
+    // The memo holds sol, earth_date and date_taken_utc up to its day; the clock follows.
+    const utcDay = t === t ? isoDay(t) : -1
+    if (sol >= 0 || day >= 0 || utcDay >= 0) {
+      writeDates(K, sink, c, sol, day, utcDay)
       c = true
     }
-  }
-  if (attrs & A.date_taken_utc) {
-    const t = p.date_taken_utc[row]
-    if (t === t && Math.abs(t) <= 8.64e15) {
+    if (utcDay >= 0) {
+      writeClock(sink, Math.trunc(t) - utcDay * 86_400_000)
+      sink.byte(0x22)
+    } else if (t === t) {
       key(sink, c ? K.date_taken_utc[1] : K.date_taken_utc[0])
       writeIsoTime(sink, t)
       sink.byte(0x22)
@@ -110,13 +122,13 @@ function writeRow(f: PhotoFragments, sink: ByteSink, row: number, out: OutputSpe
     const az = p.mast_azimuth[row]
     const el = p.mast_elevation[row]
     if (az === az || el === el) {
-      key(sink, c ? K.telemetry[1] : K.telemetry[0])
       if (az === az) {
-        key(sink, K.mast_azimuth)
+        key(sink, c ? K.telemetryAzimuth[1] : K.telemetryAzimuth[0])
         writeFloat32(sink, az)
         if (el === el) sink.byte(0x2c)
       }
       if (el === el) {
+        if (az !== az) key(sink, c ? K.telemetry[1] : K.telemetry[0])
         key(sink, K.mast_elevation)
         writeFloat32(sink, el)
       }
@@ -134,17 +146,18 @@ function writeRow(f: PhotoFragments, sink: ByteSink, row: number, out: OutputSpe
 }
 
 /**
- * Recent `"sol":..,"earth_date":".."` pairs (either may be absent: -1), with their leading comma
- * when one is due: rows of one day share them.
+ * Recent `"sol":..,"earth_date":"..","date_taken_utc":"<day>` texts (each may be absent: -1),
+ * with their leading comma when one is due: rows of one day share them, and only the clock of
+ * date_taken_utc is written per row.
  */
-const solDayMemo = new ByteMemo(10, 3, 48)
+const datesMemo = new ByteMemo(10, 4, 80)
 
-function writeSolDay(K: PhotoFragments['keys'], sink: ByteSink, comma: boolean, sol: number, day: number): void {
-  const m = solDayMemo
-  const s = m.slot(hashInt(hashInt(comma ? 1 : 0, sol), day))
-  const k = s * 3
+function writeDates(K: PhotoFragments['keys'], sink: ByteSink, comma: boolean, sol: number, day: number, utcDay: number): void {
+  const m = datesMemo
+  const s = m.slot(hashInt(hashInt(hashInt(comma ? 1 : 0, sol), day), utcDay))
+  const k = s * 4
   const keys = m.keys
-  if (keys[k] === (comma ? 1 : 0) && keys[k + 1] === sol && keys[k + 2] === day) {
+  if (keys[k] === (comma ? 1 : 0) && keys[k + 1] === sol && keys[k + 2] === day && keys[k + 3] === utcDay) {
     m.copyOut(sink, s)
     return
   }
@@ -159,11 +172,17 @@ function writeSolDay(K: PhotoFragments['keys'], sink: ByteSink, comma: boolean, 
     key(sink, c ? K.earth_date[1] : K.earth_date[0])
     writeDay(sink, day)
     sink.byte(0x22)
+    c = true
+  }
+  if (utcDay >= 0) {
+    key(sink, c ? K.date_taken_utc[1] : K.date_taken_utc[0])
+    writeDay(sink, utcDay)
   }
   if (m.keep(s, sink.buf, o, sink.pos)) {
     keys[k] = comma ? 1 : 0
     keys[k + 1] = sol
     keys[k + 2] = day
+    keys[k + 3] = utcDay
   }
 }
 
