@@ -97,7 +97,7 @@ export class ByteSink {
       this.bufViewOf = b
     }
     let i = a
-    for (const e4 = e - 3; i < e4; i += 4, o += 4) dv.setInt32(o, sv.getInt32(i))
+    for (const e4 = e - 3; i < e4; i += 4, o += 4) dv.setInt32(o, sv.getInt32(i, true), true)
     for (; i < e; i++) b[o++] = src[i]
     this.pos = o
   }
