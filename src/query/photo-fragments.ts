@@ -11,10 +11,11 @@ import { plainJson } from './json-string'
 /**
  * The pre-encoded pieces of photo JSON, per store snapshot (photo-json.ts copies them): member
  * names (each with and without its leading comma), every dictionary value as a ready member
- * (`"title":"..."`, empty when absent), the rover and camera relationship objects, image folders
- * joined to their member name (`"large":"https://.../`), and Buffer views over the Utf8 columns'
- * bytes. Dictionaries are encoded whole (a few thousand values at most); image folders and
- * cameras, which can be many more, on first use.
+ * (`"title":"..."`, empty when absent) and a memo of the four joined, the end of a photo with
+ * its relationships per rover and camera, image folders joined to their member name
+ * (`"large":"https://.../`, image-prefixes.ts), and Buffer and DataView views over the Utf8
+ * columns' bytes. Dictionaries are encoded whole (a few thousand values at most); image folders
+ * and cameras, which can be many more, on first use.
  */
 export interface PhotoFragments {
   p: PhotoColumns
