@@ -102,7 +102,6 @@ const KEY_TEXTS = {
   sol: member('"sol":'),
   earth_date: member('"earth_date":"'),
   date_taken_utc: member('"date_taken_utc":"'),
-  images: member('"images":{'),
   dimensions: member('"dimensions":{'),
   width: fragment('"width":'),
   height: fragment('"height":'),

@@ -3,6 +3,7 @@ import { ByteMemo, hashDouble, hashInt } from './byte-memo'
 import { ByteSink } from './byte-sink'
 import { isoDay, writeClock, writeDay, writeIsoTime } from './date-bytes'
 import { writeDouble, writeFloat32 } from './float32-text'
+import { LEAD } from './image-prefixes'
 import { A, SIZE, type OutputSpec } from './photo-fields'
 import { key, photoFragments, type ColumnBytes, type PhotoFragments } from './photo-fragments'
 import { writeInner } from './json-string'
@@ -354,22 +355,20 @@ function writeImages(f: PhotoFragments, sink: ByteSink, comma: boolean, row: num
     // (decisions.md, Clarifications: most Perseverance photos hold only a large URL).
     has = has & SIZE.medium ? SIZE.medium : has & SIZE.large ? SIZE.large : has & SIZE.full ? SIZE.full : SIZE.small
   }
-  const K = f.keys
-  key(sink, comma ? K.images[1] : K.images[0])
   const dir = p.image_dir.codes[row]
-  let c = false
-  if (has & SIZE.small) { writeImage(f, sink, c, 0, dir, f.imageSmall, row); c = true }
-  if (has & SIZE.medium) { writeImage(f, sink, c, 1, dir, f.imageMedium, row); c = true }
-  if (has & SIZE.large) { writeImage(f, sink, c, 2, dir, f.imageLarge, row); c = true }
-  if (has & SIZE.full) writeImage(f, sink, c, 3, dir, f.imageFull, row)
+  // The first image's prefix starts with the member's name (and its comma), the others' with a comma.
+  let lead: number = comma ? LEAD.commaImages : LEAD.images
+  if (has & SIZE.small) { writeImage(f, sink, lead, 0, dir, f.imageSmall, row); lead = LEAD.comma }
+  if (has & SIZE.medium) { writeImage(f, sink, lead, 1, dir, f.imageMedium, row); lead = LEAD.comma }
+  if (has & SIZE.large) { writeImage(f, sink, lead, 2, dir, f.imageLarge, row); lead = LEAD.comma }
+  if (has & SIZE.full) writeImage(f, sink, lead, 3, dir, f.imageFull, row)
   sink.byte(0x7d)
   return true
 }
 
-/** `"<size>":"<image_dir><file>"`. */
-function writeImage(f: PhotoFragments, sink: ByteSink, comma: boolean, size: number, dir: number, col: ColumnBytes, row: number): void {
-  if (comma) sink.byte(0x2c)
-  f.imagePrefixes.write(sink, size, dir)
+/** `"<size>":"<image_dir><file>"`, after what `lead` names (image-prefixes.ts LEAD). */
+function writeImage(f: PhotoFragments, sink: ByteSink, lead: number, size: number, dir: number, col: ColumnBytes, row: number): void {
+  f.imagePrefixes.write(sink, lead, size, dir)
   writeValue(sink, col, row)
   sink.byte(0x22)
 }
