@@ -126,6 +126,26 @@ describe('photo JSON bytes', () => {
     expect(photosJson(store, rows, outputSpec({}))).toBe('[' + Array.from(rows, (r) => reference(store, r, outputSpec({}))).join(',') + ']')
   }, 60_000)
 
+  test('photos written in any order, each after any other, stay byte for byte their objects (memoised texts are keyed on all they depend on)', () => {
+    const n = store.photos.length
+    // reverse order, then a shuffle: each memo slot is reused by other rows between two writes of the same text
+    const reverse = Int32Array.from({ length: n }, (_, i) => n - 1 - i)
+    const shuffled = Int32Array.from({ length: n }, (_, i) => (i * 7919) % n)
+    for (const req of [{}, { preset: 'extended' }, { fields: ['sol', 'title', 'credit', 'location', 'telemetry'] }, { fields: ['earth_date', 'caption', 'width'] }] as OutputRequest[]) {
+      const out = outputSpec(req)
+      for (const rows of [reverse, shuffled]) {
+        const got = photosJson(store, rows, out)
+        let want = '['
+        for (let i = 0; i < rows.length; i++) want += (i > 0 ? ',' : '') + reference(store, rows[i], out)
+        if (got !== want + ']') {
+          const bad = Array.from(rows).find((r) => photoJson(store, r, out) !== reference(store, r, out))
+          expect({ req, bad }).toEqual({ req, bad: undefined })
+          expect(got).toBe(want + ']')
+        }
+      }
+    }
+  }, 60_000)
+
   test('writePhoto appends one photo to what a sink already holds, growing it as needed', () => {
     const sink = new ByteSink(8)
     sink.text('[')
@@ -162,6 +182,20 @@ describe('number and date writers', () => {
       const x = f[0]
       expect(written((s) => writeFloat32(s, x))).toBe(float32TextExact(x))
       expect(float32Text(x)).toBe(float32TextExact(x))
+    }
+  })
+
+  test('float32 values next to powers of two and ten, and written again from the memo, keep their shortest digits', () => {
+    const f = new Float32Array(1)
+    const bits = new Uint32Array(f.buffer)
+    for (const c of [1, 2, 8, 10, 100, 128, 360, 1000, 0.5, 0.1, 0.001, 1e-5, 1e7, 16_777_216]) {
+      f[0] = c
+      const b = bits[0]
+      for (let d = -300; d <= 300; d++) {
+        bits[0] = b + d
+        const x = f[0]
+        for (const v of [x, -x, x]) expect(written((s) => writeFloat32(s, v))).toBe(float32TextExact(v))
+      }
     }
   })
 

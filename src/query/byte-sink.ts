@@ -6,9 +6,13 @@
  * exports use ByteOut (export/byte-out.ts), which adds an atlas of fragments and draining.
  *
  * Copies shorter than SHORT_COPY bytes run as a JS loop (a native call costs more than the
- * bytes); longer ones go through Buffer#copy (memcpy, no allocation).
+ * bytes); longer ones go through Buffer#copy (memcpy, no allocation). A source that comes with a
+ * DataView of its own (copyFrom) moves four bytes per step up to NATIVE_COPY bytes: unaligned
+ * DataView reads and writes are compiled inline, and below ~64 bytes they beat both the byte
+ * loop and the ~12 ns a native call costs whatever the length.
  */
 const SHORT_COPY = 24
+const NATIVE_COPY = 64
 const INITIAL = 64 * 1024
 /** A sink that grew past this for one big answer gives the memory back on its next reset. */
 const KEEP_AT_MOST = 4 * 1024 * 1024
@@ -19,9 +23,15 @@ export class ByteSink {
   /** Bytes [0, cap) of buf hold the output (ByteOut keeps its atlas after them). */
   cap: number
 
+  /** A DataView of buf (copyFrom), made again when buf has been replaced. */
+  protected bufView: DataView
+  protected bufViewOf: Buffer
+
   constructor(initial = INITIAL) {
     this.cap = initial
     this.buf = Buffer.allocUnsafeSlow(initial)
+    this.bufViewOf = this.buf
+    this.bufView = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength)
   }
 
   /** Empties the sink for the next answer. */
@@ -64,6 +74,31 @@ export class ByteSink {
       src.copy(b, o, a, e)
       o += n
     }
+    this.pos = o
+  }
+
+  /**
+   * Bytes src[a..e), where `sv` is a DataView of the same bytes as `src` (same offsets): a
+   * column's values, a memo's texts, a pool of fragments.
+   */
+  copyFrom(src: Buffer, sv: DataView, a: number, e: number): void {
+    const n = e - a
+    if (this.pos + n > this.cap) this.grow(n)
+    const b = this.buf
+    let o = this.pos
+    if (n >= NATIVE_COPY) {
+      src.copy(b, o, a, e)
+      this.pos = o + n
+      return
+    }
+    let dv = this.bufView
+    if (this.bufViewOf !== b) {
+      dv = this.bufView = new DataView(b.buffer, b.byteOffset, b.byteLength)
+      this.bufViewOf = b
+    }
+    let i = a
+    for (const e4 = e - 3; i < e4; i += 4, o += 4) dv.setInt32(o, sv.getInt32(i, true), true)
+    for (; i < e; i++) b[o++] = src[i]
     this.pos = o
   }
 
@@ -133,7 +168,7 @@ export function answerSink(): ByteSink {
 }
 
 /** "00".."99" as byte pairs. */
-const PAIRS = new Uint8Array(200)
+export const PAIRS = new Uint8Array(200)
 for (let i = 0; i < 100; i++) {
   PAIRS[2 * i] = 48 + Math.floor(i / 10)
   PAIRS[2 * i + 1] = 48 + (i % 10)

@@ -84,8 +84,22 @@ export function writeIsoTime(sink: ByteSink, t: number): void {
   }
   const day = Math.floor(ms / DAY)
   writeDay(sink, day)
-  // Below 2^31 from here: integer arithmetic.
-  const rest = (ms - day * DAY) | 0
+  writeClock(sink, ms - day * DAY)
+}
+
+/**
+ * The day of a time as writeIsoTime writes it (days since 1970-01-01), or -1 when its text is
+ * not a day and a clock (years outside 0000-9999: isoTime's signed form).
+ */
+export function isoDay(t: number): number {
+  const ms = Math.trunc(t)
+  return ms >= MIN_MS && ms <= MAX_MS ? Math.floor(ms / DAY) : -1
+}
+
+/** writeIsoTime after the day: `Thh:mm:ss.mmmZ` of the ms since the start of the day. */
+export function writeClock(sink: ByteSink, msOfDay: number): void {
+  // Below 2^31: integer arithmetic.
+  const rest = msOfDay | 0
   const secs = (rest / 1000) | 0
   const milli = rest - secs * 1000
   const mins = (secs / 60) | 0

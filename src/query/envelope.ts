@@ -57,8 +57,8 @@ export function listEnvelopeTail(e: ListEnvelopeTail): string {
   const { page, perPage } = e.paging
   const totalPages = Math.ceil(e.total / perPage)
   const cursorMode = e.cursor?.current !== undefined
-  const drop = cursorMode ? { cursor: undefined } : {}
-  const at = (p: number) => link(e.base, e.path, e.params, { ...drop, page: p, per_page: perPage })
+  // first, last, next and prev differ only in `page`: the other parameters are serialised once.
+  const at = pageLinks(e.base, e.path, e.params, cursorMode, perPage)
   // decisions.md, links: page mode: every link, self included, carries `page`; cursor mode: they carry the cursor and no page.
   // The request's own parameters in its order; `page` is added when the request left it out.
   const self = cursorMode ? link(e.base, e.path, e.params, { page: undefined }) : e.params.has('page') ? link(e.base, e.path, e.params) : link(e.base, e.path, e.params, { page })
@@ -83,6 +83,20 @@ export function listEnvelopeTail(e: ListEnvelopeTail): string {
  */
 export function wholeListEnvelope(items: string[], base: string, path: string, params: URLSearchParams): string {
   return listEnvelope({ dataJson: `[${items.join(',')}]`, returned: items.length, total: items.length, paging: { page: 1, perPage: MAX_PER_PAGE }, base, path, params })
+}
+
+/**
+ * link(base, path, params, {cursor: undefined (cursor mode only), page: p, per_page}) as a
+ * function of p: the kept parameters (in request order, without api_key, page, per_page and in
+ * cursor mode cursor) are serialised once, and `page` and `per_page` follow them, as link()
+ * appends the parameters it sets.
+ */
+function pageLinks(base: string, path: string, params: URLSearchParams, cursorMode: boolean, perPage: number): (page: number) => string {
+  const kept = new URLSearchParams()
+  for (const [k, v] of params) if (k !== 'page' && k !== 'per_page' && !(cursorMode && k === 'cursor') && k.toLowerCase() !== 'api_key') kept.append(k, v)
+  const head = `${base}${path}?${kept.size > 0 ? kept.toString() + '&' : ''}page=`
+  const tail = `&per_page=${perPage}`
+  return (page) => head + page + tail
 }
 
 /** A single resource: `{data, links: {self}}` (decisions.md). */

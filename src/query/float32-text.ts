@@ -1,4 +1,5 @@
-import { writeDigits, type ByteSink } from './byte-sink'
+import { ByteMemo, hashDouble } from './byte-memo'
+import { PAIRS, writeDigits, type ByteSink } from './byte-sink'
 
 /**
  * Shortest decimal text of a number as JS writes it (Number#toString): the fewest significant
@@ -66,17 +67,24 @@ function shortestDecimal(x: number, single: boolean): boolean {
   let p: number
   if (single) {
     f32[0] = a
-    p = (f32Bits[0] & 0x7fffff) === 0 ? 1 : 7
+    const bits = f32Bits[0]
+    const mant = bits & 0x7fffff
+    p = mant === 0 ? 1 : 7
+    // The float32 rounding interval of a: half an ulp either side, a quarter below a power of
+    // two (the float below is closer). Both ends are doubles (26 significant bits at most).
+    const ulp = F32_ULP[bits >>> 23]
+    lo32 = a - (mant === 0 ? ulp * 0.25 : ulp * 0.5)
+    hi32 = a + ulp * 0.5
   } else {
     f64[0] = a
     p = f64Bits[0] === 0 && (f64Bits[1] & 0xfffff) === 0 ? 1 : 6
   }
-  let r = nearestDecimal(a, e, p, single)
+  let r = single ? nearestFloat32(a, e, p) : nearestDecimal(a, e, p, false)
   if (r < 0) return false
   if (r === 1) {
     // Down while fewer digits still read back (decM, decK keep the last that did).
     while (p > 1) {
-      r = nearestDecimal(a, e, p - 1, single)
+      r = single ? nearestFloat32(a, e, p - 1) : nearestDecimal(a, e, p - 1, false)
       if (r < 0) return false
       if (r === 0) return true
       p--
@@ -84,10 +92,46 @@ function shortestDecimal(x: number, single: boolean): boolean {
     return true
   }
   while (++p <= digits) {
-    r = nearestDecimal(a, e, p, single)
+    r = single ? nearestFloat32(a, e, p) : nearestDecimal(a, e, p, false)
     if (r !== 0) return r === 1
   }
   return false
+}
+
+/** 2^(exponent field - 150): the ulp of a normal float32 by its biased exponent. */
+const F32_ULP = new Float64Array(256)
+for (let i = 1; i < 255; i++) F32_ULP[i] = 2 ** (i - 150)
+/** The rounding interval of the float32 being written (shortestDecimal). */
+let lo32 = 0
+let hi32 = 0
+
+/**
+ * nearestDecimal for a float32 without a division: for 0 <= k <= 11, a·10^k and the interval
+ * ends times 10^k are exact doubles (24 or 26 significant bits times 5^k < 2^26 fit in 53), so
+ * the nearest decimal m·10^-k and whether it lies inside the interval are decided exactly. A
+ * decimal inside by more than a double's rounding (a relative 2^-53) reads back as a double
+ * strictly inside, which rounds to a; outside by as much, to another float32. Closer than that,
+ * an exact half, or another k: nearestDecimal decides.
+ */
+function nearestFloat32(a: number, e: number, p: number): number {
+  const k = p - 1 - e
+  if (k < 0 || k > 11) return nearestDecimal(a, e, p, true)
+  const t = P10[k]
+  const scaled = a * t
+  const fl = Math.floor(scaled)
+  const frac = scaled - fl
+  if (frac === 0.5) return nearestDecimal(a, e, p, true)
+  const m = frac > 0.5 ? fl + 1 : fl
+  const lo = lo32 * t
+  const hi = hi32 * t
+  const margin = hi * 4.5e-16
+  if (m - lo > margin && hi - m > margin) {
+    decM = m
+    decK = k
+    return 1
+  }
+  if (lo - m > margin || m - hi > margin) return 0
+  return nearestDecimal(a, e, p, true)
 }
 
 /**
@@ -117,17 +161,44 @@ export function float32Text(x: number): string {
   return shortestDecimal(x, true) ? (x < 0 ? '-' : '') + decimalText(decM, decK) : float32TextExact(x)
 }
 
+/**
+ * The texts of recent numbers, by value (byte-memo.ts): photo coordinates take a few thousand
+ * distinct values (rows of one site share them) and telemetry angles repeat too, so most
+ * numbers are one copy instead of a digit search. 64K slots each: ~1.6 MB and ~2.1 MB.
+ */
+const float32Memo = new ByteMemo(10, 1, 16)
+const doubleMemo = new ByteMemo(16, 1, 24)
+
 /** A float32 value's shortest text into the sink (float32Text). */
 export function writeFloat32(sink: ByteSink, x: number): void {
+  const m = float32Memo
+  const s = m.slot(hashDouble(x, 0))
+  if (m.keys[s] === x) {
+    m.copyOut(sink, s)
+    return
+  }
+  const o = sink.pos
   if (shortestDecimal(x, true)) writeDecimal(sink, x < 0, decM, decK)
   else sink.text(float32TextExact(x))
+  if (m.keep(s, sink.buf, o, sink.pos)) m.keys[s] = x
 }
 
 /** A double's text into the sink, as Number#toString writes it. */
 export function writeDouble(sink: ByteSink, x: number): void {
-  if (x === 0) sink.byte(0x30) // also -0, which toString writes as 0
-  else if (shortestDecimal(x, false)) writeDecimal(sink, x < 0, decM, decK)
+  if (x === 0) {
+    sink.byte(0x30) // also -0, which toString writes as 0
+    return
+  }
+  const m = doubleMemo
+  const s = m.slot(hashDouble(x, 0))
+  if (m.keys[s] === x) {
+    m.copyOut(sink, s)
+    return
+  }
+  const o = sink.pos
+  if (shortestDecimal(x, false)) writeDecimal(sink, x < 0, decM, decK)
   else sink.text(String(x))
+  if (m.keep(s, sink.buf, o, sink.pos)) m.keys[s] = x
 }
 
 /** Text of m·10^-k (m a positive integer) in JS Number#toString form for 1e-6 <= value < 1e21. */
@@ -140,39 +211,48 @@ function decimalText(m: number, k: number): string {
   return digits.slice(0, n - k) + '.' + digits.slice(n - k)
 }
 
-/** The bytes of decimalText, with a sign. */
+/**
+ * The bytes of decimalText, with a sign: the length first, then the digits right to left with
+ * the point put in on the way (two digits per step where two are left of the same part).
+ */
 function writeDecimal(sink: ByteSink, negative: boolean, m: number, k: number): void {
   // floor(m * 0.1) is floor(m / 10) for integers below 2^50 (the double 0.1 is a little above 0.1).
-  while (k > 0 && m - Math.floor(m * 0.1) * 10 === 0) { m = Math.floor(m * 0.1); k-- }
-  let n = 1
-  for (let p = 10; p <= m && n < 16; p *= 10) n++
-  // sign, "0." and leading zeros when k >= n, the point, trailing zeros when k < 0
-  sink.ensure(n + (k >= n ? k - n + 2 : k < 0 ? -k : 1) + 1)
-  const b = sink.buf
-  let o = sink.pos
-  if (negative) b[o++] = 0x2d
-  if (k <= 0) {
-    writeDigits(b, o + n, m)
-    o += n
-    for (; k < 0; k++) b[o++] = 0x30
-  } else if (k >= n) {
-    b[o++] = 0x30
-    b[o++] = 0x2e
-    for (let z = k - n; z > 0; z--) b[o++] = 0x30
-    writeDigits(b, o + n, m)
-    o += n
-  } else {
-    // digits with the point before the last k of them
-    const f = P10[k]
-    const int = Math.floor(m / f)
-    writeDigits(b, o + n - k, int)
-    b[o + n - k] = 0x2e
-    const frac = m - int * f
-    // the k fraction digits, zero-padded on the left
-    const end = o + n + 1
-    for (let i = o + n - k + 1; i < end; i++) b[i] = 0x30
-    if (frac > 0) writeDigits(b, end, frac)
-    o = end
+  while (k > 0) {
+    const q = Math.floor(m * 0.1)
+    if (m - q * 10 !== 0) break
+    m = q
+    k--
   }
-  sink.pos = o
+  let n = 1
+  while (n < 16 && P10[n] <= m) n++
+  // digits, then trailing zeros when k < 0; "0." and leading zeros when k >= n; else a point
+  const len = (negative ? 1 : 0) + (k <= 0 ? n - k : k >= n ? k + 2 : n + 1)
+  sink.ensure(len)
+  const b = sink.buf
+  const start = sink.pos
+  let o = start + len
+  if (k <= 0) {
+    for (; k < 0; k++) b[--o] = 0x30
+    writeDigits(b, o, m)
+  } else {
+    let v = m
+    let i = k
+    for (; i >= 2; i -= 2) {
+      const q = Math.floor(v * 0.01)
+      const r = (v - q * 100) << 1
+      b[--o] = PAIRS[r + 1]
+      b[--o] = PAIRS[r]
+      v = q
+    }
+    if (i === 1) {
+      const q = Math.floor(v * 0.1)
+      b[--o] = 48 + v - q * 10
+      v = q
+    }
+    b[--o] = 0x2e
+    if (v === 0) b[--o] = 0x30
+    else writeDigits(b, o, v)
+  }
+  if (negative) b[start] = 0x2d
+  sink.pos = start + len
 }

@@ -3,30 +3,43 @@ import { ROVERS } from '../catalog/rovers'
 import type { Store } from '../store/store'
 import type { DictColumn, PhotoColumns, Utf8Column } from '../store/schema'
 import { perSnapshot } from '../store/per-snapshot'
-import { bufferOf, fragment } from './byte-sink'
-import { IMAGE_SIZES } from './photo-fields'
+import { ByteMemo } from './byte-memo'
+import { bufferOf, fragment, type ByteSink } from './byte-sink'
+import { ImagePrefixes } from './image-prefixes'
 import { plainJson } from './json-string'
 
 /**
  * The pre-encoded pieces of photo JSON, per store snapshot (photo-json.ts copies them): member
  * names (each with and without its leading comma), every dictionary value as a ready member
- * (`"title":"..."`, empty when absent), the rover and camera relationship objects, image folders
- * joined to their member name (`"large":"https://.../`), and Buffer views over the Utf8 columns'
- * bytes. Dictionaries are encoded whole (a few thousand values at most); image folders and
- * cameras, which can be many more, on first use.
+ * (`"title":"..."`, empty when absent) and a memo of the four joined, the end of a photo with
+ * its relationships per rover and camera, image folders joined to their member name
+ * (`"large":"https://.../`, image-prefixes.ts), and Buffer and DataView views over the Utf8
+ * columns' bytes. Dictionaries are encoded whole (a few thousand values at most); image folders
+ * and cameras, which can be many more, on first use.
  */
 export interface PhotoFragments {
   p: PhotoColumns
   keys: typeof KEYS
   perseverance: number
-  rover: Buffer[]
-  camera(rover: number, code: number): Buffer
+  /**
+   * The end of a photo from its attributes' closing brace on, with the relationships of
+   * `include` (rover, camera or both): `},"relationships":{"rover":{..},"camera":{..}}}`. One
+   * text per rover, camera and include (a few dozen), made on first use, so a row copies its
+   * tail at once.
+   */
+  relationshipsTail(rover: number, code: number, withRover: boolean, withCamera: boolean): Buffer
   sampleType: Buffer[]
   title: Buffer[]
   caption: Buffer[]
   credit: Buffer[]
-  /** `"<size>":"<image_dir escaped>` for size index (IMAGE_SIZES order) and image_dir code. */
-  imagePrefix(size: number, dir: number): Buffer
+  /**
+   * sample_type, title, caption and credit members joined, by their four codes (photo-json.ts
+   * writeDictMembers): 4096 slots of up to 512 bytes (2 MB per snapshot). Codes are the
+   * snapshot's, so the memo is too.
+   */
+  dictMembers: ByteMemo
+  /** `"<size>":"<image_dir escaped>` by size index (IMAGE_SIZES order) and image_dir code. */
+  imagePrefixes: ImagePrefixes
   nasaId: ColumnBytes
   dateTakenMars: ColumnBytes
   imageSmall: ColumnBytes
@@ -44,12 +57,15 @@ export interface PhotoFragments {
  */
 export class ColumnBytes {
   readonly data: Buffer
+  /** A DataView of the same bytes (ByteSink#copyFrom). */
+  readonly view: DataView
   readonly offsets: Int32Array
   /** Per block: 0 not tested yet, 1 every value plain, 2 some value is not. */
   readonly #blocks: Uint8Array
 
   constructor(col: Utf8Column) {
     this.data = bufferOf(col.data)
+    this.view = new DataView(this.data.buffer, this.data.byteOffset, this.data.byteLength)
     this.offsets = col.offsets
     this.#blocks = new Uint8Array(Math.ceil((col.offsets.length - 1) / BLOCK_ROWS))
   }
@@ -77,15 +93,15 @@ const BLOCK_ROWS = 1 << BLOCK_SHIFT
 /** [without, with] a leading comma. */
 const member = (text: string): [Buffer, Buffer] => [fragment(text), fragment(',' + text)]
 
-const KEYS = {
+const KEY_TEXTS = {
   open: fragment('{"id":'),
   typeAttributes: fragment(',"type":"photo","attributes":{'),
+  typeAttributesNasaId: fragment(',"type":"photo","attributes":{"nasa_id":"'),
   nasa_id: fragment('"nasa_id":"'),
   date_taken_mars: fragment('"date_taken_mars":"'),
   sol: member('"sol":'),
   earth_date: member('"earth_date":"'),
   date_taken_utc: member('"date_taken_utc":"'),
-  images: member('"images":{'),
   dimensions: member('"dimensions":{'),
   width: fragment('"width":'),
   height: fragment('"height":'),
@@ -96,10 +112,34 @@ const KEYS = {
   y: fragment(',"y":'),
   z: fragment(',"z":'),
   telemetry: member('"telemetry":{'),
+  telemetryAzimuth: member('"telemetry":{"mast_azimuth":'),
   mast_azimuth: fragment('"mast_azimuth":'),
   mast_elevation: fragment('"mast_elevation":'),
   raw: fragment('"raw":'),
-  relationships: fragment(',"relationships":{'),
+}
+
+/**
+ * The member names above, as views into one pool with one DataView, so photo-json.ts copies
+ * them with ByteSink#copyFrom (key()) instead of a byte loop.
+ */
+function pooled<T extends Record<string, Buffer | [Buffer, Buffer]>>(texts: T): { keys: T; pool: Buffer; view: DataView } {
+  const all = Object.values(texts).flat()
+  const pool = Buffer.from(new ArrayBuffer(all.reduce((n, b) => n + b.length, 0)))
+  let at = 0
+  const place = (b: Buffer): Buffer => {
+    b.copy(pool, at)
+    at += b.length
+    return pool.subarray(at - b.length, at)
+  }
+  const keys = Object.fromEntries(Object.entries(texts).map(([k, v]) => [k, Array.isArray(v) ? [place(v[0]), place(v[1])] : place(v)])) as T
+  return { keys, pool, view: new DataView(pool.buffer) }
+}
+
+const { keys: KEYS, pool: KEY_POOL, view: KEY_VIEW } = pooled(KEY_TEXTS)
+
+/** Copies a member name of KEYS (a view into KEY_POOL, whose offsets start at 0). */
+export function key(sink: ByteSink, k: Buffer): void {
+  sink.copyFrom(KEY_POOL, KEY_VIEW, k.byteOffset, k.byteOffset + k.length)
 }
 
 const EMPTY = Buffer.alloc(0)
@@ -111,37 +151,35 @@ function dictMembers(col: DictColumn, name: string): Buffer[] {
 
 export const photoFragments: (store: Store) => PhotoFragments = perSnapshot((store) => {
   const p = store.photos
-  const cameras = new Map<number, Buffer>()
+  const tails = new Map<number, Buffer>()
   const dirs = p.image_dir.dict
-  const prefixes: Array<Array<Buffer | undefined>> = IMAGE_SIZES.map(() => new Array(dirs.length))
   return {
     p,
     keys: KEYS,
     perseverance: ROVERS.findIndex((r) => r.slug === 'perseverance'),
-    rover: ROVERS.map((r) => fragment('"rover":' + JSON.stringify({ id: r.slug, type: 'rover', attributes: { name: r.name, status: r.status } }))),
-    camera(rover, code) {
-      const key = rover * 65536 + code
-      let j = cameras.get(key)
-      if (j === undefined) {
-        const name = p.camera.dict[code] ?? ''
-        const facts = ROVERS[rover] ? findCamera(ROVERS[rover].slug, name) : undefined
-        j = fragment('"camera":' + JSON.stringify(facts ? { id: name, type: 'camera', attributes: { full_name: facts.full_name } } : { id: name, type: 'camera' }))
-        cameras.set(key, j)
+    relationshipsTail(rover, code, withRover, withCamera) {
+      const key = (rover * 65536 + code) * 4 + (withRover ? 2 : 0) + (withCamera ? 1 : 0)
+      let t = tails.get(key)
+      if (t === undefined) {
+        const facts = ROVERS[rover]
+        const members: string[] = []
+        if (withRover) members.push('"rover":' + JSON.stringify(facts ? { id: facts.slug, type: 'rover', attributes: { name: facts.name, status: facts.status } } : {}))
+        if (withCamera) {
+          const name = p.camera.dict[code] ?? ''
+          const cam = facts ? findCamera(facts.slug, name) : undefined
+          members.push('"camera":' + JSON.stringify(cam ? { id: name, type: 'camera', attributes: { full_name: cam.full_name } } : { id: name, type: 'camera' }))
+        }
+        t = fragment('},"relationships":{' + members.join(',') + '}}')
+        tails.set(key, t)
       }
-      return j
+      return t
     },
     sampleType: dictMembers(p.sample_type, 'sample_type'),
     title: dictMembers(p.title, 'title'),
     caption: dictMembers(p.caption, 'caption'),
     credit: dictMembers(p.credit, 'credit'),
-    imagePrefix(size, dir) {
-      let f = prefixes[size][dir]
-      if (f === undefined) {
-        f = fragment('"' + IMAGE_SIZES[size] + '":' + JSON.stringify(dirs[dir] ?? '').slice(0, -1))
-        prefixes[size][dir] = f
-      }
-      return f
-    },
+    dictMembers: new ByteMemo(12, 4, 512),
+    imagePrefixes: new ImagePrefixes(dirs),
     nasaId: new ColumnBytes(p.nasa_id),
     dateTakenMars: new ColumnBytes(p.date_taken_mars),
     imageSmall: new ColumnBytes(p.image_small),

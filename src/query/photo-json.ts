@@ -1,9 +1,11 @@
 import type { Store } from '../store/store'
+import { ByteMemo, hashDouble, hashInt } from './byte-memo'
 import { ByteSink } from './byte-sink'
-import { writeDay, writeIsoTime } from './date-bytes'
+import { isoDay, writeClock, writeDay, writeIsoTime } from './date-bytes'
 import { writeDouble, writeFloat32 } from './float32-text'
+import { LEAD } from './image-prefixes'
 import { A, SIZE, type OutputSpec } from './photo-fields'
-import { photoFragments, type ColumnBytes, type PhotoFragments } from './photo-fragments'
+import { key, photoFragments, type ColumnBytes, type PhotoFragments } from './photo-fragments'
 import { writeInner } from './json-string'
 
 /**
@@ -21,7 +23,11 @@ import { writeInner } from './json-string'
  * member name, the relationship objects. Per row, strings are copied from the column bytes
  * when a byte test shows plain printable ASCII (then they need no escaping), numbers and dates
  * are written as digits from integer arithmetic (date-bytes.ts), and one UTF-8 decode of the
- * whole answer makes the text.
+ * whole answer makes the text. Texts that are costly to write and repeat from row to row are
+ * kept in bounded memos keyed on exactly the values they are written from (byte-memo.ts): sol
+ * with earth_date, dimensions, the four dictionary members together, the location member, and
+ * each number; a repeat is one copy. Copies are counted, not bytes: a native copy costs about
+ * as much as 30 bytes moved by JS, so fewer and longer copies win.
  */
 
 /** The JSON array of the photos of `rows`, in that order, into the sink. */
@@ -47,15 +53,15 @@ export function writePhoto(sink: ByteSink, store: Store, row: number, out: Outpu
 function writeValue(sink: ByteSink, col: ColumnBytes, row: number): void {
   const a = col.offsets[row]
   const b = col.offsets[row + 1]
-  if (col.plain(row)) sink.copy(col.data, a, b)
+  if (col.plain(row)) sink.copyFrom(col.data, col.view, a, b)
   else writeInner(sink, col.data, a, b)
 }
 
 /** `"name":"value"` for a Utf8 value unless absent; true when written. */
-function writeUtf8Member(sink: ByteSink, comma: boolean, key: Buffer, col: ColumnBytes, row: number): boolean {
+function writeUtf8Member(sink: ByteSink, comma: boolean, name: Buffer, col: ColumnBytes, row: number): boolean {
   if (col.offsets[row] === col.offsets[row + 1]) return false
   if (comma) sink.byte(0x2c)
-  sink.bytes(key)
+  key(sink, name)
   writeValue(sink, col, row)
   sink.byte(0x22)
   return true
@@ -67,26 +73,35 @@ function writeRow(f: PhotoFragments, sink: ByteSink, row: number, out: OutputSpe
   const p = f.p
   const K = f.keys
   const attrs = out.attrs
-  sink.bytes(K.open)
+  key(sink, K.open)
   sink.int(p.id[row])
-  sink.bytes(K.typeAttributes)
   let c = false
-  if (attrs & A.nasa_id && writeUtf8Member(sink, c, K.nasa_id, f.nasaId, row)) c = true
-  if (attrs & A.sol && p.sol[row] >= 0) {
-    sink.bytes(c ? K.sol[1] : K.sol[0])
-    sink.uint(p.sol[row])
-    c = true
-  }
-  if (attrs & A.earth_date && p.earth_date[row] >= 0) {
-    sink.bytes(c ? K.earth_date[1] : K.earth_date[0])
-    writeDay(sink, p.earth_date[row])
+  const nasa = f.nasaId
+  if (attrs & A.nasa_id && nasa.offsets[row] !== nasa.offsets[row + 1]) {
+    key(sink, K.typeAttributesNasaId)
+    writeValue(sink, nasa, row)
     sink.byte(0x22)
     c = true
-  }
-  if (attrs & A.date_taken_utc) {
-    const t = p.date_taken_utc[row]
-    if (t === t && Math.abs(t) <= 8.64e15) {
-      sink.bytes(c ? K.date_taken_utc[1] : K.date_taken_utc[0])
+  } else key(sink, K.typeAttributes)
+  if (attrs & (A.sol | A.earth_date | A.date_taken_utc)) {
+    const sol = attrs & A.sol ? p.sol[row] : -1
+    const day = attrs & A.earth_date ? p.earth_date[row] : -1
+    let t = NaN
+    if (attrs & A.date_taken_utc) {
+      t = p.date_taken_utc[row]
+      if (!(Math.abs(t) <= 8.64e15)) t = NaN
+    }
+    // The memo holds sol, earth_date and date_taken_utc up to its day; the clock follows.
+    const utcDay = t === t ? isoDay(t) : -1
+    if (sol >= 0 || day >= 0 || utcDay >= 0) {
+      writeDates(K, sink, c, sol, day, utcDay)
+      c = true
+    }
+    if (utcDay >= 0) {
+      writeClock(sink, Math.trunc(t) - utcDay * 86_400_000)
+      sink.byte(0x22)
+    } else if (t === t) {
+      key(sink, c ? K.date_taken_utc[1] : K.date_taken_utc[0])
       writeIsoTime(sink, t)
       sink.byte(0x22)
       c = true
@@ -98,37 +113,24 @@ function writeRow(f: PhotoFragments, sink: ByteSink, row: number, out: OutputSpe
     const wd = p.width[row]
     const h = p.height[row]
     if (wd >= 0 || h >= 0) {
-      sink.bytes(c ? K.dimensions[1] : K.dimensions[0])
-      if (wd >= 0) {
-        sink.bytes(K.width)
-        sink.uint(wd)
-        if (h >= 0) sink.byte(0x2c)
-      }
-      if (h >= 0) {
-        sink.bytes(K.height)
-        sink.uint(h)
-      }
-      sink.byte(0x7d)
+      writeDimensions(K, sink, c, wd, h)
       c = true
     }
   }
-  if (attrs & A.sample_type) c = writeDictMember(sink, c, f.sampleType[p.sample_type.codes[row]]) || c
-  if (attrs & A.title) c = writeDictMember(sink, c, f.title[p.title.codes[row]]) || c
-  if (attrs & A.caption) c = writeDictMember(sink, c, f.caption[p.caption.codes[row]]) || c
-  if (attrs & A.credit) c = writeDictMember(sink, c, f.credit[p.credit.codes[row]]) || c
+  if (attrs & DICT_ATTRS && writeDictMembers(f, sink, c, row, attrs)) c = true
   if (attrs & A.location && writeLocation(f, sink, c, row, out.coordinates)) c = true
   if (attrs & A.telemetry) {
     const az = p.mast_azimuth[row]
     const el = p.mast_elevation[row]
     if (az === az || el === el) {
-      sink.bytes(c ? K.telemetry[1] : K.telemetry[0])
       if (az === az) {
-        sink.bytes(K.mast_azimuth)
+        key(sink, c ? K.telemetryAzimuth[1] : K.telemetryAzimuth[0])
         writeFloat32(sink, az)
         if (el === el) sink.byte(0x2c)
       }
       if (el === el) {
-        sink.bytes(K.mast_elevation)
+        if (az !== az) key(sink, c ? K.telemetry[1] : K.telemetry[0])
+        key(sink, K.mast_elevation)
         writeFloat32(sink, el)
       }
       sink.byte(0x7d)
@@ -136,17 +138,124 @@ function writeRow(f: PhotoFragments, sink: ByteSink, row: number, out: OutputSpe
     }
   }
   if (out.raw) writeRaw(f, sink, c, row)
-  sink.byte(0x7d) // end of attributes
   if (out.includeRover || out.includeCamera) {
-    sink.bytes(K.relationships)
-    if (out.includeRover) {
-      sink.bytes(f.rover[p.rover[row]])
-      if (out.includeCamera) sink.byte(0x2c)
-    }
-    if (out.includeCamera) sink.bytes(f.camera(p.rover[row], p.camera.codes[row]))
-    sink.byte(0x7d)
+    sink.bytes(f.relationshipsTail(p.rover[row], p.camera.codes[row], out.includeRover, out.includeCamera))
+    return
+  }
+  sink.byte(0x7d) // end of attributes
+  sink.byte(0x7d)
+}
+
+/**
+ * Recent `"sol":..,"earth_date":"..","date_taken_utc":"<day>` texts (each may be absent: -1),
+ * with their leading comma when one is due: rows of one day share them, and only the clock of
+ * date_taken_utc is written per row.
+ */
+const datesMemo = new ByteMemo(10, 4, 80)
+
+function writeDates(K: PhotoFragments['keys'], sink: ByteSink, comma: boolean, sol: number, day: number, utcDay: number): void {
+  const m = datesMemo
+  const s = m.slot(hashInt(hashInt(hashInt(comma ? 1 : 0, sol), day), utcDay))
+  const k = s * 4
+  const keys = m.keys
+  if (keys[k] === (comma ? 1 : 0) && keys[k + 1] === sol && keys[k + 2] === day && keys[k + 3] === utcDay) {
+    m.copyOut(sink, s)
+    return
+  }
+  const o = sink.pos
+  let c = comma
+  if (sol >= 0) {
+    key(sink, c ? K.sol[1] : K.sol[0])
+    sink.uint(sol)
+    c = true
+  }
+  if (day >= 0) {
+    key(sink, c ? K.earth_date[1] : K.earth_date[0])
+    writeDay(sink, day)
+    sink.byte(0x22)
+    c = true
+  }
+  if (utcDay >= 0) {
+    key(sink, c ? K.date_taken_utc[1] : K.date_taken_utc[0])
+    writeDay(sink, utcDay)
+  }
+  if (m.keep(s, sink.buf, o, sink.pos)) {
+    keys[k] = comma ? 1 : 0
+    keys[k + 1] = sol
+    keys[k + 2] = day
+    keys[k + 3] = utcDay
+  }
+}
+
+/** Recent `"dimensions":{..}` members by (leading comma, width, height; -1 absent). */
+const dimensionsMemo = new ByteMemo(10, 3, 64)
+
+function writeDimensions(K: PhotoFragments['keys'], sink: ByteSink, comma: boolean, wd: number, h: number): void {
+  const m = dimensionsMemo
+  const s = m.slot(hashInt(hashInt(comma ? 1 : 0, wd), h))
+  const k = s * 3
+  const keys = m.keys
+  if (keys[k] === (comma ? 1 : 0) && keys[k + 1] === wd && keys[k + 2] === h) {
+    m.copyOut(sink, s)
+    return
+  }
+  const o = sink.pos
+  key(sink, comma ? K.dimensions[1] : K.dimensions[0])
+  if (wd >= 0) {
+    key(sink, K.width)
+    sink.uint(wd)
+    if (h >= 0) sink.byte(0x2c)
+  }
+  if (h >= 0) {
+    key(sink, K.height)
+    sink.uint(h)
   }
   sink.byte(0x7d)
+  if (m.keep(s, sink.buf, o, sink.pos)) {
+    keys[k] = comma ? 1 : 0
+    keys[k + 1] = wd
+    keys[k + 2] = h
+  }
+}
+
+const DICT_ATTRS = A.sample_type | A.title | A.caption | A.credit
+
+/**
+ * The selected ones of sample_type, title, caption and credit, from the snapshot's memo of
+ * them by their four codes (-1 for one not selected: it writes nothing, as an absent value
+ * does), so the four are one copy; true when any was written.
+ */
+function writeDictMembers(f: PhotoFragments, sink: ByteSink, comma: boolean, row: number, attrs: number): boolean {
+  const p = f.p
+  const st = attrs & A.sample_type ? p.sample_type.codes[row] : -1
+  const ti = attrs & A.title ? p.title.codes[row] : -1
+  const ca = attrs & A.caption ? p.caption.codes[row] : -1
+  const cr = attrs & A.credit ? p.credit.codes[row] : -1
+  const m = f.dictMembers
+  const s = m.slot(hashInt(hashInt(hashInt(Math.imul(st, 0x9e3779b1), ti), ca), cr))
+  const k = s * 4
+  const keys = m.keys
+  if (keys[k] === st && keys[k + 1] === ti && keys[k + 2] === ca && keys[k + 3] === cr) {
+    if (m.lens[s] === 0) return false
+    if (comma) sink.byte(0x2c)
+    m.copyOut(sink, s)
+    return true
+  }
+  // Written with a leading comma when one is due; the memo keeps the text after it.
+  const start = sink.pos
+  let c = comma
+  if (st >= 0) c = writeDictMember(sink, c, f.sampleType[st]) || c
+  if (ti >= 0) c = writeDictMember(sink, c, f.title[ti]) || c
+  if (ca >= 0) c = writeDictMember(sink, c, f.caption[ca]) || c
+  if (cr >= 0) c = writeDictMember(sink, c, f.credit[cr]) || c
+  const written = sink.pos > start
+  if (m.keep(s, sink.buf, written && comma ? start + 1 : start, sink.pos)) {
+    keys[k] = st
+    keys[k + 1] = ti
+    keys[k + 2] = ca
+    keys[k + 3] = cr
+  }
+  return written
 }
 
 /** A dictionary value's ready member (empty when absent); true when written. */
@@ -157,45 +266,76 @@ function writeDictMember(sink: ByteSink, comma: boolean, member: Buffer | undefi
   return true
 }
 
+/**
+ * Recent location members by (site, drive, coordinates): rows of one site and drive share them
+ * (most rows repeat the previous row's), so the member is one copy. Keys: site, drive, whether
+ * coordinates are written, x, y, z (0 when not written).
+ */
+const locationMemo = new ByteMemo(12, 6, 160)
+
 /** `"location":{"site":..,"drive":..,"coordinates":{..}}` unless it would be empty; true when written. */
 function writeLocation(f: PhotoFragments, sink: ByteSink, comma: boolean, row: number, coordinates: boolean): boolean {
   const p = f.p
-  const K = f.keys
   const site = p.site[row]
   const drive = p.drive[row]
-  let x = NaN
-  let y = NaN
-  let z = NaN
+  let x = 0
+  let y = 0
+  let z = 0
+  let coords = false
   if (coordinates) {
     x = p.coord_x[row]
     y = p.coord_y[row]
     z = p.coord_z[row]
+    coords = Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z)
+    if (!coords) x = y = z = 0
   }
-  const coords = Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z)
   if (site < 0 && drive < 0 && !coords) return false
-  sink.bytes(comma ? K.location[1] : K.location[0])
+  if (comma) sink.byte(0x2c)
+  const m = locationMemo
+  const s = m.slot(hashInt(hashInt(hashDouble(x, site), drive), coords ? hashDouble(y, 0) ^ hashDouble(z, 1) : 0))
+  const k = s * 6
+  const keys = m.keys
+  if (keys[k] === site && keys[k + 1] === drive && keys[k + 2] === (coords ? 1 : 0) && keys[k + 3] === x && keys[k + 4] === y && keys[k + 5] === z) {
+    m.copyOut(sink, s)
+    return true
+  }
+  const o = sink.pos
+  writeLocationText(f.keys, sink, site, drive, coords, x, y, z)
+  if (m.keep(s, sink.buf, o, sink.pos)) {
+    keys[k] = site
+    keys[k + 1] = drive
+    keys[k + 2] = coords ? 1 : 0
+    keys[k + 3] = x
+    keys[k + 4] = y
+    keys[k + 5] = z
+  }
+  return true
+}
+
+/** The location member without a leading comma. */
+function writeLocationText(K: PhotoFragments['keys'], sink: ByteSink, site: number, drive: number, coords: boolean, x: number, y: number, z: number): void {
+  key(sink, K.location[0])
   let c = false
   if (site >= 0) {
-    sink.bytes(K.site)
+    key(sink, K.site)
     sink.uint(site)
     c = true
   }
   if (drive >= 0) {
-    sink.bytes(c ? K.drive[1] : K.drive[0])
+    key(sink, c ? K.drive[1] : K.drive[0])
     sink.uint(drive)
     c = true
   }
   if (coords) {
-    sink.bytes(c ? K.coordinates[1] : K.coordinates[0])
+    key(sink, c ? K.coordinates[1] : K.coordinates[0])
     writeDouble(sink, x)
-    sink.bytes(K.y)
+    key(sink, K.y)
     writeDouble(sink, y)
-    sink.bytes(K.z)
+    key(sink, K.z)
     writeDouble(sink, z)
     sink.byte(0x7d)
   }
   sink.byte(0x7d)
-  return true
 }
 
 /** `"images":{...}` unless the photo has none of the allowed sizes; true when written. */
@@ -215,22 +355,20 @@ function writeImages(f: PhotoFragments, sink: ByteSink, comma: boolean, row: num
     // (decisions.md, Clarifications: most Perseverance photos hold only a large URL).
     has = has & SIZE.medium ? SIZE.medium : has & SIZE.large ? SIZE.large : has & SIZE.full ? SIZE.full : SIZE.small
   }
-  const K = f.keys
-  sink.bytes(comma ? K.images[1] : K.images[0])
   const dir = p.image_dir.codes[row]
-  let c = false
-  if (has & SIZE.small) { writeImage(f, sink, c, 0, dir, f.imageSmall, row); c = true }
-  if (has & SIZE.medium) { writeImage(f, sink, c, 1, dir, f.imageMedium, row); c = true }
-  if (has & SIZE.large) { writeImage(f, sink, c, 2, dir, f.imageLarge, row); c = true }
-  if (has & SIZE.full) writeImage(f, sink, c, 3, dir, f.imageFull, row)
+  // The first image's prefix starts with the member's name (and its comma), the others' with a comma.
+  let lead: number = comma ? LEAD.commaImages : LEAD.images
+  if (has & SIZE.small) { writeImage(f, sink, lead, 0, dir, f.imageSmall, row); lead = LEAD.comma }
+  if (has & SIZE.medium) { writeImage(f, sink, lead, 1, dir, f.imageMedium, row); lead = LEAD.comma }
+  if (has & SIZE.large) { writeImage(f, sink, lead, 2, dir, f.imageLarge, row); lead = LEAD.comma }
+  if (has & SIZE.full) writeImage(f, sink, lead, 3, dir, f.imageFull, row)
   sink.byte(0x7d)
   return true
 }
 
-/** `"<size>":"<image_dir><file>"`. */
-function writeImage(f: PhotoFragments, sink: ByteSink, comma: boolean, size: number, dir: number, col: ColumnBytes, row: number): void {
-  if (comma) sink.byte(0x2c)
-  sink.bytes(f.imagePrefix(size, dir))
+/** `"<size>":"<image_dir><file>"`, after what `lead` names (image-prefixes.ts LEAD). */
+function writeImage(f: PhotoFragments, sink: ByteSink, lead: number, size: number, dir: number, col: ColumnBytes, row: number): void {
+  f.imagePrefixes.write(sink, lead, size, dir)
   writeValue(sink, col, row)
   sink.byte(0x22)
 }
@@ -242,7 +380,7 @@ function writeRaw(f: PhotoFragments, sink: ByteSink, comma: boolean, row: number
   if (a1 <= a0) return
   const raw = f.raw.toString('utf8', a0, a1)
   if (comma) sink.byte(0x2c)
-  sink.bytes(f.keys.raw)
+  key(sink, f.keys.raw)
   sink.text(validJson(raw) ? raw : JSON.stringify(raw))
 }
 
