@@ -82,6 +82,21 @@ describe('IETF rate-limit fields', () => {
     expect(Number(m![2])).toBeLessThanOrEqual(3600)
     expect(Number(m![4])).toBeLessThanOrEqual(86400)
   })
+
+  test('an `If-None-Match: *` answer counts in the day window of RateLimit as in the hour window', async () => {
+    const path = '/api/v2/photos?rovers=curiosity&per_page=2'
+    const day = (r: Response) => Number(/"day";r=(\d+)/.exec(r.headers.get('ratelimit')!)![1])
+    const hour = (r: Response) => Number(/"hour";r=(\d+)/.exec(r.headers.get('ratelimit')!)![1])
+    const before = await t.request('/api/v2/rovers')
+    const miss = await t.request('/api/v2/photos/999999999', { headers: { 'if-none-match': '*' } }) // a 404: counted
+    expect(miss.status).toBe(404)
+    expect(hour(miss)).toBe(hour(before) - 1)
+    expect(day(miss)).toBe(day(before) - 1)
+    const star = await t.request(path, { headers: { 'if-none-match': '*' } }) // a 304: the figures say what counting it would leave
+    expect(star.status).toBe(304)
+    expect(hour(star)).toBe(hour(before) - 2)
+    expect(day(star)).toBe(day(before) - 2)
+  })
 })
 
 describe('metrics', () => {

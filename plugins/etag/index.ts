@@ -7,7 +7,8 @@ import { contextOf, type RequestContext } from '../../src/http/request-context'
 import { CATCH_ALL_ROUTE } from '../../src/http/route-docs'
 import { entityTag, ifNoneMatch } from '../../src/http/entity-tag'
 import { negotiateMediaType } from '../../src/http/negotiate'
-import { effectiveLimits, rateLimitHeaders } from '../../src/limits/limit-rules'
+import { effectiveLimits, RATE_LIMIT_FIELD_NAMES, rateLimitHeaders, type RateLimitFields } from '../../src/limits/limit-rules'
+import { HeaderSet } from '../../src/http/header-set'
 import { cacheControlFor } from './cache-policy'
 import { EXPORT_PATH, exportTagSuffix, exportVariant } from '../../src/query/export/export-params'
 
@@ -86,7 +87,7 @@ export function etagPlugin(deps: PluginDeps) {
     return ifNoneMatch(inm, etag)
   }
 
-  type Figures = Record<string, string>
+  type Figures = RateLimitFields
   /** The current figures a 304 carries: peeked, never counted (a revalidation is free). */
   const notModifiedFigures = (ctx: RequestContext): Figures | Promise<Figures> => {
     const record = ctx.key!
@@ -132,18 +133,16 @@ export function etagPlugin(deps: PluginDeps) {
 
 const NOT_MODIFIED_VARY = Object.freeze({ vary: 'Accept, Accept-Encoding' })
 
-/** The headers of a 304 for one set of validators, built once (copying a Headers is cheaper than building one). */
-const notModifiedTemplates = new WeakMap<object, Headers>()
+/** The header set of a 304 for one set of validators (src/http/header-set.ts): validators and Vary fixed, the figures and the request id filled per answer. */
+const notModifiedSets = new WeakMap<object, HeaderSet>()
+const NOT_MODIFIED_SLOTS = [...RATE_LIMIT_FIELD_NAMES, 'x-request-id']
 
-/** The same 304 as notModified() below, built at the edge: validators and Vary from a template, then the figures and the request id. */
-function notModifiedResponse(ctx: RequestContext, validators: Readonly<Record<string, string>>, limits: Record<string, string>): Response {
-  let t = notModifiedTemplates.get(validators)
-  if (t === undefined) notModifiedTemplates.set(validators, (t = new Headers({ ...validators, ...NOT_MODIFIED_VARY })))
-  const headers = new Headers(t)
-  for (const k in limits) headers.append(k, limits[k]!)
-  headers.append('x-request-id', ctx.id)
+/** The same 304 as notModified() below, built at the edge. */
+function notModifiedResponse(ctx: RequestContext, validators: Readonly<Record<string, string>>, limits: RateLimitFields): Response {
+  let t = notModifiedSets.get(validators)
+  if (t === undefined) notModifiedSets.set(validators, (t = new HeaderSet({ ...validators, ...NOT_MODIFIED_VARY }, NOT_MODIFIED_SLOTS)))
   ctx.idSent = true
-  return new Response(null, { status: 304, headers })
+  return t.response(null, 304, limits, ctx.id)
 }
 
 /**

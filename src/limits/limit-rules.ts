@@ -14,19 +14,54 @@ export function effectiveLimits(record: KeyRecord, config: Pick<Config, 'rateLim
   }
 }
 
+/** The names of the rate-limit fields, in the order every answer carries them. */
+export const RATE_LIMIT_FIELD_NAMES = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'ratelimit-policy', 'ratelimit'] as const
+
 /**
  * interface.md, Limits 3 / decisions.md: X-RateLimit-Limit / -Remaining / -Reset describe the
  * hourly window (Reset = unix seconds of the next top of the hour); RateLimit-Policy and RateLimit
- * (./ratelimit-fields.ts) describe both windows.
+ * (./ratelimit-fields.ts) describe both windows. An instance has exactly the fields
+ * RATE_LIMIT_FIELD_NAMES, in that order (the answer's header set relies on it) and is frozen.
  */
-export function rateLimitHeaders(limits: Limits, hourCount: number, nowMs: number, dayCount = 0): Record<string, string> {
-  return {
-    'x-ratelimit-limit': String(limits.hourly),
-    'x-ratelimit-remaining': String(Math.max(0, limits.hourly - hourCount)),
-    'x-ratelimit-reset': String(windowsAt(nowMs).hourReset),
-    'ratelimit-policy': ratelimitPolicy(limits),
-    ratelimit: ratelimitState(limits, hourCount, dayCount, nowMs),
+export class RateLimitFields {
+  readonly [name: string]: string
+  readonly 'x-ratelimit-limit': string
+  readonly 'x-ratelimit-remaining': string
+  readonly 'x-ratelimit-reset': string
+  readonly 'ratelimit-policy': string
+  readonly ratelimit: string
+  constructor(limits: Limits, hourCount: number, nowMs: number, dayCount: number) {
+    this['x-ratelimit-limit'] = String(limits.hourly)
+    this['x-ratelimit-remaining'] = String(Math.max(0, limits.hourly - hourCount))
+    this['x-ratelimit-reset'] = String(windowsAt(nowMs).hourReset)
+    this['ratelimit-policy'] = ratelimitPolicy(limits)
+    this.ratelimit = ratelimitState(limits, hourCount, dayCount, nowMs)
+    Object.freeze(this)
   }
+}
+
+let lastSecond = NaN
+let lastHourCount = NaN
+let lastDayCount = NaN
+let lastHourly = NaN
+let lastDaily = NaN
+let lastFields: RateLimitFields | undefined
+
+/**
+ * The fields for these figures. They depend on the limits, the two counts and the whole second
+ * of `nowMs` only (every `t` and the reset are whole seconds), so the last set made is handed out
+ * again while those stay the same: what a run of revalidations (peeked, uncounted) carries.
+ */
+export function rateLimitHeaders(limits: Limits, hourCount: number, nowMs: number, dayCount = 0): RateLimitFields {
+  const second = Math.floor(nowMs / 1000)
+  if (second === lastSecond && hourCount === lastHourCount && dayCount === lastDayCount && limits.hourly === lastHourly && limits.daily === lastDaily) return lastFields!
+  lastFields = new RateLimitFields(limits, hourCount, nowMs, dayCount)
+  lastSecond = second
+  lastHourCount = hourCount
+  lastDayCount = dayCount
+  lastHourly = limits.hourly
+  lastDaily = limits.daily
+  return lastFields
 }
 
 /**
