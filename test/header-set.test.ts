@@ -47,7 +47,7 @@ describe('HeaderSet', () => {
     using server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => set.response('{}', 200, { 'x-b': 'second' }, 'i2') })
     const { connect } = await import('node:net')
     const raw = await new Promise<string>((resolve, reject) => {
-      const s = connect(server.port, '127.0.0.1', () => s.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'))
+      const s = connect(server.port!, '127.0.0.1', () => s.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'))
       let d = ''
       s.on('data', (c) => (d += c))
       s.on('end', () => resolve(d))
