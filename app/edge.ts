@@ -30,24 +30,16 @@ export function installEdge(app: { wrap(fn: (fn: any, request: Request) => any):
 
   const finish = (request: Request, response: Response, ctx: RequestContext, route: string | undefined): Response => {
     let out = response
-    const set = (k: string, v: string) => {
-      try {
-        out.headers.set(k, v)
-      } catch {
-        out = new Response(out.body, out) // immutable headers: copy once
-        out.headers.set(k, v)
-      }
-    }
     const id = ctx.id
-    if (!ctx.idSent) set('x-request-id', id)
+    if (!ctx.idSent) out = withHeader(out, 'x-request-id', id)
     if (cors.enabled) {
       const allowed = cors.allow(request.headers.get('origin'))
       if (allowed) {
         for (const [k, v] of Object.entries(corsHeaders(cors, allowed))) {
           if (k === 'vary') {
             const cur = out.headers.get('vary')
-            set('vary', cur ? cur + ', ' + v : v)
-          } else set(k, v)
+            out = withHeader(out, 'vary', cur ? cur + ', ' + v : v)
+          } else out = withHeader(out, k, v)
         }
       }
     }
@@ -114,4 +106,16 @@ export function installEdge(app: { wrap(fn: (fn: any, request: Request) => any):
     return w
   })
   return metrics
+}
+
+/** `response` with the header `k` set: in place, or on a copy when its headers are immutable (a fetched Response). */
+function withHeader(response: Response, k: string, v: string): Response {
+  try {
+    response.headers.set(k, v)
+    return response
+  } catch {
+    const copy = new Response(response.body, response)
+    copy.headers.set(k, v)
+    return copy
+  }
 }

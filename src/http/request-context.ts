@@ -3,7 +3,7 @@ import type { Store } from '../store/store'
 
 /**
  * Everything one request gathers on its way through the pipeline, in one typed object created
- * once per request (by the edge, src/http/edge.ts, or by the first reader) and read by every
+ * once per request (by the edge, app/edge.ts, or by the first reader) and read by every
  * gate, renderer and handler through contextOf():
  *  - `route`: the route pattern Elysia matched, as the first gate saw it (the access log and
  *    metrics name it); undefined when the request was answered before routing;
@@ -18,11 +18,14 @@ import type { Store } from '../store/store'
  *    answers; `star`/`notModified` for `If-None-Match: *`, decided once the answer is known;
  *  - the request id, start time, and the answer body's size and coding (access log, metrics).
  *
- * Why one WeakMap keyed by the Request rather than an Elysia `derive`: the edge runs in Elysia's
- * `wrap`, outside its context object, and so do code paths in src/ that are handed only the
- * Request (the cached answer, the store holder); a derive would also cost Elysia a context merge
- * per request. Keyed by the Request object itself, a context can never be reached from another
- * request, and it goes away with the request.
+ * Where it lives: in a property of the Request object itself, under a symbol no other module
+ * can name, so a context can never be reached from another request and goes away with its
+ * request. Not an Elysia `derive`: the edge runs in Elysia's `wrap`, outside its context
+ * object, and so do code paths in src/ that are handed only the Request (the cached answer, the
+ * store holder); a derive would also cost Elysia a context merge per request. Not a WeakMap keyed
+ * by the Request: on a busy server its inserts (a table that grows until the collector prunes it)
+ * and the five lookups per request cost several percent of a 304 (bench/http CPU profile); a
+ * symbol property is a plain property load.
  */
 export class RequestContext {
   route: string | undefined = undefined
@@ -151,11 +154,14 @@ export interface AnswerTemplate {
 }
 
 const VALID_ID = /^[A-Za-z0-9._:-]{1,128}$/
-const contexts = new WeakMap<Request, RequestContext>()
+/** The property of a Request that holds its context (module-private: nothing else can read or write it). */
+const SLOT = Symbol('request context')
+type Holder = { [SLOT]?: RequestContext }
 
 /** The request's context, created on first use (the edge creates it first, with the start time). */
 export function contextOf(request: Request): RequestContext {
-  let c = contexts.get(request)
-  if (c === undefined) contexts.set(request, (c = new RequestContext(request, performance.now())))
+  const holder = request as Request & Holder
+  let c = holder[SLOT]
+  if (c === undefined) holder[SLOT] = c = new RequestContext(request, performance.now())
   return c
 }
