@@ -21,10 +21,10 @@ export interface KeyStoreOptions {
 
 /**
  * API keys in an embedded SQLite file (bun:sqlite, WAL mode), one key per e-mail, stored only as
- * SHA-256. Lookups go through an LRU cache of hits and misses with a short TTL, so auth does no
- * I/O on the hot path. Every change (create, regenerate, revoke, limits) commits in its own
- * transaction and bumps `key_meta.generation`; each process watches `PRAGMA data_version`
- * (a counter SQLite moves whenever *another* connection commits, read from the WAL index in
+ * SHA-256. Lookups go through an LRU cache of hits and misses with a short TTL (and, for keys
+ * found active, by the value presented: ./lookup-cache.ts), so auth does no I/O on the hot path.
+ * Every change (create, regenerate, revoke, limits) commits in its own transaction and bumps
+ * `key_meta.generation`; each process watches `PRAGMA data_version` (a counter SQLite moves whenever *another* connection commits, read from the WAL index in
  * shared memory) and clears its cache when it moves, so a regenerated or revoked key stops working
  * at once in every process that shares the file. The dashboard's sign-in links and sessions live
  * in the same file (./sqlite-sign-ins.ts). The PostgreSQL twin is ./pg-key-store.ts.
@@ -74,12 +74,18 @@ export class KeyStore implements KeyDirectory {
    * the caller answers all three with the same "invalid key" 401).
    */
   lookup(key: string): KeyRecord | undefined {
+    const now = performance.now()
+    this.#watchChanges(now) // first: a change seen now clears what would answer below
+    const known = this.#cache.presented(key, now)
+    if (known !== undefined) return known
     if (!isWellFormedKey(key)) return undefined
-    this.#watchChanges()
     const hash = hashKey(key)
     const hit = this.#cache.get(hash)
     if (hit !== undefined) return hit ?? undefined
-    return this.#cache.answer(hash, this.#byHash.get(hash))
+    const record = this.#cache.answer(hash, this.#byHash.get(hash))
+    // Kept by value from the moment its hash entry is made, for the same TTL: never longer.
+    if (record !== undefined) this.#cache.remember(key, record, now)
+    return record
   }
 
   /** Creates the key of `email` and returns its value (shown once; never stored). One key per e-mail. */
@@ -192,8 +198,7 @@ export class KeyStore implements KeyDirectory {
   }
 
   /** Clears the cache when another connection committed since the last look (throttled to once per changeCheckMs). */
-  #watchChanges(): void {
-    const now = performance.now()
+  #watchChanges(now: number): void {
     if (now - this.#lastCheck < this.#changeCheckMs) return
     this.#lastCheck = now
     const v = this.#dataVersionQuery.get()!.data_version
