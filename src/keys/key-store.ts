@@ -24,9 +24,10 @@ export interface KeyStoreOptions {
  * SHA-256. Lookups go through an LRU cache of hits and misses with a short TTL (and, for keys
  * found active, by the value presented: ./lookup-cache.ts), so auth does no I/O on the hot path.
  * Every change (create, regenerate, revoke, limits) commits in its own transaction and bumps
- * `key_meta.generation`; each process watches `PRAGMA data_version` (a counter SQLite moves whenever *another* connection commits, read from the WAL index in
- * shared memory) and clears its cache when it moves, so a regenerated or revoked key stops working
- * at once in every process that shares the file. The dashboard's sign-in links and sessions live
+ * `key_meta.generation`; each process watches `PRAGMA data_version` (a counter SQLite moves
+ * whenever *another* connection commits, read from the WAL index in shared memory) and clears its
+ * cache when it moves, so a regenerated or revoked key stops working at once in every process that
+ * shares the file. The dashboard's sign-in links and sessions live
  * in the same file (./sqlite-sign-ins.ts). The PostgreSQL twin is ./pg-key-store.ts.
  */
 export class KeyStore implements KeyDirectory {
