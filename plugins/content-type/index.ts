@@ -74,30 +74,40 @@ function jsonResponse(request: Request, g: RequestContext, text: string, status:
  * The headers a JSON answer shares with every other answer of the same media type, validators
  * (one frozen object per URL and index version, plugins/etag), content coding and kind of gate
  * headers: a HeaderSet (src/http/header-set.ts) whose slots are the rate-limit fields (a keyed
- * call) and the request id. Bounded: a cache that fills is dropped whole.
+ * call) and the request id. Found by the validators object, then the media type (one of a few
+ * strings negotiate.ts hands out), then a small index: no key string is built per answer.
+ * Bounded: a media-type table that fills is dropped whole.
  */
 const SET_MAX = 64
-const plainSets = new Map<string, HeaderSet>()
-const validatedSets = new WeakMap<object, Map<string, HeaderSet>>()
+const plainSets = new Map<string, HeaderSet[]>()
+const validatedSets = new WeakMap<object, Map<string, HeaderSet[]>>()
 const LIMITED_SLOTS = [...RATE_LIMIT_FIELD_NAMES, 'x-request-id']
 const ID_SLOT = ['x-request-id']
+/** The codings plugins/compression chooses from (the Encode it is given), and none. */
+const CODINGS: ReadonlyArray<string | undefined> = [undefined, 'zstd', 'gzip', 'br']
 
 /** `gates`: 0 no gate headers, 1 the rate-limit fields, 2 others (only the id is a slot; the caller adds them). */
 function headerSetFor(contentType: string, success: Readonly<Record<string, string>> | undefined, coded: boolean, coding: string | undefined, gates: 0 | 1 | 2): HeaderSet {
-  let byKey = plainSets
+  let byType = plainSets
   if (success !== undefined) {
     let m = validatedSets.get(success)
     if (m === undefined) validatedSets.set(success, (m = new Map()))
-    byKey = m
+    byType = m
   }
-  const key = contentType + '\n' + (coded ? 'c' : '') + (coding ?? '') + '\n' + (gates === 1 ? 'l' : '')
-  let t = byKey.get(key)
+  let sets = byType.get(contentType)
+  if (sets === undefined) {
+    if (byType.size >= SET_MAX) byType.clear()
+    byType.set(contentType, (sets = []))
+  }
+  // A coding not listed here (none today) still gets its headers, from a set made for it alone.
+  const codingIndex = CODINGS.indexOf(coding)
+  const i = codingIndex * 4 + (coded ? 2 : 0) + (gates === 1 ? 1 : 0)
+  let t = codingIndex < 0 ? undefined : sets[i]
   if (t === undefined) {
     const fixed: Record<string, string> = { 'content-type': contentType, vary: coded ? 'Accept, Accept-Encoding' : 'Accept', 'x-content-type-options': 'nosniff', ...success }
     if (coding !== undefined) fixed['content-encoding'] = coding
     t = new HeaderSet(fixed, gates === 1 ? LIMITED_SLOTS : ID_SLOT)
-    if (byKey.size >= SET_MAX) byKey.clear()
-    byKey.set(key, t)
+    if (codingIndex >= 0) sets[i] = t
   }
   return t
 }

@@ -3,7 +3,7 @@ import { ProblemError } from '../http/problems'
 import type { KeyRecord } from '../keys/key-store'
 import type { LimitName, Limits } from './counter-store'
 import { secondsUntil, windowsAt } from './windows'
-import { ratelimitPolicy, ratelimitState } from './ratelimit-fields'
+import { ratelimitPolicy } from './ratelimit-fields'
 
 /** The limits of one key: its operator-set figures, else the configured defaults (interface.md, Limits). */
 export function effectiveLimits(record: KeyRecord, config: Pick<Config, 'rateLimitHourly' | 'rateLimitDaily' | 'rateLimitConcurrent'>): Limits {
@@ -31,13 +31,50 @@ export class RateLimitFields {
   readonly 'ratelimit-policy': string
   readonly ratelimit: string
   constructor(limits: Limits, hourCount: number, nowMs: number, dayCount: number) {
-    this['x-ratelimit-limit'] = String(limits.hourly)
-    this['x-ratelimit-remaining'] = String(Math.max(0, limits.hourly - hourCount))
-    this['x-ratelimit-reset'] = String(windowsAt(nowMs).hourReset)
-    this['ratelimit-policy'] = ratelimitPolicy(limits)
-    this.ratelimit = ratelimitState(limits, hourCount, dayCount, nowMs)
+    const c = constantsAt(limits, nowMs)
+    const hourLeft = String(Math.max(0, limits.hourly - hourCount))
+    this['x-ratelimit-limit'] = c.limit
+    this['x-ratelimit-remaining'] = hourLeft
+    this['x-ratelimit-reset'] = c.reset
+    this['ratelimit-policy'] = c.policy
+    // = ratelimitState(limits, hourCount, dayCount, nowMs), from the pieces fixed for this second
+    this.ratelimit = c.beforeHour + hourLeft + c.beforeDay + Math.max(0, limits.daily - dayCount) + c.afterDay
     Object.freeze(this)
   }
+}
+
+/** The parts of the fields that depend only on the limits and the second: the same for every answer of that second. */
+interface Constants {
+  second: number
+  hourly: number
+  daily: number
+  limit: string
+  reset: string
+  policy: string
+  beforeHour: string
+  beforeDay: string
+  afterDay: string
+}
+
+let constants: Constants | undefined
+
+function constantsAt(limits: Limits, nowMs: number): Constants {
+  const second = Math.floor(nowMs / 1000)
+  const c = constants
+  if (c !== undefined && c.second === second && c.hourly === limits.hourly && c.daily === limits.daily) return c
+  const w = windowsAt(nowMs)
+  constants = {
+    second,
+    hourly: limits.hourly,
+    daily: limits.daily,
+    limit: String(limits.hourly),
+    reset: String(w.hourReset),
+    policy: ratelimitPolicy(limits),
+    beforeHour: '"hour";r=',
+    beforeDay: `;t=${secondsUntil(w.hourReset, nowMs)}, "day";r=`,
+    afterDay: `;t=${secondsUntil(w.dayReset, nowMs)}`,
+  }
+  return constants
 }
 
 let lastSecond = NaN
