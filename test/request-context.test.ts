@@ -23,4 +23,26 @@ describe('request context', () => {
     expect(Object.getOwnPropertyNames(r)).toEqual(Object.getOwnPropertyNames(plain))
     expect(JSON.stringify(r)).toBe(JSON.stringify(plain))
   })
+
+  test('the lease goes back exactly once: when the answer exists, or, for a held stream, when it ends (renewed meanwhile)', () => {
+    const events: string[] = []
+    const lease = (name: string) => ({ release: () => void events.push(`release ${name}`), renew: (ms: number) => void events.push(`renew ${name} ${ms}`) })
+    const a = contextOf(new Request('http://localhost/a'))
+    a.lease = lease('a')
+    a.onAnswered(() => void events.push('answered a'))
+    a.answered()
+    a.answered()
+    expect(events).toEqual(['release a', 'answered a'])
+    events.length = 0
+    const b = contextOf(new Request('http://localhost/b'))
+    b.lease = lease('b')
+    const held = b.hold()
+    b.answered() // the Response of a streamed answer exists: the slot stays held
+    expect(events).toEqual([])
+    held.renew(5)
+    held.finish()
+    held.finish()
+    held.renew(6)
+    expect(events).toEqual(['renew b 5', 'release b'])
+  })
 })

@@ -25,9 +25,7 @@ export function rateLimitPlugin(deps: AppDeps) {
   const apply = (ctx: RequestContext, decision: Decision, limits: Limits, now: number) => {
     ctx.addHeaders('always', rateLimitHeaders(limits, decision.hourCount, now, decision.dayCount))
     if (decision.refused) throw refusal(decision.refused, limits, now)
-    const lease = decision.lease
-    if (lease) ctx.onAnswered(() => lease.release())
-    if (lease?.renew) ctx.onRenewed((nowMs) => lease.renew!(nowMs))
+    if (decision.lease) ctx.lease = decision.lease // given back by ctx.answered(), or by the stream that holds it
   }
 
   /** For a `*` conditional within its limits: the headers now, the count once the answer is known. */

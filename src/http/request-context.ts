@@ -1,5 +1,6 @@
 import type { KeyRecord } from '../keys/key-store'
 import type { Store } from '../store/store'
+import type { Lease } from '../limits/counter-store'
 
 /**
  * Everything one request gathers on its way through the pipeline, in one typed object created
@@ -13,9 +14,9 @@ import type { Store } from '../store/store'
  *  - gate headers written straight into the Response when it is built (cheaper than Elysia's
  *    `set.headers`, which costs a header merge on every response): `always` on every answer,
  *    errors included (X-RateLimit-*), `success` on 2xx answers only (ETag, Cache-Control);
- *  - release callbacks run once the Response exists (the in-flight slot goes back there; Elysia's
- *    onAfterResponse would do, but costs a setImmediate per request), and renewals for long
- *    answers; `star`/`notModified` for `If-None-Match: *`, decided once the answer is known;
+ *  - release callbacks run once the Response exists (the in-flight slot, `lease`, goes back
+ *    there; Elysia's onAfterResponse would do, but costs a setImmediate per request), and
+ *    renewals for long answers; `star`/`notModified` for `If-None-Match: *`, decided once the answer is known;
  *  - the request id, start time, and the answer body's size and coding (access log, metrics).
  *
  * Where it lives: in a property of the Request object itself, under a symbol no other module
@@ -35,6 +36,8 @@ export class RequestContext {
   success: Readonly<Record<string, string>> | undefined = undefined
   whenAnswered: Array<() => void> | undefined = undefined
   whenRenewed: Array<(nowMs: number) => void> | undefined = undefined
+  /** The in-flight slot the rate limit took for this request: given back with the whenAnswered callbacks (kept apart: no closure per request). */
+  lease: Lease | undefined = undefined
   /** `If-None-Match: *` on an existing GET resource: a successful answer becomes 304. */
   star = false
   /** Set when that happened, before the whenAnswered callbacks run (the rate limit leaves a 304 uncounted). */
@@ -84,8 +87,13 @@ export class RequestContext {
     ;(this.whenRenewed ??= []).push(fn)
   }
 
-  /** Runs (once) the callbacks registered to run when the answer exists. */
+  /** Runs (once) the callbacks registered to run when the answer exists, and gives the lease back. */
   answered(): this {
+    const lease = this.lease
+    if (lease !== undefined) {
+      this.lease = undefined
+      lease.release()
+    }
     const fns = this.whenAnswered
     if (fns !== undefined) {
       this.whenAnswered = undefined
@@ -103,17 +111,22 @@ export class RequestContext {
   hold(): { finish(): void; renew(nowMs: number): void } {
     const held = this.whenAnswered ?? []
     const renewals = this.whenRenewed ?? []
+    const lease = this.lease
     this.whenAnswered = undefined
     this.whenRenewed = undefined
+    this.lease = undefined
     let done = false
     return {
       finish() {
         if (done) return
         done = true
+        lease?.release()
         for (const fn of held) fn()
       },
       renew(nowMs) {
-        if (!done) for (const fn of renewals) fn(nowMs)
+        if (done) return
+        lease?.renew?.(nowMs)
+        for (const fn of renewals) fn(nowMs)
       },
     }
   }
