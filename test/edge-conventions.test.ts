@@ -41,6 +41,24 @@ describe('request id and access log', () => {
     expect(all).not.toContain('f'.repeat(40))
   })
 
+  test('the bytes logged are the bytes of the body sent: problem documents and 304s from the pipeline or the edge included', async () => {
+    const before = t.accessLines.length
+    const refused = await t.anonymous('/api/v2/photos', { headers: { 'x-api-key': 'mv_live_' + 'e'.repeat(40) } })
+    const missing = await t.request('/api/v2/photos/999999999')
+    const path = '/api/v2/photos?rovers=perseverance&per_page=1'
+    const etag = (await t.request(path)).headers.get('etag')!
+    const viaPipeline = await t.request(path, { headers: { 'if-none-match': etag } })
+    const atEdge = await t.request(path, { headers: { 'if-none-match': etag } })
+    const lines = t.accessLines.slice(before).map((l) => JSON.parse(l))
+    expect(lines.map((l) => l.status)).toEqual([401, 404, 200, 304, 304])
+    expect(lines[0].bytes).toBe(Buffer.byteLength(await refused.text()))
+    expect(lines[1].bytes).toBe(Buffer.byteLength(await missing.text()))
+    expect(lines[3].bytes).toBe(0)
+    expect(lines[4].bytes).toBe(0)
+    expect(await viaPipeline.text()).toBe('')
+    expect(await atEdge.text()).toBe('')
+  })
+
   test('the route named in the log is the one Elysia ran (the catch-all for an unknown path, the page pattern for a rover page)', async () => {
     const before = t.accessLines.length
     await t.request('/api/v2/no-such-thing')

@@ -153,5 +153,6 @@ function notModifiedResponse(ctx: RequestContext, validators: Readonly<Record<st
 function notModified(ctx: RequestContext, set: { headers: Record<string, unknown> }, validators: Readonly<Record<string, string>>, limits: Record<string, string>) {
   Object.assign(set.headers, validators, NOT_MODIFIED_VARY, limits)
   ctx.stampId(set.headers)
+  ctx.noteBody(0)
   return status(304, '')
 }
