@@ -98,11 +98,18 @@ export function installEdge(app: { wrap(fn: (fn: any, request: Request) => any):
   }
   // Elysia applies `wrap` functions around its general handler and around each route handler
   // it gives Bun's native router, so every request passes here whichever way it was routed.
+  // Elysia asks for the wrapper on every request: the last one given out answers a run of requests
+  // to one route without a WeakMap lookup.
   const wrapped = new WeakMap<Fetch, Fetch>()
+  let lastInner: Fetch | undefined
+  let lastWrapper: Fetch | undefined
   app.wrap((fn: unknown) => {
     const inner = fn as Fetch
+    if (inner === lastInner) return lastWrapper
     let w = wrapped.get(inner)
     if (w === undefined) wrapped.set(inner, (w = (request: Request) => edge(request, inner)))
+    lastInner = inner
+    lastWrapper = w
     return w
   })
   return metrics
