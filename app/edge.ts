@@ -80,7 +80,7 @@ export function installEdge(app: { wrap(fn: (fn: any, request: Request) => any):
     }
     // A revalidation the gates can decide before routing (src/http/early-answers.ts). Whatever
     // goes wrong there, the pipeline answers the request as if the edge had not looked.
-    if (early !== undefined && request.method === 'GET' && request.headers.has('if-none-match')) {
+    if (early !== undefined && request.method === 'GET' && ctx.ifNoneMatch !== null) {
       let a: Response | Promise<Response> | undefined
       try {
         a = early.answer(ctx, request)

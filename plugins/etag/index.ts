@@ -80,8 +80,8 @@ export function etagPlugin(deps: PluginDeps) {
    * answer normally. A conditional request's route is noted for the edge (src/http/early-answers.ts),
    * so its next revalidation can be answered there.
    */
-  const conditional = (request: Request, route: string, etag: string) => {
-    const inm = request.headers.get('if-none-match')
+  const conditional = (ctx: RequestContext, request: Request, route: string, etag: string) => {
+    const inm = ctx.ifNoneMatch
     if (inm === null) return undefined
     deps.early?.noteRoute(request.method, request.url, route)
     return ifNoneMatch(inm, etag)
@@ -103,7 +103,7 @@ export function etagPlugin(deps: PluginDeps) {
   deps.early?.addGate((ctx, request, route) => {
     const v = validators(ctx, request, route)
     if (!v) return 'pipeline'
-    const inm = request.headers.get('if-none-match')
+    const inm = ctx.ifNoneMatch
     if (inm === null || ifNoneMatch(inm, v.etag!) !== 'tag') return 'pipeline'
     const f = notModifiedFigures(ctx)
     return f instanceof Promise ? f.then((l) => notModifiedResponse(ctx, v, l)) : notModifiedResponse(ctx, v, f)
@@ -115,7 +115,7 @@ export function etagPlugin(deps: PluginDeps) {
     const v = validators(ctx, request, route)
     if (!v) return
     ctx.addHeaders('success', v)
-    const c = conditional(request, route, v.etag!)
+    const c = conditional(ctx, request, route, v.etag!)
     if (c === 'star') return void (ctx.star = true)
     if (c !== 'tag') return
     const f = notModifiedFigures(ctx)

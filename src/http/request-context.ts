@@ -51,6 +51,7 @@ export class RequestContext {
   /** The cached answer the body was stamped from, so compression can splice its pieces. */
   template: AnswerTemplate | undefined = undefined
   #id: string | undefined = undefined
+  #ifNoneMatch: string | null | undefined = undefined
 
   constructor(
     readonly request: Request,
@@ -68,6 +69,12 @@ export class RequestContext {
       this.#id = given !== null && VALID_ID.test(given) ? given : crypto.randomUUID()
     }
     return this.#id
+  }
+
+  /** The If-None-Match header, read once for the edge and the ETag gate. */
+  get ifNoneMatch(): string | null {
+    if (this.#ifNoneMatch === undefined) this.#ifNoneMatch = this.request.headers.get('if-none-match')
+    return this.#ifNoneMatch
   }
 
   /**
