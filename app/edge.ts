@@ -30,24 +30,16 @@ export function installEdge(app: { wrap(fn: (fn: any, request: Request) => any):
 
   const finish = (request: Request, response: Response, ctx: RequestContext, route: string | undefined): Response => {
     let out = response
-    const set = (k: string, v: string) => {
-      try {
-        out.headers.set(k, v)
-      } catch {
-        out = new Response(out.body, out) // immutable headers: copy once
-        out.headers.set(k, v)
-      }
-    }
     const id = ctx.id
-    if (!ctx.idSent) set('x-request-id', id)
+    if (!ctx.idSent) out = withHeader(out, 'x-request-id', id)
     if (cors.enabled) {
       const allowed = cors.allow(request.headers.get('origin'))
       if (allowed) {
         for (const [k, v] of Object.entries(corsHeaders(cors, allowed))) {
           if (k === 'vary') {
             const cur = out.headers.get('vary')
-            set('vary', cur ? cur + ', ' + v : v)
-          } else set(k, v)
+            out = withHeader(out, 'vary', cur ? cur + ', ' + v : v)
+          } else out = withHeader(out, k, v)
         }
       }
     }
@@ -88,7 +80,7 @@ export function installEdge(app: { wrap(fn: (fn: any, request: Request) => any):
     }
     // A revalidation the gates can decide before routing (src/http/early-answers.ts). Whatever
     // goes wrong there, the pipeline answers the request as if the edge had not looked.
-    if (early !== undefined && request.method === 'GET' && request.headers.has('if-none-match')) {
+    if (early !== undefined && request.method === 'GET' && ctx.ifNoneMatch !== null) {
       let a: Response | Promise<Response> | undefined
       try {
         a = early.answer(ctx, request)
@@ -106,12 +98,31 @@ export function installEdge(app: { wrap(fn: (fn: any, request: Request) => any):
   }
   // Elysia applies `wrap` functions around its general handler and around each route handler
   // it gives Bun's native router, so every request passes here whichever way it was routed.
+  // Elysia asks for the wrapper on every request: the last one given out answers a run of requests
+  // to one route without a WeakMap lookup.
   const wrapped = new WeakMap<Fetch, Fetch>()
+  let lastInner: Fetch | undefined
+  let lastWrapper: Fetch | undefined
   app.wrap((fn: unknown) => {
     const inner = fn as Fetch
+    if (inner === lastInner) return lastWrapper
     let w = wrapped.get(inner)
     if (w === undefined) wrapped.set(inner, (w = (request: Request) => edge(request, inner)))
+    lastInner = inner
+    lastWrapper = w
     return w
   })
   return metrics
+}
+
+/** `response` with the header `k` set: in place, or on a copy when its headers are immutable (a fetched Response). */
+function withHeader(response: Response, k: string, v: string): Response {
+  try {
+    response.headers.set(k, v)
+    return response
+  } catch {
+    const copy = new Response(response.body, response)
+    copy.headers.set(k, v)
+    return copy
+  }
 }

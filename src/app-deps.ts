@@ -31,4 +31,11 @@ export interface PluginDeps extends AppDeps {
   routes: RouteDocs
   /** Revalidations answered at the edge (src/http/early-answers.ts); gates register there. Absent: none. */
   early?: EarlyAnswers
+  /**
+   * The address of the peer that sent `request` (Bun's requestIP on the app's server), or
+   * undefined when the app is not serving a socket (app.handle). Asked only when needed (a
+   * refused key): a hook that reads Elysia's `server` makes Elysia define that property on
+   * every request's context, for every route.
+   */
+  peer?: (request: Request) => string | undefined
 }

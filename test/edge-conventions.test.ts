@@ -41,6 +41,24 @@ describe('request id and access log', () => {
     expect(all).not.toContain('f'.repeat(40))
   })
 
+  test('the bytes logged are the bytes of the body sent: problem documents and 304s from the pipeline or the edge included', async () => {
+    const before = t.accessLines.length
+    const refused = await t.anonymous('/api/v2/photos', { headers: { 'x-api-key': 'mv_live_' + 'e'.repeat(40) } })
+    const missing = await t.request('/api/v2/photos/999999999')
+    const path = '/api/v2/photos?rovers=perseverance&per_page=1'
+    const etag = (await t.request(path)).headers.get('etag')!
+    const viaPipeline = await t.request(path, { headers: { 'if-none-match': etag } })
+    const atEdge = await t.request(path, { headers: { 'if-none-match': etag } })
+    const lines = t.accessLines.slice(before).map((l) => JSON.parse(l))
+    expect(lines.map((l) => l.status)).toEqual([401, 404, 200, 304, 304])
+    expect(lines[0].bytes).toBe(Buffer.byteLength(await refused.text()))
+    expect(lines[1].bytes).toBe(Buffer.byteLength(await missing.text()))
+    expect(lines[3].bytes).toBe(0)
+    expect(lines[4].bytes).toBe(0)
+    expect(await viaPipeline.text()).toBe('')
+    expect(await atEdge.text()).toBe('')
+  })
+
   test('the route named in the log is the one Elysia ran (the catch-all for an unknown path, the page pattern for a rover page)', async () => {
     const before = t.accessLines.length
     await t.request('/api/v2/no-such-thing')
@@ -81,6 +99,21 @@ describe('IETF rate-limit fields', () => {
     expect(Number(m![1])).toBe(remaining(r))
     expect(Number(m![2])).toBeLessThanOrEqual(3600)
     expect(Number(m![4])).toBeLessThanOrEqual(86400)
+  })
+
+  test('an `If-None-Match: *` answer counts in the day window of RateLimit as in the hour window', async () => {
+    const path = '/api/v2/photos?rovers=curiosity&per_page=2'
+    const day = (r: Response) => Number(/"day";r=(\d+)/.exec(r.headers.get('ratelimit')!)![1])
+    const hour = (r: Response) => Number(/"hour";r=(\d+)/.exec(r.headers.get('ratelimit')!)![1])
+    const before = await t.request('/api/v2/rovers')
+    const miss = await t.request('/api/v2/photos/999999999', { headers: { 'if-none-match': '*' } }) // a 404: counted
+    expect(miss.status).toBe(404)
+    expect(hour(miss)).toBe(hour(before) - 1)
+    expect(day(miss)).toBe(day(before) - 1)
+    const star = await t.request(path, { headers: { 'if-none-match': '*' } }) // a 304: the figures say what counting it would leave
+    expect(star.status).toBe(304)
+    expect(hour(star)).toBe(hour(before) - 2)
+    expect(day(star)).toBe(day(before) - 2)
   })
 })
 

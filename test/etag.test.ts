@@ -123,6 +123,18 @@ describe('ifNoneMatchMatches (unit)', () => {
     expect(ifNoneMatchMatches('', tag)).toBe(false)
     expect(ifNoneMatchMatches('*', tag)).toBe(true)
   })
+
+  test('a listed tag matches only when every character of the opaque tag is equal: no prefix, suffix or same-length neighbour', () => {
+    expect(ifNoneMatchMatches('W/"v1-ab"', tag)).toBe(false)
+    expect(ifNoneMatchMatches('W/"v1-abcd"', tag)).toBe(false)
+    expect(ifNoneMatchMatches('W/"v1-abd"', tag)).toBe(false)
+    expect(ifNoneMatchMatches('W/"w1-abc"', tag)).toBe(false)
+    expect(ifNoneMatchMatches('W/"v1-abd", W/"v1-abc"', tag)).toBe(true)
+    expect(ifNoneMatchMatches('W/"v1-abc""', tag)).toBe(true)
+    expect(ifNoneMatchMatches('"v1-abc"', '"v1-abc"')).toBe(true)
+    expect(ifNoneMatchMatches('W/"v1-abc"', '"v1-abc"')).toBe(true)
+    expect(ifNoneMatchMatches('"v1-abC"', '"v1-abc"')).toBe(false)
+  })
 })
 
 describe('requestKey (unit)', () => {

@@ -56,8 +56,8 @@ export function authPlugin(deps: PluginDeps) {
     if (retryAfter !== undefined) refuse(address, retryAfter, throttle.firstRefusal(address))
   }
 
-  type Ctx = { request: Request; route: string; server: { requestIP(r: Request): { address: string } | null } | null }
-  const check = (request: Request, route: string | undefined, server: Ctx['server']): void | Promise<void> => {
+  type Ctx = { request: Request; route: string }
+  const check = (request: Request, route: string | undefined): void | Promise<void> => {
     // The first gate of every routed request: the route it ran is noted here for the access log
     // and metrics, so they name what ran instead of matching the path again.
     const ctx = contextOf(request)
@@ -69,8 +69,8 @@ export function authPlugin(deps: PluginDeps) {
     // Only a refused key counts towards the throttle (not an unreachable key store: 503).
     const failed = (e: unknown): void | Promise<void> => {
       if (!throttle.enabled || !header || !(e instanceof ProblemError && e.kind === 'unauthorized')) throw e
-      // Elysia's Bun adapter hands the server to hooks: requestIP is the peer of this connection.
-      const counted = throttleFailure(request, server?.requestIP(request)?.address)
+      // The peer of this connection (Bun's requestIP), asked only now: see PluginDeps.peer.
+      const counted = throttleFailure(request, deps.peer?.(request))
       if (counted === undefined) throw e
       return counted.then(() => {
         throw e
@@ -112,9 +112,9 @@ export function authPlugin(deps: PluginDeps) {
 
   const plugin = new Elysia({ name: 'auth' })
   if (!sync) {
-    return plugin.onTransform({ as: 'global' }, async ({ request, route, server }: Ctx) => await check(request, route, server))
+    return plugin.onTransform({ as: 'global' }, async ({ request, route }: Ctx) => await check(request, route))
   }
   // Synchronous with SQLite keys and local counters: declared so (src/http/sync-hook.ts).
   // Destructured, so Elysia sees which context fields the hook reads (a whole `ctx` makes it parse cookies for every route).
-  return plugin.onTransform({ as: 'global' }, syncHook(({ request, route, server }: Ctx) => void check(request, route, server)))
+  return plugin.onTransform({ as: 'global' }, syncHook(({ request, route }: Ctx) => void check(request, route)))
 }

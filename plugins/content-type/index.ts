@@ -6,6 +6,8 @@ import { negotiateMediaType } from '../../src/http/negotiate'
 import { bodyTooLarge } from './body-limit'
 import { contextOf, type RequestContext } from '../../src/http/request-context'
 import { syncHook } from '../../src/http/sync-hook'
+import { HeaderSet } from '../../src/http/header-set'
+import { RATE_LIMIT_FIELD_NAMES, RateLimitFields } from '../../src/limits/limit-rules'
 
 /**
  * Content coding of a JSON body (plugins/compression): the body to send, its coding noted in the
@@ -55,41 +57,57 @@ function toResponse(response: unknown, request: Request, set: { status?: number 
 function jsonResponse(request: Request, g: RequestContext, text: string, status: number, own?: Record<string, string>, encode?: Encode): Response {
   // plugins/compression: Content-Encoding negotiated from Accept-Encoding (and Vary for it).
   const body = encode ? encode(request, text) : text
-  const headers = new Headers(templateFor(negotiateMediaType(request.headers.get('accept')), status >= 200 && status < 300 ? g.success : undefined, encode !== undefined, g.bodyCoding))
   const always = g.always
-  // append: none of these names is in the template (set would look for one first).
-  if (always) for (const k in always) headers.append(k, always[k]!)
-  if (own) for (const k in own) headers.set(k, own[k]!)
-  headers.append('x-request-id', g.id)
+  const limited = always instanceof RateLimitFields
+  const set = headerSetFor(negotiateMediaType(request.headers.get('accept')), status >= 200 && status < 300 ? g.success : undefined, encode !== undefined, g.bodyCoding, always === undefined ? 0 : limited ? 1 : 2)
+  const id = g.id
   g.idSent = true
+  if (own === undefined && (always === undefined || limited)) return set.response(body, status, always, id)
+  // Headers of the handler's own, or gate headers of another shape: added to a copy.
+  const headers = set.copy(always, id)
+  if (always && !limited) for (const k in always) headers.set(k, always[k]!)
+  if (own) for (const k in own) headers.set(k, own[k]!)
   return new Response(body, { status, headers })
 }
 
 /**
  * The headers a JSON answer shares with every other answer of the same media type, validators
- * (one frozen object per URL and index version, plugins/etag) and content coding, built once as
- * a Headers object: copying one costs a fraction of building the same headers from an object
- * (each name and value checked again) on every answer. Only the per-request ones are added to
- * the copy (rate-limit figures, the request id). Bounded: a cache that fills is dropped whole.
+ * (one frozen object per URL and index version, plugins/etag), content coding and kind of gate
+ * headers: a HeaderSet (src/http/header-set.ts) whose slots are the rate-limit fields (a keyed
+ * call) and the request id. Found by the validators object, then the media type (one of a few
+ * strings negotiate.ts hands out), then a small index: no key string is built per answer.
+ * Bounded: a media-type table that fills is dropped whole.
  */
-const TEMPLATE_MAX = 64
-const plainTemplates = new Map<string, Headers>()
-const validatedTemplates = new WeakMap<object, Map<string, Headers>>()
+const SET_MAX = 64
+const plainSets = new Map<string, HeaderSet[]>()
+const validatedSets = new WeakMap<object, Map<string, HeaderSet[]>>()
+const LIMITED_SLOTS = [...RATE_LIMIT_FIELD_NAMES, 'x-request-id']
+const ID_SLOT = ['x-request-id']
+/** The codings plugins/compression chooses from (the Encode it is given), and none. */
+const CODINGS: ReadonlyArray<string | undefined> = [undefined, 'zstd', 'gzip', 'br']
 
-function templateFor(contentType: string, success: Readonly<Record<string, string>> | undefined, coded: boolean, coding: string | undefined): Headers {
-  let byKey = plainTemplates
+/** `gates`: 0 no gate headers, 1 the rate-limit fields, 2 others (only the id is a slot; the caller adds them). */
+function headerSetFor(contentType: string, success: Readonly<Record<string, string>> | undefined, coded: boolean, coding: string | undefined, gates: 0 | 1 | 2): HeaderSet {
+  let byType = plainSets
   if (success !== undefined) {
-    let m = validatedTemplates.get(success)
-    if (m === undefined) validatedTemplates.set(success, (m = new Map()))
-    byKey = m
+    let m = validatedSets.get(success)
+    if (m === undefined) validatedSets.set(success, (m = new Map()))
+    byType = m
   }
-  const key = contentType + '\n' + (coded ? 'c' : '') + (coding ?? '')
-  let t = byKey.get(key)
+  let sets = byType.get(contentType)
+  if (sets === undefined) {
+    if (byType.size >= SET_MAX) byType.clear()
+    byType.set(contentType, (sets = []))
+  }
+  // A coding not listed here (none today) still gets its headers, from a set made for it alone.
+  const codingIndex = CODINGS.indexOf(coding)
+  const i = codingIndex * 4 + (coded ? 2 : 0) + (gates === 1 ? 1 : 0)
+  let t = codingIndex < 0 ? undefined : sets[i]
   if (t === undefined) {
-    t = new Headers({ 'content-type': contentType, vary: coded ? 'Accept, Accept-Encoding' : 'Accept', 'x-content-type-options': 'nosniff', ...success })
-    if (coding !== undefined) t.set('content-encoding', coding)
-    if (byKey.size >= TEMPLATE_MAX) byKey.clear()
-    byKey.set(key, t)
+    const fixed: Record<string, string> = { 'content-type': contentType, vary: coded ? 'Accept, Accept-Encoding' : 'Accept', 'x-content-type-options': 'nosniff', ...success }
+    if (coding !== undefined) fixed['content-encoding'] = coding
+    t = new HeaderSet(fixed, gates === 1 ? LIMITED_SLOTS : ID_SLOT)
+    if (codingIndex >= 0) sets[i] = t
   }
   return t
 }

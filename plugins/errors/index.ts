@@ -52,7 +52,7 @@ export function errorsPlugin(deps: AppDeps, opts: { routes?: RouteTable; docs?: 
       delete h['cache-control']
       delete h['content-type']
       // v1's error shape for the v1 routes, decided by the route that matched (not the URL).
-      const res = renderProblem(problem, request.headers.get('accept'), ctx.answered().always, typeof route === 'string' && isV1Path(route), ctx.id)
+      const res = renderProblem(problem, request.headers.get('accept'), ctx.answered().always, typeof route === 'string' && isV1Path(route), ctx.id, (text) => ctx.noteText(text))
       ctx.idSent = true
       return res
     } catch (e) {

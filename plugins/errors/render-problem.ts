@@ -7,10 +7,12 @@ import { v1ProblemBody } from '../../src/v1/v1-errors'
  * `retryAfter` on 429 and `errors` on 400) is serialised, in the media type Accept asks for.
  * On v1 paths the body is the v1 variant (src/v1/v1-errors.ts: `errors` is v1's string).
  */
-export function renderProblem(problem: ProblemError, accept: string | null, extra?: Record<string, string>, v1 = false, requestId?: string): Response {
+export function renderProblem(problem: ProblemError, accept: string | null, extra?: Record<string, string>, v1 = false, requestId?: string, onText?: (text: string) => void): Response {
   const headers: Record<string, string> = { 'content-type': negotiateMediaType(accept, true), vary: 'Accept', 'x-content-type-options': 'nosniff' }
   if (extra) Object.assign(headers, extra)
   if (problem.headers) Object.assign(headers, problem.headers)
   if (requestId !== undefined) headers['x-request-id'] = requestId
-  return new Response(JSON.stringify(v1 ? v1ProblemBody(problem) : problem.body()), { status: problem.status, headers })
+  const text = JSON.stringify(v1 ? v1ProblemBody(problem) : problem.body())
+  onText?.(text) // the access log's byte count
+  return new Response(text, { status: problem.status, headers })
 }

@@ -7,7 +7,8 @@ import { contextOf, type RequestContext } from '../../src/http/request-context'
 import { CATCH_ALL_ROUTE } from '../../src/http/route-docs'
 import { entityTag, ifNoneMatch } from '../../src/http/entity-tag'
 import { negotiateMediaType } from '../../src/http/negotiate'
-import { effectiveLimits, rateLimitHeaders } from '../../src/limits/limit-rules'
+import { effectiveLimits, RATE_LIMIT_FIELD_NAMES, rateLimitHeaders, type RateLimitFields } from '../../src/limits/limit-rules'
+import { HeaderSet } from '../../src/http/header-set'
 import { cacheControlFor } from './cache-policy'
 import { EXPORT_PATH, exportTagSuffix, exportVariant } from '../../src/query/export/export-params'
 
@@ -79,14 +80,14 @@ export function etagPlugin(deps: PluginDeps) {
    * answer normally. A conditional request's route is noted for the edge (src/http/early-answers.ts),
    * so its next revalidation can be answered there.
    */
-  const conditional = (request: Request, route: string, etag: string) => {
-    const inm = request.headers.get('if-none-match')
+  const conditional = (ctx: RequestContext, request: Request, route: string, etag: string) => {
+    const inm = ctx.ifNoneMatch
     if (inm === null) return undefined
     deps.early?.noteRoute(request.method, request.url, route)
     return ifNoneMatch(inm, etag)
   }
 
-  type Figures = Record<string, string>
+  type Figures = RateLimitFields
   /** The current figures a 304 carries: peeked, never counted (a revalidation is free). */
   const notModifiedFigures = (ctx: RequestContext): Figures | Promise<Figures> => {
     const record = ctx.key!
@@ -102,7 +103,7 @@ export function etagPlugin(deps: PluginDeps) {
   deps.early?.addGate((ctx, request, route) => {
     const v = validators(ctx, request, route)
     if (!v) return 'pipeline'
-    const inm = request.headers.get('if-none-match')
+    const inm = ctx.ifNoneMatch
     if (inm === null || ifNoneMatch(inm, v.etag!) !== 'tag') return 'pipeline'
     const f = notModifiedFigures(ctx)
     return f instanceof Promise ? f.then((l) => notModifiedResponse(ctx, v, l)) : notModifiedResponse(ctx, v, f)
@@ -114,7 +115,7 @@ export function etagPlugin(deps: PluginDeps) {
     const v = validators(ctx, request, route)
     if (!v) return
     ctx.addHeaders('success', v)
-    const c = conditional(request, route, v.etag!)
+    const c = conditional(ctx, request, route, v.etag!)
     if (c === 'star') return void (ctx.star = true)
     if (c !== 'tag') return
     const f = notModifiedFigures(ctx)
@@ -132,18 +133,16 @@ export function etagPlugin(deps: PluginDeps) {
 
 const NOT_MODIFIED_VARY = Object.freeze({ vary: 'Accept, Accept-Encoding' })
 
-/** The headers of a 304 for one set of validators, built once (copying a Headers is cheaper than building one). */
-const notModifiedTemplates = new WeakMap<object, Headers>()
+/** The header set of a 304 for one set of validators (src/http/header-set.ts): validators and Vary fixed, the figures and the request id filled per answer. */
+const notModifiedSets = new WeakMap<object, HeaderSet>()
+const NOT_MODIFIED_SLOTS = [...RATE_LIMIT_FIELD_NAMES, 'x-request-id']
 
-/** The same 304 as notModified() below, built at the edge: validators and Vary from a template, then the figures and the request id. */
-function notModifiedResponse(ctx: RequestContext, validators: Readonly<Record<string, string>>, limits: Record<string, string>): Response {
-  let t = notModifiedTemplates.get(validators)
-  if (t === undefined) notModifiedTemplates.set(validators, (t = new Headers({ ...validators, ...NOT_MODIFIED_VARY })))
-  const headers = new Headers(t)
-  for (const k in limits) headers.append(k, limits[k]!)
-  headers.append('x-request-id', ctx.id)
+/** The same 304 as notModified() below, built at the edge. */
+function notModifiedResponse(ctx: RequestContext, validators: Readonly<Record<string, string>>, limits: RateLimitFields): Response {
+  let t = notModifiedSets.get(validators)
+  if (t === undefined) notModifiedSets.set(validators, (t = new HeaderSet({ ...validators, ...NOT_MODIFIED_VARY }, NOT_MODIFIED_SLOTS)))
   ctx.idSent = true
-  return new Response(null, { status: 304, headers })
+  return t.response(null, 304, limits, ctx.id)
 }
 
 /**
@@ -154,5 +153,6 @@ function notModifiedResponse(ctx: RequestContext, validators: Readonly<Record<st
 function notModified(ctx: RequestContext, set: { headers: Record<string, unknown> }, validators: Readonly<Record<string, string>>, limits: Record<string, string>) {
   Object.assign(set.headers, validators, NOT_MODIFIED_VARY, limits)
   ctx.stampId(set.headers)
+  ctx.noteBody(0)
   return status(304, '')
 }

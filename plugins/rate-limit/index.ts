@@ -25,14 +25,12 @@ export function rateLimitPlugin(deps: AppDeps) {
   const apply = (ctx: RequestContext, decision: Decision, limits: Limits, now: number) => {
     ctx.addHeaders('always', rateLimitHeaders(limits, decision.hourCount, now, decision.dayCount))
     if (decision.refused) throw refusal(decision.refused, limits, now)
-    const lease = decision.lease
-    if (lease) ctx.onAnswered(() => lease.release())
-    if (lease?.renew) ctx.onRenewed((nowMs) => lease.renew!(nowMs))
+    if (decision.lease) ctx.lease = decision.lease // given back by ctx.answered(), or by the stream that holds it
   }
 
   /** For a `*` conditional within its limits: the headers now, the count once the answer is known. */
-  const deferred = (ctx: RequestContext, record: KeyRecord, limits: Limits, hourCount: number, now: number) => {
-    ctx.addHeaders('always', rateLimitHeaders(limits, hourCount, now))
+  const deferred = (ctx: RequestContext, record: KeyRecord, limits: Limits, hourCount: number, dayCount: number, now: number) => {
+    ctx.addHeaders('always', rateLimitHeaders(limits, hourCount, now, dayCount))
     ctx.onAnswered(() => {
       if (ctx.notModified) return
       void Promise.resolve(deps.limits.acquire(record.id, limits, now)).then((d) => d.lease?.release())
@@ -52,7 +50,7 @@ export function rateLimitPlugin(deps: AppDeps) {
         const limits = effectiveLimits(record, deps.config)
         if (ctx.star) {
           const usage = deps.limits.peek(record.id, now) as { hourCount: number; dayCount: number }
-          if (usage.hourCount < limits.hourly && usage.dayCount < limits.daily) return void deferred(ctx, record, limits, usage.hourCount + 1, now)
+          if (usage.hourCount < limits.hourly && usage.dayCount < limits.daily) return void deferred(ctx, record, limits, usage.hourCount + 1, usage.dayCount + 1, now)
         }
         apply(ctx, deps.limits.acquire(record.id, limits, now) as Decision, limits, now)
       }),
@@ -66,7 +64,7 @@ export function rateLimitPlugin(deps: AppDeps) {
       const limits = effectiveLimits(record, deps.config)
       if (ctx.star) {
         const usage = await deps.limits.peek(record.id, now)
-        if (usage.hourCount < limits.hourly && usage.dayCount < limits.daily) return void deferred(ctx, record, limits, usage.hourCount + 1, now)
+        if (usage.hourCount < limits.hourly && usage.dayCount < limits.daily) return void deferred(ctx, record, limits, usage.hourCount + 1, usage.dayCount + 1, now)
       }
       apply(ctx, await deps.limits.acquire(record.id, limits, now), limits, now)
     })

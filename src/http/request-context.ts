@@ -1,9 +1,10 @@
 import type { KeyRecord } from '../keys/key-store'
 import type { Store } from '../store/store'
+import type { Lease } from '../limits/counter-store'
 
 /**
  * Everything one request gathers on its way through the pipeline, in one typed object created
- * once per request (by the edge, src/http/edge.ts, or by the first reader) and read by every
+ * once per request (by the edge, app/edge.ts, or by the first reader) and read by every
  * gate, renderer and handler through contextOf():
  *  - `route`: the route pattern Elysia matched, as the first gate saw it (the access log and
  *    metrics name it); undefined when the request was answered before routing;
@@ -13,16 +14,19 @@ import type { Store } from '../store/store'
  *  - gate headers written straight into the Response when it is built (cheaper than Elysia's
  *    `set.headers`, which costs a header merge on every response): `always` on every answer,
  *    errors included (X-RateLimit-*), `success` on 2xx answers only (ETag, Cache-Control);
- *  - release callbacks run once the Response exists (the in-flight slot goes back there; Elysia's
- *    onAfterResponse would do, but costs a setImmediate per request), and renewals for long
- *    answers; `star`/`notModified` for `If-None-Match: *`, decided once the answer is known;
+ *  - release callbacks run once the Response exists (the in-flight slot, `lease`, goes back
+ *    there; Elysia's onAfterResponse would do, but costs a setImmediate per request), and
+ *    renewals for long answers; `star`/`notModified` for `If-None-Match: *`, decided once the answer is known;
  *  - the request id, start time, and the answer body's size and coding (access log, metrics).
  *
- * Why one WeakMap keyed by the Request rather than an Elysia `derive`: the edge runs in Elysia's
- * `wrap`, outside its context object, and so do code paths in src/ that are handed only the
- * Request (the cached answer, the store holder); a derive would also cost Elysia a context merge
- * per request. Keyed by the Request object itself, a context can never be reached from another
- * request, and it goes away with the request.
+ * Where it lives: in a property of the Request object itself, under a symbol no other module
+ * can name, so a context can never be reached from another request and goes away with its
+ * request. Not an Elysia `derive`: the edge runs in Elysia's `wrap`, outside its context
+ * object, and so do code paths in src/ that are handed only the Request (the cached answer, the
+ * store holder); a derive would also cost Elysia a context merge per request. Not a WeakMap keyed
+ * by the Request: on a busy server its inserts (a table that grows until the collector prunes it)
+ * and the five lookups per request cost several percent of a 304 (bench/http CPU profile); a
+ * symbol property is a plain property load.
  */
 export class RequestContext {
   route: string | undefined = undefined
@@ -32,6 +36,8 @@ export class RequestContext {
   success: Readonly<Record<string, string>> | undefined = undefined
   whenAnswered: Array<() => void> | undefined = undefined
   whenRenewed: Array<(nowMs: number) => void> | undefined = undefined
+  /** The in-flight slot the rate limit took for this request: given back with the whenAnswered callbacks (kept apart: no closure per request). */
+  lease: Lease | undefined = undefined
   /** `If-None-Match: *` on an existing GET resource: a successful answer becomes 304. */
   star = false
   /** Set when that happened, before the whenAnswered callbacks run (the rate limit leaves a 304 uncounted). */
@@ -45,6 +51,7 @@ export class RequestContext {
   /** The cached answer the body was stamped from, so compression can splice its pieces. */
   template: AnswerTemplate | undefined = undefined
   #id: string | undefined = undefined
+  #ifNoneMatch: string | null | undefined = undefined
 
   constructor(
     readonly request: Request,
@@ -64,6 +71,12 @@ export class RequestContext {
     return this.#id
   }
 
+  /** The If-None-Match header, read once for the edge and the ETag gate. */
+  get ifNoneMatch(): string | null {
+    if (this.#ifNoneMatch === undefined) this.#ifNoneMatch = this.request.headers.get('if-none-match')
+    return this.#ifNoneMatch
+  }
+
   /**
    * Adds gate headers of one kind. `headers` is kept as given (no copy: the ETag gate hands over
    * one frozen object per URL) and never written to: a second call merges into a new object.
@@ -81,8 +94,13 @@ export class RequestContext {
     ;(this.whenRenewed ??= []).push(fn)
   }
 
-  /** Runs (once) the callbacks registered to run when the answer exists. */
+  /** Runs (once) the callbacks registered to run when the answer exists, and gives the lease back. */
   answered(): this {
+    const lease = this.lease
+    if (lease !== undefined) {
+      this.lease = undefined
+      lease.release()
+    }
     const fns = this.whenAnswered
     if (fns !== undefined) {
       this.whenAnswered = undefined
@@ -100,17 +118,22 @@ export class RequestContext {
   hold(): { finish(): void; renew(nowMs: number): void } {
     const held = this.whenAnswered ?? []
     const renewals = this.whenRenewed ?? []
+    const lease = this.lease
     this.whenAnswered = undefined
     this.whenRenewed = undefined
+    this.lease = undefined
     let done = false
     return {
       finish() {
         if (done) return
         done = true
+        lease?.release()
         for (const fn of held) fn()
       },
       renew(nowMs) {
-        if (!done) for (const fn of renewals) fn(nowMs)
+        if (done) return
+        lease?.renew?.(nowMs)
+        for (const fn of renewals) fn(nowMs)
       },
     }
   }
@@ -151,11 +174,14 @@ export interface AnswerTemplate {
 }
 
 const VALID_ID = /^[A-Za-z0-9._:-]{1,128}$/
-const contexts = new WeakMap<Request, RequestContext>()
+/** The property of a Request that holds its context (module-private: nothing else can read or write it). */
+const SLOT = Symbol('request context')
+type Holder = { [SLOT]?: RequestContext }
 
 /** The request's context, created on first use (the edge creates it first, with the start time). */
 export function contextOf(request: Request): RequestContext {
-  let c = contexts.get(request)
-  if (c === undefined) contexts.set(request, (c = new RequestContext(request, performance.now())))
+  const holder = request as Request & Holder
+  let c = holder[SLOT]
+  if (c === undefined) holder[SLOT] = c = new RequestContext(request, performance.now())
   return c
 }

@@ -38,6 +38,8 @@ export const CATCH_ALL_ROUTE = '/*'
 
 export class RouteDocs {
   readonly #byRoute = new Map<string, RouteDoc>()
+  /** The same declarations by method, then path: looked up on every request with strings the request already holds (no key built per lookup). */
+  readonly #byMethod = new Map<string, Map<string, RouteDoc>>()
   readonly #tagNotes = new Map<string, string>()
 
   /** A description for an OpenAPI tag of this app (shown with the tag's operations). */
@@ -52,11 +54,14 @@ export class RouteDocs {
   /** Declare (or re-declare: the same method + path replaces) one route of this app. */
   register(doc: RouteDoc): void {
     this.#byRoute.set(doc.method + ' ' + doc.path, doc)
+    let paths = this.#byMethod.get(doc.method)
+    if (paths === undefined) this.#byMethod.set(doc.method, (paths = new Map()))
+    paths.set(doc.path, doc)
   }
 
   /** The declaration of `method` at the Elysia route pattern `path`; HEAD falls back to GET (RFC 9110 §9.3.2). */
   lookup(method: string, path: string): RouteDoc | undefined {
-    return this.#byRoute.get(method + ' ' + path) ?? (method === 'HEAD' ? this.#byRoute.get('GET ' + path) : undefined)
+    return this.#byMethod.get(method)?.get(path) ?? (method === 'HEAD' ? this.#byMethod.get('GET')?.get(path) : undefined)
   }
 
   /**

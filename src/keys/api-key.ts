@@ -16,7 +16,11 @@ export function isWellFormedKey(value: string): boolean {
   return value.length === 48 && KEY_PATTERN.test(value)
 }
 
-/** SHA-256 of the key's UTF-8 bytes, 64 lower-case hex characters: the only form a key is stored in. */
+/**
+ * SHA-256 of the key's UTF-8 bytes, 64 lower-case hex characters: the only form a key is stored
+ * in. Bun.SHA256's one-shot hash gives the same digest as CryptoHasher('sha256') at about two
+ * thirds of its cost (it runs on every keyed request).
+ */
 export function hashKey(key: string): string {
-  return Bun.CryptoHasher.hash('sha256', key, 'hex') as string
+  return Bun.SHA256.hash(key, 'hex') as string
 }

@@ -8,7 +8,8 @@ import { InvalidEmailError, normaliseEmail } from './email-address'
  * with a promise: callers that can wait `await` them, and the hot path (auth) takes a direct
  * answer when the store has one.
  *
- * Nothing here ever holds a key value, a sign-in token or a session id: only their SHA-256.
+ * Nothing here ever stores a key value, a sign-in token or a session id: only their SHA-256 (the
+ * lookup cache keeps recently presented key values in memory for its short TTL: ./lookup-cache.ts).
  */
 export type MaybePromise<T> = T | Promise<T>
 

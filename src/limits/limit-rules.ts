@@ -3,7 +3,7 @@ import { ProblemError } from '../http/problems'
 import type { KeyRecord } from '../keys/key-store'
 import type { LimitName, Limits } from './counter-store'
 import { secondsUntil, windowsAt } from './windows'
-import { ratelimitPolicy, ratelimitState } from './ratelimit-fields'
+import { ratelimitPolicy } from './ratelimit-fields'
 
 /** The limits of one key: its operator-set figures, else the configured defaults (interface.md, Limits). */
 export function effectiveLimits(record: KeyRecord, config: Pick<Config, 'rateLimitHourly' | 'rateLimitDaily' | 'rateLimitConcurrent'>): Limits {
@@ -14,19 +14,91 @@ export function effectiveLimits(record: KeyRecord, config: Pick<Config, 'rateLim
   }
 }
 
+/** The names of the rate-limit fields, in the order every answer carries them. */
+export const RATE_LIMIT_FIELD_NAMES = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'ratelimit-policy', 'ratelimit'] as const
+
 /**
  * interface.md, Limits 3 / decisions.md: X-RateLimit-Limit / -Remaining / -Reset describe the
  * hourly window (Reset = unix seconds of the next top of the hour); RateLimit-Policy and RateLimit
- * (./ratelimit-fields.ts) describe both windows.
+ * (./ratelimit-fields.ts) describe both windows. An instance has exactly the fields
+ * RATE_LIMIT_FIELD_NAMES, in that order (the answer's header set relies on it) and is frozen.
  */
-export function rateLimitHeaders(limits: Limits, hourCount: number, nowMs: number, dayCount = 0): Record<string, string> {
-  return {
-    'x-ratelimit-limit': String(limits.hourly),
-    'x-ratelimit-remaining': String(Math.max(0, limits.hourly - hourCount)),
-    'x-ratelimit-reset': String(windowsAt(nowMs).hourReset),
-    'ratelimit-policy': ratelimitPolicy(limits),
-    ratelimit: ratelimitState(limits, hourCount, dayCount, nowMs),
+export class RateLimitFields {
+  readonly [name: string]: string
+  readonly 'x-ratelimit-limit': string
+  readonly 'x-ratelimit-remaining': string
+  readonly 'x-ratelimit-reset': string
+  readonly 'ratelimit-policy': string
+  readonly ratelimit: string
+  constructor(limits: Limits, hourCount: number, nowMs: number, dayCount: number) {
+    const c = constantsAt(limits, nowMs)
+    const hourLeft = String(Math.max(0, limits.hourly - hourCount))
+    this['x-ratelimit-limit'] = c.limit
+    this['x-ratelimit-remaining'] = hourLeft
+    this['x-ratelimit-reset'] = c.reset
+    this['ratelimit-policy'] = c.policy
+    // = ratelimitState(limits, hourCount, dayCount, nowMs), from the pieces fixed for this second
+    this.ratelimit = c.beforeHour + hourLeft + c.beforeDay + Math.max(0, limits.daily - dayCount) + c.afterDay
+    Object.freeze(this)
   }
+}
+
+/** The parts of the fields that depend only on the limits and the second: the same for every answer of that second. */
+interface Constants {
+  second: number
+  hourly: number
+  daily: number
+  limit: string
+  reset: string
+  policy: string
+  beforeHour: string
+  beforeDay: string
+  afterDay: string
+}
+
+let constants: Constants | undefined
+
+function constantsAt(limits: Limits, nowMs: number): Constants {
+  const second = Math.floor(nowMs / 1000)
+  const c = constants
+  if (c !== undefined && c.second === second && c.hourly === limits.hourly && c.daily === limits.daily) return c
+  const w = windowsAt(nowMs)
+  constants = {
+    second,
+    hourly: limits.hourly,
+    daily: limits.daily,
+    limit: String(limits.hourly),
+    reset: String(w.hourReset),
+    policy: ratelimitPolicy(limits),
+    beforeHour: '"hour";r=',
+    beforeDay: `;t=${secondsUntil(w.hourReset, nowMs)}, "day";r=`,
+    afterDay: `;t=${secondsUntil(w.dayReset, nowMs)}`,
+  }
+  return constants
+}
+
+let lastSecond = NaN
+let lastHourCount = NaN
+let lastDayCount = NaN
+let lastHourly = NaN
+let lastDaily = NaN
+let lastFields: RateLimitFields | undefined
+
+/**
+ * The fields for these figures. They depend on the limits, the two counts and the whole second
+ * of `nowMs` only (every `t` and the reset are whole seconds), so the last set made is handed out
+ * again while those stay the same: what a run of revalidations (peeked, uncounted) carries.
+ */
+export function rateLimitHeaders(limits: Limits, hourCount: number, nowMs: number, dayCount = 0): RateLimitFields {
+  const second = Math.floor(nowMs / 1000)
+  if (second === lastSecond && hourCount === lastHourCount && dayCount === lastDayCount && limits.hourly === lastHourly && limits.daily === lastDaily) return lastFields!
+  lastFields = new RateLimitFields(limits, hourCount, nowMs, dayCount)
+  lastSecond = second
+  lastHourCount = hourCount
+  lastDayCount = dayCount
+  lastHourly = limits.hourly
+  lastDaily = limits.daily
+  return lastFields
 }
 
 /**

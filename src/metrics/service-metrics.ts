@@ -1,6 +1,6 @@
 import type { AppDeps } from '../app-deps'
 import { responseCacheFor } from '../query/response-cache'
-import { Counter, gauge, Histogram, SERIES_SEPARATOR as SEP } from './metrics-registry'
+import { Counter, gauge, Histogram, observeIn, SERIES_SEPARATOR as SEP, type CounterSeries, type HistogramSeries } from './metrics-registry'
 
 /**
  * The service's figures for Prometheus: requests and latency per route pattern, method and
@@ -16,14 +16,36 @@ export class ServiceMetrics {
   readonly limiter = new Counter('rate_limit_decisions_total', 'Keyed calls the rate limiter admitted or refused (429)', ['decision'])
   readonly startedAt = Date.now()
 
-  constructor(private readonly deps: AppDeps) {}
+  readonly #admitted: CounterSeries
+  readonly #refused: CounterSeries
+  /**
+   * The series of each (route, method, status) seen, by route, method and status: found with
+   * lookups on values the request already holds (the route pattern is one of the app's strings,
+   * the method one of KNOWN_METHODS) instead of a label key built and hashed twice per request.
+   * Bounded like the series themselves: route patterns of the app, known methods, status codes.
+   */
+  readonly #byRoute = new Map<string, Map<string, Map<number, { requests: CounterSeries; latency: HistogramSeries }>>>()
+
+  constructor(private readonly deps: AppDeps) {
+    this.#admitted = this.limiter.series('admitted')
+    this.#refused = this.limiter.series('refused')
+  }
 
   observe(route: string, method: string, status: number, seconds: number, keyed: boolean): void {
     // A client chooses the method token: only the known ones become label values (bounded series).
-    const k = route + SEP + (KNOWN_METHODS.has(method) ? method : 'OTHER') + SEP + status // = seriesKey([route, method, status])
-    this.requests.incKey(k)
-    this.latency.observeKey(k, seconds)
-    if (keyed && status !== 304 && status !== 401) this.limiter.inc([status === 429 ? 'refused' : 'admitted'])
+    const m = KNOWN_METHODS.has(method) ? method : 'OTHER'
+    let byRoute = this.#byRoute.get(route)
+    if (byRoute === undefined) this.#byRoute.set(route, (byRoute = new Map()))
+    let byMethod = byRoute.get(m)
+    if (byMethod === undefined) byRoute.set(m, (byMethod = new Map()))
+    let cell = byMethod.get(status)
+    if (cell === undefined) {
+      const k = route + SEP + m + SEP + status // = seriesKey([route, method, status])
+      byMethod.set(status, (cell = { requests: this.requests.series(k), latency: this.latency.series(k) }))
+    }
+    cell.requests.value++
+    observeIn(cell.latency, seconds)
+    if (keyed && status !== 304 && status !== 401) (status === 429 ? this.#refused : this.#admitted).value++
   }
 
   render(now = Date.now()): string {
