@@ -187,16 +187,23 @@ describe('format choice', () => {
 })
 
 describe('charging and limits', () => {
-  test('one request per started 1,000 rows after max_rows, stated in X-Export-Charged and taken from X-RateLimit-Remaining', async () => {
+  test('one request per started 1,000 rows after max_rows, stated in X-Export-Charged and taken from both windows of the RateLimit figures', async () => {
     const a = await makeTestApp()
     try {
+      const day = (r: Response) => Number(/"day";r=(\d+)/.exec(r.headers.get('ratelimit')!)![1])
+      const hour = (r: Response) => Number(/"hour";r=(\d+)/.exec(r.headers.get('ratelimit')!)![1])
+      const before = await a.request('/api/v2/rovers')
       const r = await a.request('/api/v2/photos/export?format=csv&max_rows=2001')
       await r.arrayBuffer()
       expect(r.headers.get('x-export-rows')).toBe('2001')
       expect(r.headers.get('x-export-charged')).toBe('3')
-      expect(r.headers.get('x-ratelimit-remaining')).toBe('9997')
+      expect(r.headers.get('x-ratelimit-remaining')).toBe('9996')
+      // The export is charged in the day window as in the hour window, and says so.
+      expect(hour(before) - hour(r)).toBe(3)
+      expect(day(before) - day(r)).toBe(3)
       const next = await a.request('/api/v2/rovers')
-      expect(next.headers.get('x-ratelimit-remaining')).toBe('9996')
+      expect(next.headers.get('x-ratelimit-remaining')).toBe('9995')
+      expect(day(r) - day(next)).toBe(1)
       const small = await a.request('/api/v2/photos/export?rovers=spirit&max_rows=0')
       expect(await small.json()).toEqual([])
       expect(small.headers.get('x-export-charged')).toBe('1')

@@ -11,9 +11,9 @@ import { ROWS_PER_CALL } from '../../src/query/export/export-plan'
  * is left, and the call counted at admission is given back (refused calls do not count).
  * Returns the hour's count after it (for X-RateLimit-Remaining), and the 429 when refused.
  */
-export async function chargeExport(store: CounterStore, keyId: number, limits: Limits, cost: number, rows: number, nowMs: number): Promise<{ hourCount: number; refusal?: ProblemError }> {
+export async function chargeExport(store: CounterStore, keyId: number, limits: Limits, cost: number, rows: number, nowMs: number): Promise<{ hourCount: number; dayCount: number; refusal?: ProblemError }> {
   const charge = await store.charge(keyId, cost - 1, limits, nowMs)
-  if (!charge.refused) return { hourCount: charge.hourCount }
+  if (!charge.refused) return { hourCount: charge.hourCount, dayCount: charge.dayCount }
   const after = await store.charge(keyId, -1, limits, nowMs)
   const w = windowsAt(nowMs)
   const hourly = charge.refused === 'hourly'
@@ -25,5 +25,5 @@ export async function chargeExport(store: CounterStore, keyId: number, limits: L
     `Rate limit exceeded: this export of ${rows} photos costs ${cost} requests (one per started ${ROWS_PER_CALL} rows), ` +
     `and this API key has ${left} of its ${hourly ? 'hourly' : 'daily'} limit of ${limit} left. ` +
     (never ? `Ask for fewer rows with max_rows (at most ${limit * ROWS_PER_CALL}).` : `Ask for fewer rows with max_rows, or retry in ${retryAfter} s.`)
-  return { hourCount: after.hourCount, refusal: new ProblemError('rateLimited', detail, { retryAfter, headers: { 'retry-after': String(retryAfter), 'x-export-cost': String(cost) } }) }
+  return { hourCount: after.hourCount, dayCount: after.dayCount, refusal: new ProblemError('rateLimited', detail, { retryAfter, headers: { 'retry-after': String(retryAfter), 'x-export-cost': String(cost) } }) }
 }

@@ -38,8 +38,8 @@ export function exportPlugin(deps: PluginDeps) {
     if (record && !head) {
       const now = clock()
       const limits = effectiveLimits(record, deps.config)
-      const { hourCount, refusal } = await chargeExport(deps.limits, record.id, limits, plan.cost, plan.count, now)
-      ctx.addHeaders('always', rateLimitHeaders(limits, hourCount, now))
+      const { hourCount, dayCount, refusal } = await chargeExport(deps.limits, record.id, limits, plan.cost, plan.count, now)
+      ctx.addHeaders('always', rateLimitHeaders(limits, hourCount, now, dayCount))
       if (refusal) throw refusal
       charged = plan.cost
     }
