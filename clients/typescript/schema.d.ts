@@ -2053,7 +2053,7 @@ export interface operations {
     getCamerasById: {
         parameters: {
             query?: {
-                /** @description One rover slug, case-insensitive: curiosity, opportunity, perseverance, spirit. Narrows the camera to that rover. */
+                /** @description One rover slug. Narrows the camera to that rover. One of: curiosity, opportunity, perseverance, spirit (case-insensitive). */
                 rover?: string;
             };
             header?: never;
@@ -4452,7 +4452,7 @@ export interface operations {
     getPhotosStats: {
         parameters: {
             query?: {
-                /** @description Grouping of the statistics; default camera. Comma-separated; one or more of: camera, rover, sol. */
+                /** @description Grouping of the statistics; default camera. One of: camera, rover, sol (case-insensitive). */
                 group_by?: string;
                 /** @description Agency image id: partial, case-insensitive match. */
                 nasa_id?: string;
