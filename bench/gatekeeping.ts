@@ -1,5 +1,5 @@
 /**
- * Gatekeeping cost (issue 5): throughput of `GET /api/v2/rovers` through the assembled app (errors,
+ * Gatekeeping cost: throughput of `GET /api/v2/rovers` through the assembled app (errors,
  * content type, auth, ETag, rate limit, body limit: every plugin of app/app.ts) against the same
  * route plugin alone (with only the JsonBody -> Response step it cannot answer without), in the
  * same process and the same run, rounds alternating so drift hits both alike. In process via

@@ -7,7 +7,7 @@ import type { ShapeWork } from './lib/result'
 import { GOALS } from './lib/goals'
 
 /**
- * The fixed mix of query shapes real clients send (issue 6, scenario 1), each with the SQL
+ * The fixed mix of query shapes real clients send (scenario 1), each with the SQL
  * that means the same thing, written by hand for the peers (scenario 2). Values (sols, dates,
  * places, nasa_id fragments) are picked from the loaded index by data-facts.ts so each shape
  * asks for something the catalogue has.

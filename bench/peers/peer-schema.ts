@@ -58,7 +58,7 @@ export function createTables(): string[] {
 }
 
 /**
- * The b-tree indexes of the public service the interface describes (issue 6), plus the list
+ * The b-tree indexes of the public service the interface describes, plus the list
  * orders of locations and panoramas. PostgreSQL only: DuckDB answers from column scans and
  * zone maps (its ART indexes serve point lookups, which the primary key already gives).
  */

@@ -14,7 +14,7 @@ export type Render = (store: Store, params: URLSearchParams, base: string) => st
  * meta.timestamp filled (ResponseCache.getStamped). Problems thrown by `render` propagate to
  * plugins/errors and are never cached. It avoids a
  * per-request new URL(), requestKey() and full-body timestamp copy: the URL-derived parts come
- * from src/http/url-facts.ts. A cached 25-photo list went from ~100 to ~25 µs in process (issue 6).
+ * from src/http/url-facts.ts. A cached 25-photo list went from ~100 to ~25 µs in process.
  * Returns the text, so handlers can be written `=> new JsonBody(...)` (src/http/sync-hook.ts).
  */
 export function cachedAnswer(deps: AppDeps): (request: Request, render: Render, extraKey?: string) => string {

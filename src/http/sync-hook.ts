@@ -13,7 +13,7 @@
  * Why it matters: before, every request went through an async request function, and a cached
  * list answer through an awaited handler too; with this and the per-URL memos (./url-facts.ts)
  * a 304 through app.handle went from ~21 to ~7 µs and a cached 18 KB list from ~100 to ~32 µs
- * (in-process microbench on the synthetic index, issue 6).
+ * (in-process microbench on the synthetic index).
  */
 export function syncHook<F extends (...args: never[]) => unknown>(fn: F): F {
   return { fn, isAsync: false, hasReturn: true } as unknown as F

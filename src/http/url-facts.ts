@@ -5,7 +5,7 @@ import { requestKey } from './request-key'
  * origin, route facts), computed once per distinct URL string and shared by every request with
  * that URL. Why: the bench's hot requests repeat one URL, and before this memo every request
  * parsed it 2-3 times (new URL, URLSearchParams, sort + encodeURIComponent in requestKey) and
- * rebuilt method lists: about 4 µs of the ~21 µs a 304 cost in process (bench/http, issue 6).
+ * rebuilt method lists: about 4 µs of the ~21 µs a 304 cost in process (bench/http).
  *
  * The memo holds only URL-derived values (never anything from headers), so sharing it between
  * requests cannot leak one request's state into another; per-request state lives in the

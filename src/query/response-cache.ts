@@ -3,7 +3,7 @@ import type { Config } from '../config'
 import { fillTimestamp } from './envelope'
 
 /**
- * Serialised responses of hot queries (issue 3): JSON text keyed by index version + origin +
+ * Serialised responses of hot queries: JSON text keyed by index version + origin +
  * the canonical request key (src/http/request-key.ts, the same key the ETag is made from), so
  * a repeated query costs neither a scan nor JSON work. Bounded by entries
  * (config.responseCacheEntries) and by bytes. Only successes are stored: a thrown problem
