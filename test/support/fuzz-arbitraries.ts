@@ -764,7 +764,14 @@ export function judgeHttpAnswer(w: { method: string; framed: boolean }, a: RawAn
 
 /** Whether fetch() sends `r` as well-formed HTTP the parser hands to the app (standard method, head under LARGE_HEAD_BYTES). */
 export function reachesApp(r: FuzzRequest): boolean {
-  const head = r.target.length + r.headers.reduce((n, [k, v]) => n + k.length + v.length + 4, 0) + 200
+  // The target as fetch() sends it: the URL parser percent-encodes what the query may not hold
+  // raw (a `'` becomes `%27`, three bytes for one), and header values go out as UTF-8.
+  let target = r.target
+  try {
+    const u = new URL(r.target, 'http://127.0.0.1')
+    target = u.pathname + u.search
+  } catch {}
+  const head = Buffer.byteLength(target) + r.headers.reduce((n, [k, v]) => n + Buffer.byteLength(k) + Buffer.byteLength(v) + 4, 0) + 200
   return PARSED_METHODS.has(r.method) && head < LARGE_HEAD_BYTES
 }
 
