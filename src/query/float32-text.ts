@@ -171,16 +171,7 @@ const doubleMemo = new ByteMemo(16, 1, 24)
 
 /** A float32 value's shortest text into the sink (float32Text). */
 export function writeFloat32(sink: ByteSink, x: number): void {
-  const m = float32Memo
-  const s = m.slot(hashDouble(x, 0))
-  if (m.keys[s] === x) {
-    m.copyOut(sink, s)
-    return
-  }
-  const o = sink.pos
-  if (shortestDecimal(x, true)) writeDecimal(sink, x < 0, decM, decK)
-  else sink.text(float32TextExact(x))
-  if (m.keep(s, sink.buf, o, sink.pos)) m.keys[s] = x
+  writeMemoised(sink, x, float32Memo, true)
 }
 
 /** A double's text into the sink, as Number#toString writes it. */
@@ -189,15 +180,19 @@ export function writeDouble(sink: ByteSink, x: number): void {
     sink.byte(0x30) // also -0, which toString writes as 0
     return
   }
-  const m = doubleMemo
+  writeMemoised(sink, x, doubleMemo, false)
+}
+
+/** The number's text from the memo when it holds `x`, else found (shortestDecimal, or the reference) and kept. */
+function writeMemoised(sink: ByteSink, x: number, m: ByteMemo, single: boolean): void {
   const s = m.slot(hashDouble(x, 0))
   if (m.keys[s] === x) {
     m.copyOut(sink, s)
     return
   }
   const o = sink.pos
-  if (shortestDecimal(x, false)) writeDecimal(sink, x < 0, decM, decK)
-  else sink.text(String(x))
+  if (shortestDecimal(x, single)) writeDecimal(sink, x < 0, decM, decK)
+  else sink.text(single ? float32TextExact(x) : String(x))
   if (m.keep(s, sink.buf, o, sink.pos)) m.keys[s] = x
 }
 
