@@ -3,9 +3,10 @@ import fc from 'fast-check'
 import { computeAccessPaths, type AccessPathInput } from '../index-builder/encode/access-paths'
 import { defaultOrder } from '../index-builder/encode/photo-columns'
 import { utf8Column } from '../index-builder/encode/utf8-builder'
-import { compareValues, sortValue } from '../src/query/sort-values'
+import { sortValue } from '../src/query/sort-values'
 import { RANKED_FIELDS, SORT_FIELDS, type SortField } from '../src/store/access-paths'
 import type { PhotoColumns } from '../src/store/schema'
+import { compareByField } from './support/field-order'
 
 /**
  * The builder's linear sorts (counting, LSD radix over sortable float bits, MSD radix over UTF-8
@@ -58,18 +59,7 @@ function tableArb(alphabet: string[]): fc.Arbitrary<Table> {
 }
 
 function referenceOrder(p: PhotoColumns, field: SortField): number[] {
-  const rows = Array.from({ length: p.length }, (_, i) => i)
-  return rows.sort((a, b) => {
-    const va = sortValue(p, field, a)
-    const vb = sortValue(p, field, b)
-    if (va === null || vb === null) {
-      if (va !== vb) return va === null ? 1 : -1
-    } else {
-      const c = compareValues(va, vb)
-      if (c !== 0) return c
-    }
-    return p.id[a]! - p.id[b]!
-  })
+  return Array.from({ length: p.length }, (_, i) => i).sort((a, b) => compareByField(p, field, a, b))
 }
 
 function referenceRanks(p: PhotoColumns, field: SortField, order: number[]): { ranks: number[]; count: number } {

@@ -1,10 +1,11 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { tableFromIPC } from 'apache-arrow'
 import { computeAccessPaths, encodeAccessPaths } from '../index-builder/encode/access-paths'
-import { compareValues, sortValue } from '../src/query/sort-values'
+import { sortValue } from '../src/query/sort-values'
 import { NASA_GRAM_BLOCK, SORT_FIELDS, RANKED_FIELDS, accessPathColumnsFromTable, accessPathsFrom, gramBit } from '../src/store/access-paths'
 import type { Store } from '../src/store/store'
 import { testStore } from './setup/test-app'
+import { compareByField } from './support/field-order'
 
 /**
  * The offline access paths (index-builder/encode/access-paths.ts) of the real test index, as
@@ -19,18 +20,7 @@ beforeAll(async () => {
   store = await testStore()
 })
 
-function cmpField(field: (typeof SORT_FIELDS)[number], a: number, b: number): number {
-  const p = store.photos
-  const va = sortValue(p, field, a)
-  const vb = sortValue(p, field, b)
-  if (va === null || vb === null) {
-    if (va !== vb) return va === null ? 1 : -1
-  } else {
-    const c = compareValues(va, vb)
-    if (c !== 0) return c
-  }
-  return p.id[a] - p.id[b]
-}
+const cmpField = (field: (typeof SORT_FIELDS)[number], a: number, b: number) => compareByField(store.photos, field, a, b)
 
 describe('access paths of the real test index', () => {
   test('the photo rows are in the default order: date_taken_utc descending, unknown last, then id', () => {
