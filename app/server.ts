@@ -27,6 +27,7 @@ import { warmSnapshot } from '../src/query/warm-snapshot'
 import type { Store } from '../src/store/store'
 import { StoreHolder } from '../src/store/store-holder'
 import { supervise, WORKER_ENV, workersRefusal } from './supervisor'
+import { runtimeSettings } from './runtime-env'
 
 const SHUTDOWN_MS = 10_000
 /** Closing Redis may hang when Redis does: never wait longer than this for it at shutdown. */
@@ -172,6 +173,7 @@ async function main(): Promise<void> {
     ...(metricsServer ? { metrics_port: metricsServer.port } : {}),
     key_store: keys.kind,
     mail: mailer.kind,
+    runtime_env: runtimeSettings(),
   })
   // decisions.md, Sign-in links in the log: the one place a token is written is announced at start.
   if (mailer.kind === 'log') logger.log('warn', 'mail.to-stdout', { detail: 'SMTP_URL is not set: dashboard sign-in links are written to stdout as JSON lines (event mail.sign-in-link). Set SMTP_URL and MAIL_FROM to send them by mail.' })

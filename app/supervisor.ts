@@ -15,6 +15,7 @@ import type { Subprocess } from 'bun'
 import type { Config } from '../src/config'
 import type { Logger } from '../src/log'
 import { sumExpositions } from '../src/metrics/sum-expositions'
+import { withRuntimeEnv } from './runtime-env'
 
 /** Set in a worker's environment: its number (1..N). Its presence makes app/server.ts serve instead of supervise. */
 export const WORKER_ENV = 'MV_WORKER'
@@ -53,7 +54,7 @@ export async function supervise(config: Config, entry: string, log: Logger): Pro
     slot.startedAt = Date.now()
     const proc = Bun.spawn([process.execPath, entry], {
       env: {
-        ...process.env,
+        ...withRuntimeEnv(process.env),
         PORT: String(port),
         [WORKER_ENV]: String(slot.n),
         ...(workerMetricsPorts ? { METRICS_PORT: String(workerMetricsPorts[slot.n - 1]), METRICS_HOST: '127.0.0.1' } : {}),

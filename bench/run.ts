@@ -17,6 +17,7 @@ import { machineInfo } from './lib/machine'
 import { checkGoals } from './lib/goals'
 import { renderMarkdown, renderSummary, withLatestBlock } from './lib/report'
 import type { ScenarioOptions } from './lib/scenario-options'
+import { withRuntimeEnv } from '../app/runtime-env'
 
 const log = (line: string) => process.stderr.write(line + '\n')
 
@@ -63,6 +64,8 @@ async function runScenario(name: string, options: Omit<ScenarioOptions, 'log'>, 
   const t0 = Date.now()
   const proc = Bun.spawn([process.execPath, join(import.meta.dir, 'scenario-main.ts'), name, JSON.stringify(options), file], {
     cwd: options.root,
+    // The scenarios, and the servers and ceilings they start, run under the server's runtime settings.
+    env: withRuntimeEnv(process.env),
     stdout: 'inherit',
     stderr: 'inherit',
   })

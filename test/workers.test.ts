@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startRedis } from './setup/redis'
 import { spawnServer, type ServerProcess } from './setup/test-app'
+import { RUNTIME_ENV } from '../app/runtime-env'
 
 /** `WORKERS=N`: one supervisor, N server processes on one port, one budget through Redis. */
 const REPO = join(import.meta.dir, '..')
@@ -39,14 +40,16 @@ describe('WORKERS', () => {
     expect(err).toContain('2 times its limits')
   })
 
-  test.skipIf(!redis)('two workers on one port share one budget: 300 concurrent calls on a key with an hourly limit of 60 admit 60', async () => {
-    const env = { WORKERS: '2', REDIS_URL: redis!.url, KEYS_DB: join(dir, 'keys.sqlite'), RATE_LIMIT_HOURLY: '60', RATE_LIMIT_CONCURRENT: '1000' }
+  test.skipIf(!redis)('two workers on one port share one budget (300 concurrent calls on a key with an hourly limit of 60 admit 60), and each starts with the runtime settings its supervisor lacked', async () => {
+    // The supervisor itself starts without the runtime settings: it must give them to its workers.
+    const env = { WORKERS: '2', REDIS_URL: redis!.url, KEYS_DB: join(dir, 'keys.sqlite'), RATE_LIMIT_HOURLY: '60', RATE_LIMIT_CONCURRENT: '1000', MIMALLOC_PURGE_DELAY: '' }
     const key = createKey(env)
     const s = await spawnServer(env)
     running.push(s)
     const up = await s.waitFor('supervisor.started')
     expect(up.workers).toBe(2)
     expect((up.pids as number[]).filter(Boolean).length).toBe(2)
+    for (const started of eventsOf(s, 'server.started')) expect(started.runtime_env).toEqual(RUNTIME_ENV)
     const statuses = await Promise.all(Array.from({ length: 300 }, () => fetch(`${s.url}/api/v2`, { keepalive: false, headers: { 'x-api-key': key } }).then((r) => r.status)))
     expect(statuses.filter((x) => x === 200).length).toBe(60)
     expect(statuses.filter((x) => x === 429).length).toBe(240)

@@ -1,4 +1,5 @@
 import { cpus, freemem, loadavg, totalmem } from 'node:os'
+import { runtimeSettings, withRuntimeEnv } from '../../app/runtime-env'
 
 export interface Machine {
   cpu_model: string
@@ -10,6 +11,8 @@ export interface Machine {
   bun: string
   /** 1-minute load average when the run started (other work on the machine skews p99s). */
   load_avg_1m: number
+  /** The runtime settings the scenarios and the servers they start run under (app/runtime-env.ts). */
+  runtime_env?: Record<string, string>
 }
 
 function nproc(): number {
@@ -29,5 +32,6 @@ export function machineInfo(): Machine {
     os: `${process.platform} ${process.arch}`,
     bun: Bun.version,
     load_avg_1m: Math.round(loadavg()[0] * 100) / 100,
+    runtime_env: runtimeSettings(withRuntimeEnv(process.env)),
   }
 }

@@ -93,7 +93,7 @@ export function renderMarkdown(r: BenchResult): string {
   return [
     `# Bench ${r.date}${r.quick ? ' (--quick smoke run: figures not meaningful)' : ''}`,
     '',
-    `\`${r.command}\` on ${m.cpu_model}, ${m.nproc} cores (nproc), ${m.mem_total_gb} GiB RAM, ${m.os}, Bun ${m.bun}; ${r.duration_s} s in all; load average (1 min) ${m.load_avg_1m} at the start, ${r.load_avg_1m_end ?? '?'} at the end (2 cores shared with other work make p99s noisy).`,
+    `\`${r.command}\` on ${m.cpu_model}, ${m.nproc} cores (nproc), ${m.mem_total_gb} GiB RAM, ${m.os}, Bun ${m.bun}; ${r.duration_s} s in all; load average (1 min) ${m.load_avg_1m} at the start, ${r.load_avg_1m_end ?? '?'} at the end (2 cores shared with other work make p99s noisy).${runtimeNote(m.runtime_env)}`,
     `Index: \`${r.index.dir}\` (${r.index.kind ?? '?'}, ${r.index.photos ?? '?'} photos, version ${r.index.version ?? '?'})${r.scale !== undefined && r.scale !== 1 ? `: scale ${r.scale}, checked against the scale goals${r.compared_with ? ` and compared with \`${r.compared_with}\`` : ''}` : ''}.`,
     'Every figure is a median over repeated rounds or runs; every ratio is against a baseline measured in the same run.',
     '',
@@ -203,4 +203,10 @@ export function withLatestBlock(readme: string, block: string): string {
   const b = readme.indexOf(END)
   if (a >= 0 && b > a) return readme.slice(0, a) + body + readme.slice(b + END.length)
   return readme.trimEnd() + '\n\n' + body + '\n'
+}
+
+/** The runtime settings of the measured processes, as a sentence (absent in results older than them). */
+function runtimeNote(env: Record<string, string> | undefined): string {
+  const set = Object.entries(env ?? {})
+  return set.length ? ` Servers and in-process scenarios ran with ${set.map(([k, v]) => `${k}=${v}`).join(' ')} (app/runtime-env.ts).` : ''
 }
