@@ -2,10 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Subprocess } from 'bun'
-import type { HalfSaturation, HttpResult, HttpTarget, OpenLoopFigures } from './lib/result'
+import type { HalfSaturation, HttpResult, HttpTarget, OpenLoopFigures, OpenLoopRun } from './lib/result'
 import { GOALS } from './lib/goals'
 import { runProbe } from './lib/probe'
-import type { OpenLoopRun } from './http/open-loop'
 import { median, round3 } from './lib/measure'
 import { freePort, stopProcess, waitReady } from './lib/processes'
 import type { ScenarioOptions } from './lib/scenario-options'
@@ -144,7 +143,8 @@ export async function benchHttp(o: ScenarioOptions): Promise<HttpResult> {
 
 /**
  * Latency under a realistic load: the target driven at a constant rate of half its saturation
- * req/s by the open-loop generator (bench/http/open-loop.ts, each run in its own process),
+ * req/s by the open-loop generator (bench/http/open-loop.ts, each run in its own process; the C
+ * generator of the same method when a compiler is at hand),
  * latencies measured from each request's intended send time, so stalls are not hidden by the
  * generator waiting (coordinated omission). The bare ceiling is driven at the same rate in
  * alternating runs: its figures are the floor the machine and the generator set. Medians over
@@ -180,7 +180,8 @@ async function halfSaturation(
     bad_status: xs.reduce((a, x) => a + x.bad_status, 0),
     unanswered: xs.reduce((a, x) => a + x.unanswered, 0),
   })
-  return { target: t.name, path: t.path, saturation_rps: round3(saturationRps), rate_rps: rate, connections: run.connections, duration_s: run.durationS, runs: run.runs, ours: figures(ours), ceiling: figures(bare) }
+  const generator = [...new Set([...ours, ...bare].map((x) => x.generator ?? 'unknown'))].join(', ')
+  return { target: t.name, path: t.path, saturation_rps: round3(saturationRps), rate_rps: rate, connections: run.connections, duration_s: run.durationS, runs: run.runs, generator, ours: figures(ours), ceiling: figures(bare) }
 }
 
 /** A list query of 25 photos a client would send: the busiest sol (after the landing sols) of the rover with most photos. */

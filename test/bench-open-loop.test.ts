@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { completeAnswer, openLoop } from '../bench/http/open-loop'
+import { completeAnswer, openLoop, requestBytes } from '../bench/http/open-loop'
+import { NATIVE_GENERATOR, nativeOpenLoopBinary, openLoopNative } from '../bench/http/native-open-loop'
 
 /**
  * The open-loop generator behind the bench's half-saturation latency: a server stall must show
@@ -31,6 +32,40 @@ describe('bench open-loop generator', () => {
     expect(run.p90_ms).toBeGreaterThan(50)
     expect(run.max_ms).toBeGreaterThan(250)
     expect(run.p50_ms).toBeLessThan(run.p90_ms)
+  })
+
+  const native = nativeOpenLoopBinary()
+  test.skipIf(!('path' in native))('the C generator: the same 300 ms stall shows in every request intended during it, and every intended request is sent', async () => {
+    served = 0
+    const rate = 1000
+    const url = `http://127.0.0.1:${server.port}/x`
+    const run = (await openLoopNative(url, rate, 1, 4, requestBytes(new URL(url), { 'X-Probe': '1' })))!
+    expect(run.generator).toBe(NATIVE_GENERATOR)
+    expect(run.bad_status).toBe(0)
+    expect(run.requests + run.unanswered).toBeGreaterThanOrEqual(rate * 0.98)
+    expect(run.requests + run.unanswered).toBeLessThanOrEqual(rate * 1.02)
+    expect(run.p90_ms).toBeGreaterThan(50)
+    expect(run.max_ms).toBeGreaterThan(250)
+    expect(run.p50_ms).toBeLessThan(run.p90_ms)
+  })
+
+  test.skipIf(!('path' in native))('the C generator frames answers as the JavaScript one does: a 304 without a body and a 200 with one, over one keep-alive connection each', async () => {
+    let n = 0
+    const s = Bun.serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      fetch: (req) => (++n % 2 ? new Response(null, { status: 304, headers: { etag: '"e"', 'content-length': '99' } }) : new Response('x'.repeat(70_000))),
+    })
+    try {
+      const url = `http://127.0.0.1:${s.port}/y`
+      const run = (await openLoopNative(url, 200, 1, 2, requestBytes(new URL(url), {})))!
+      // 304 and 200 alternate on each connection: a body taken for the 304 (99 bytes) or a 70 KB
+      // body not waited for would leave bytes after an answer, which the generator refuses.
+      expect(run.bad_status).toBe(0)
+      expect(run.requests).toBeGreaterThan(150)
+    } finally {
+      s.stop(true)
+    }
   })
 
   test('answers are framed by Content-Length; a 304 has no body; a partial answer is not complete', () => {

@@ -11,17 +11,18 @@
  * measured latency, so a high figure there means the machine, not the server, is the limit.
  *
  * Usage: bun bench/http/open-loop.ts URL RATE DURATION_S CONNECTIONS [HEADERS_JSON]
- * Prints one JSON line (OpenLoopRun). Loopback only; bounded in time.
+ * Prints one JSON line (OpenLoopRun), measured by the C generator of the same method
+ * (native-open-loop.ts) when a C compiler is at hand, else by this one. Loopback only; bounded in time.
  */
 import { percentile } from '../lib/measure'
-import type { OpenLoopFigures } from '../lib/result'
+import type { OpenLoopRun } from '../lib/result'
+import { openLoopNative } from './native-open-loop'
 
-/** One open-loop run: the figures the report keeps (lib/result.ts) plus what the run was asked for. */
-export interface OpenLoopRun extends OpenLoopFigures {
-  target_rps: number
-  requests: number
-  connections: number
-  duration_s: number
+export const JS_GENERATOR = 'Bun (bench/http/open-loop.ts)'
+
+/** The request every connection sends: GET of the URL's target with Host and the given headers. */
+export function requestBytes(u: URL, headers: Record<string, string>): Buffer {
+  return Buffer.from(`GET ${u.pathname}${u.search} HTTP/1.1\r\nHost: ${u.host}\r\n` + Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('') + '\r\n')
 }
 
 interface Conn {
@@ -58,9 +59,7 @@ export function completeAnswer(buf: Uint8Array, len: number): { status: number; 
 export async function openLoop(url: string, rate: number, durationS: number, connections: number, headers: Record<string, string> = {}): Promise<OpenLoopRun> {
   const u = new URL(url)
   if (u.hostname !== '127.0.0.1') throw new Error(`refusing to load anything but 127.0.0.1: ${url}`)
-  const request = Buffer.from(
-    `GET ${u.pathname}${u.search} HTTP/1.1\r\nHost: ${u.host}\r\n` + Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('') + '\r\n',
-  )
+  const request = requestBytes(u, headers)
   const now = () => Bun.nanoseconds()
   const interval = (1e9 * connections) / rate
   const warmupNs = Math.min(1e9, durationS * 0.2e9)
@@ -171,12 +170,27 @@ export async function openLoop(url: string, rate: number, durationS: number, con
     unanswered,
     connections,
     duration_s: durationS,
+    generator: JS_GENERATOR,
   }
+}
+
+/**
+ * One run by the C generator when it can be built (it leaves the server the CPU a spinning
+ * JavaScript loop would take), else by openLoop. OPEN_LOOP_GENERATOR=js forces the latter.
+ */
+export async function openLoopBest(url: string, rate: number, durationS: number, connections: number, headers: Record<string, string> = {}): Promise<OpenLoopRun> {
+  const u = new URL(url)
+  if (u.hostname !== '127.0.0.1') throw new Error(`refusing to load anything but 127.0.0.1: ${url}`)
+  if (process.env.OPEN_LOOP_GENERATOR !== 'js') {
+    const run = await openLoopNative(url, rate, durationS, connections, requestBytes(u, headers))
+    if (run) return run
+  }
+  return openLoop(url, rate, durationS, connections, headers)
 }
 
 if (import.meta.main) {
   const [url, rate, duration, conns, headers] = process.argv.slice(2)
-  const run = await openLoop(url, Number(rate), Number(duration), Number(conns), headers ? JSON.parse(headers) : {})
+  const run = await openLoopBest(url, Number(rate), Number(duration), Number(conns), headers ? JSON.parse(headers) : {})
   console.log(JSON.stringify(run))
   process.exit(0)
 }

@@ -65,7 +65,7 @@ function httpSection(h: HttpResult): string {
 function halfSaturationSection(hs: HalfSaturation): string {
   const row = (name: string, f: OpenLoopFigures) => [name, `${f.achieved_rps}`, ms(f.p50_ms), ms(f.p90_ms), ms(f.p99_ms), ms(f.p999_ms), ms(f.max_ms), ms(f.send_lag_p99_ms), `${f.bad_status + f.unanswered}`]
   return [
-    `Latency at half the saturation rate: \`${hs.path}\` at a constant ${hs.rate_rps} req/s (half of the ${hs.saturation_rps} req/s wrk measured above), open loop over ${hs.connections} connections, ${hs.duration_s} s per run, median of ${hs.runs} run(s); latencies from each request's intended send time (corrected for coordinated omission). The ceiling at the same rate is the floor set by the machine and the generator.`,
+    `Latency at half the saturation rate: \`${hs.path}\` at a constant ${hs.rate_rps} req/s (half of the ${hs.saturation_rps} req/s wrk measured above), open loop over ${hs.connections} connections (generator: ${hs.generator ?? 'Bun (bench/http/open-loop.ts)'}), ${hs.duration_s} s per run, median of ${hs.runs} run(s); latencies from each request's intended send time (corrected for coordinated omission). The ceiling at the same rate is the floor set by the machine and the generator.`,
     '',
     table(['server', 'achieved req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'p99.9 ms', 'max ms', 'generator lag p99 ms', 'errors'], [row('ours', hs.ours), row('bare ceiling', hs.ceiling)]),
   ].join('\n')

@@ -103,6 +103,16 @@ export interface OpenLoopFigures {
   unanswered: number
 }
 
+/** One open-loop run (bench/http/open-loop.ts or its C twin): the figures the report keeps plus what the run was asked for. */
+export interface OpenLoopRun extends OpenLoopFigures {
+  target_rps: number
+  requests: number
+  connections: number
+  duration_s: number
+  /** Which generator measured: the C one (bench/http/native-open-loop.ts) or the JavaScript one. */
+  generator?: string
+}
+
 export interface HalfSaturation {
   target: string
   path: string
@@ -112,6 +122,8 @@ export interface HalfSaturation {
   connections: number
   duration_s: number
   runs: number
+  /** The generator that measured (open-loop.ts or its C twin); absent in older results. */
+  generator?: string
   ours: OpenLoopFigures
   /** The bare Bun.serve ceiling at the same rate: the floor the machine and the generator set. */
   ceiling: OpenLoopFigures
