@@ -18,7 +18,10 @@ export interface PhotoGrids {
   angles: ValueGrid
 }
 
-export const photoGrids = perSnapshot((store: Store): PhotoGrids => {
+export const photoGrids = perSnapshot((store: Store): PhotoGrids => buildPhotoGrids(store))
+
+/** The grids of a store; `buckets` forces the quantile buckets of non-exact axes (value-grid.ts). */
+export function buildPhotoGrids(store: Store, buckets?: number): PhotoGrids {
   const axis = (field: RankedField, values: ArrayLike<number>): AxisColumn => ({
     values,
     perm: store.paths.perm[field],
@@ -27,10 +30,10 @@ export const photoGrids = perSnapshot((store: Store): PhotoGrids => {
   })
   const p = store.photos
   return {
-    dimensions: buildValueGrid(axis('width', p.width), axis('height', p.height)),
-    angles: buildValueGrid(axis('mast_azimuth', p.mast_azimuth), axis('mast_elevation', p.mast_elevation)),
+    dimensions: buildValueGrid(axis('width', p.width), axis('height', p.height), buckets),
+    angles: buildValueGrid(axis('mast_azimuth', p.mast_azimuth), axis('mast_elevation', p.mast_elevation), buckets),
   }
-})
+}
 
 export interface PlanGrid {
   match: GridMatch
@@ -38,8 +41,11 @@ export interface PlanGrid {
   names: Set<FilterName>
 }
 
-/** The grids a plan's filters fall in, matched (only when the plan is not empty up front). */
-export function planGrids(store: Store, f: PhotoFilters, compiled: Map<FilterName, Filter>): PlanGrid[] {
+/**
+ * The grids a plan's filters fall in, matched (only when the plan is not empty up front): the
+ * store's own, or `grids` built over the same store (at other bucket counts).
+ */
+export function planGrids(store: Store, f: PhotoFilters, compiled: Map<FilterName, Filter>, grids?: PhotoGrids): PlanGrid[] {
   const out: PlanGrid[] = []
   const pick = (names: FilterName[]) => new Map(names.flatMap((n) => (compiled.has(n) ? [[n, compiled.get(n)!] as const] : [])))
   const dims = pick(['width', 'height', 'aspectRatio'])
@@ -55,7 +61,7 @@ export function planGrids(store: Store, f: PhotoFilters, compiled: Map<FilterNam
         ...(f.aspectRatio ? [aspectRatio(w as Int32Array, h as Int32Array, f.aspectRatio.lo, f.aspectRatio.hi)] : []),
       ],
     }
-    out.push({ match: matchGrid(photoGrids(store).dimensions, q, 'grid-dimensions'), names: new Set(dims.keys()) })
+    out.push({ match: matchGrid((grids ?? photoGrids(store)).dimensions, q, 'grid-dimensions'), names: new Set(dims.keys()) })
   }
   const angles = pick(['mastAzimuth', 'mastElevation'])
   if (angles.size === 2) {
@@ -67,7 +73,7 @@ export function planGrids(store: Store, f: PhotoFilters, compiled: Map<FilterNam
       filters: angles,
       over: (x, y) => [valueRange(x as Float32Array, az.lo, az.hi), valueRange(y as Float32Array, el.lo, el.hi)],
     }
-    out.push({ match: matchGrid(photoGrids(store).angles, q, 'grid-angles'), names: new Set(angles.keys()) })
+    out.push({ match: matchGrid((grids ?? photoGrids(store)).angles, q, 'grid-angles'), names: new Set(angles.keys()) })
   }
   return out
 }

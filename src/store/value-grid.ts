@@ -3,11 +3,21 @@ import type { RankArray } from './access-paths'
 /** An axis with at most this many distinct values gets a bucket per value (exact). */
 export const EXACT_BUCKETS = 255
 /**
- * Otherwise this many buckets of about equal row counts: fewer buckets make more rows to test
- * along a box's edges (each bucket holds 1/63 of the rows), more make more cells to classify
- * and a slower build; 63 measured best for the angle bounds at 1.9M rows.
+ * Otherwise about sqrt(rows) / ROWS_PER_BUCKET_ROOT buckets of about equal row counts, between
+ * MIN_QUANTILE_BUCKETS and MAX_QUANTILE_BUCKETS. A box query tests the rows of the cells its
+ * edges cross, a few bucket columns and rows of rows / buckets rows each: with buckets growing
+ * as sqrt(rows) that work grows as sqrt(rows), not with the rows. The cells a box query visits
+ * grow only with the buckets of one axis (grid-match.ts walks a bucket column's cells as runs),
+ * and a grid's memory does not depend on its buckets (a Uint16 cell a row, at most 256 x 256).
  */
-export const QUANTILE_BUCKETS = 63
+export const MIN_QUANTILE_BUCKETS = 63
+export const MAX_QUANTILE_BUCKETS = 255
+const ROWS_PER_BUCKET_ROOT = 16
+
+/** Buckets of a non-exact axis over this many present values. */
+export function quantileBuckets(present: number): number {
+  return Math.min(MAX_QUANTILE_BUCKETS, Math.max(MIN_QUANTILE_BUCKETS, Math.round(Math.sqrt(present) / ROWS_PER_BUCKET_ROOT)))
+}
 
 export interface GridAxis {
   /** Present buckets; bucket `buckets` holds the absent values. */
@@ -21,8 +31,8 @@ export interface GridAxis {
  * A grid over two columns of the photo table, to count the rows inside a box of both columns
  * (width × height with an aspect ratio, mast azimuth × elevation) without reading every row:
  *  - each column's present values are cut into buckets of consecutive values: every distinct
- *    value its own bucket when there are at most EXACT_BUCKETS, else QUANTILE_BUCKETS buckets of
- *    about equal row counts that never split a value; one more bucket holds the absent values
+ *    value its own bucket when there are at most EXACT_BUCKETS, else quantileBuckets(rows)
+ *    buckets of about equal row counts that never split a value; one more bucket holds the absent values
  *    (so at most 256 x 256 cells: a cell fits a Uint16);
  *  - `cell[row]` is the row's (x bucket, y bucket) as one Uint16: x * stride + y;
  *  - `start` holds where each cell starts in the cell order (its differences are the counts);
@@ -67,10 +77,15 @@ export interface AxisColumn {
   distinct: number
 }
 
-export function buildValueGrid(xc: AxisColumn, yc: AxisColumn): ValueGrid {
+/**
+ * `buckets` overrides the number of quantile buckets of a non-exact axis (at most
+ * MAX_QUANTILE_BUCKETS), so small tables can be checked at the bucket counts of large ones.
+ */
+export function buildValueGrid(xc: AxisColumn, yc: AxisColumn, buckets?: number): ValueGrid {
   const n = xc.perm.length
-  const xa = bucketsOf(xc)
-  const ya = bucketsOf(yc)
+  if (buckets !== undefined && !(buckets >= 1 && buckets <= MAX_QUANTILE_BUCKETS)) throw new RangeError(`quantile buckets ${buckets} outside 1..${MAX_QUANTILE_BUCKETS}`)
+  const xa = bucketsOf(xc, buckets)
+  const ya = bucketsOf(yc, buckets)
   const stride = ya.axis.buckets + 1
   const cells = (xa.axis.buckets + 1) * stride
   const cell = new Uint16Array(n)
@@ -117,7 +132,7 @@ function sameType(values: ArrayLike<number>, n: number): Int32Array | Float32Arr
  * its own bucket, else written by walking the permutation bucket by bucket (sequential reads; a
  * lookup per row from rank to bucket measured 5 times slower).
  */
-function bucketsOf(c: AxisColumn): { axis: GridAxis; ofRow: RankArray; exact: boolean } {
+function bucketsOf(c: AxisColumn, quantiles?: number): { axis: GridAxis; ofRow: RankArray; exact: boolean } {
   const { perm, rank, distinct: d, values } = c
   // First position in perm whose rank is >= k (perm is ascending by rank, absent last).
   const firstOf = (k: number) => {
@@ -131,14 +146,15 @@ function bucketsOf(c: AxisColumn): { axis: GridAxis; ofRow: RankArray; exact: bo
     return lo
   }
   const present = firstOf(d)
-  // Position where each bucket starts: every value's first when few, else about present / QUANTILE_BUCKETS rows apart.
+  // Position where each bucket starts: every value's first when few, else about present / q rows apart.
   const exact = d <= EXACT_BUCKETS
   const starts: number[] = []
   if (exact) for (let k = 0; k < d; k++) starts.push(firstOf(k))
   else {
-    for (let b = 0; b < QUANTILE_BUCKETS; b++) {
+    const q = quantiles ?? quantileBuckets(present)
+    for (let b = 0; b < q; b++) {
       // The first position of the value found at the quantile: equal values stay in one bucket.
-      const pos = b === 0 ? 0 : firstOf(rank[perm[Math.floor((b * present) / QUANTILE_BUCKETS)]])
+      const pos = b === 0 ? 0 : firstOf(rank[perm[Math.floor((b * present) / q)]])
       if (starts.length === 0 || pos > starts[starts.length - 1]) starts.push(pos)
     }
   }
