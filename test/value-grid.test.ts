@@ -207,6 +207,24 @@ function checkWideBoxes(t: ReturnType<typeof wideTable>, grids: PhotoGrids, r: (
   const { store: s, width, height, az, el } = t
   const n = s.photos.length
   const edgeOf = (ax: ValueGrid['x']) => (r() < 0.5 ? ax.min : ax.max)[Math.floor(r() * ax.buckets)]
+  // Rows at a corner of their width x height cell: the least ratio (smallest width, largest
+  // height) or the most (largest width, smallest height) a cell's test compares with the bounds.
+  const narrowest: number[] = []
+  const widest: number[] = []
+  const dg = grids.dimensions
+  for (let row = 0; row < n; row++) {
+    const bx = Math.floor(dg.cell[row] / dg.stride)
+    const by = dg.cell[row] % dg.stride
+    if (bx >= dg.x.buckets || by >= dg.y.buckets || height[row] <= 0) continue
+    if (width[row] === dg.x.min[bx] && height[row] === dg.y.max[by]) narrowest.push(row)
+    if (width[row] === dg.x.max[bx] && height[row] === dg.y.min[by]) widest.push(row)
+  }
+  // Small cells have rows on their corners (a grid of a few big cells may have none).
+  if (dg.x.buckets > 50) expect(Math.min(narrowest.length, widest.length)).toBeGreaterThan(10)
+  const pickRatio = (rows: number[]) => {
+    const row = rows[Math.floor(r() * rows.length)]
+    return rows.length === 0 ? r() * 2 : width[row] / height[row]
+  }
   let edgeBoxes = 0
   for (let i = 0; i < boxes; i++) {
     const f: PhotoFilters = {}
@@ -215,8 +233,11 @@ function checkWideBoxes(t: ReturnType<typeof wideTable>, grids: PhotoGrids, r: (
       const gx = grids.dimensions
       if (r() < 0.6) f.width = { lo: r() < 0.5 ? edgeOf(gx.x) : Math.floor(r() * 3000), hi: r() < 0.3 ? 2 ** 31 - 1 : edgeOf(gx.x) + Math.floor(r() * 500) }
       if (r() < 0.6) f.height = { lo: r() < 0.5 ? edgeOf(gx.y) : Math.floor(r() * 2000), hi: 2 ** 31 - 1 }
-      const lo = r() * 2
-      f.aspectRatio = { lo, hi: lo + r() }
+      // aspect_ratio_min alone leaves the upper bound infinite (heights of 0 must still fail).
+      // Bounds equal to the ratio of a row at its cell's narrowest corner (least ratio) or widest (most).
+      const lo = r() < 0.1 ? 0 : r() < 0.3 ? pickRatio(widest) : r() * 2
+      const hi = r() < 0.2 ? Infinity : r() < 0.3 ? pickRatio(narrowest) : lo + r()
+      f.aspectRatio = { lo: Math.min(lo, hi), hi: Math.max(lo, hi) }
     } else {
       const gx = grids.angles
       const [x0, x1] = [edgeOf(gx.x), r() < 0.2 ? 400 : r() * 360].sort((u, v) => u - v)

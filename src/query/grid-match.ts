@@ -20,12 +20,26 @@ export const IN = 1
 export const EDGE = 2
 export type CellClass = typeof OUT | typeof IN | typeof EDGE
 
+/** No row of the cell passes the pair test (nor of any cell below it in y, in its x bucket). */
+export const PAIR_LOW_OUT = 1
+/** No row of the cell passes (nor of any cell above it). */
+export const PAIR_HIGH_OUT = 2
+/** Some rows of the cell may fail (so may some of every cell below it). */
+export const PAIR_LOW_PART = 4
+/** Some rows of the cell may fail (so may some of every cell above it). */
+export const PAIR_HIGH_PART = 8
+
 export interface BoxQuery {
   /** Inclusive ranges on the grid's x and y columns (absent values never pass either). */
   x?: { lo: number; hi: number }
   y?: { lo: number; hi: number }
-  /** A test over the value box of a cell (x in [x0, x1], y in [y0, y1]), for filters over both columns. */
-  pair?: (x0: number, x1: number, y0: number, y1: number) => CellClass
+  /**
+   * A test over both columns, as facts about the value box of a cell (x in [x0, x1], y in
+   * [y0, y1]; NaN bounds for the absent bucket): a sum of the PAIR_* flags below, each of which,
+   * over the cells of one x bucket in ascending y, holds on a prefix (the LOW ones) or a suffix
+   * (the HIGH ones) of them.
+   */
+  pair?: (x0: number, x1: number, y0: number, y1: number) => number
   /** The filters the box stands for, by name (over the table's columns). */
   filters: Map<FilterName, Filter>
   /** The same filters over other arrays of the two columns' values (the grid's copies in cell order). */
@@ -52,11 +66,12 @@ const scratch = new Int32Array(CHUNK)
 /**
  * The cells are visited as runs: a bucket column's cells (one x bucket, ascending y buckets)
  * are consecutive in the cell order, so a run of cells of one class there is one range of the
- * cell order, and its rows one range of `start`. Without a pair test a column has at most three
- * runs (the y axis's edge bucket, its inside buckets, its other edge bucket), so a box costs a
- * few steps per x bucket it reaches, whatever the y buckets; with a pair test every cell of the
- * box is classified (grids with a pair test, width x height, are exact in practice: few
- * distinct dimensions).
+ * cell order, and its rows one range of `start`. A column has at most three runs under the y
+ * range (its edge bucket, its inside buckets, its other edge bucket) and at most three under a
+ * pair test (edge, inside, edge: the pair's flags are monotone along the column, so binary
+ * searches find where each run starts). A box then costs a few steps per x bucket it reaches,
+ * not a step per cell: the buckets can grow with the rows without the classifying eating what
+ * fewer rows along the edges gain.
  */
 export function matchGrid(grid: ValueGrid, q: BoxQuery, label: string): GridMatch {
   const [x0, x1, xClass] = axisClasses(grid.x, q.x)
@@ -66,12 +81,13 @@ export function matchGrid(grid: ValueGrid, q: BoxQuery, label: string): GridMatc
   const inCells: number[] = []
   const edgeCells: number[] = []
   const add = (from: number, to: number, k: CellClass) => {
-    if (k === OUT || from === to) return
+    if (k === OUT || from >= to) return
     const runs = k === IN ? inCells : edgeCells
     if (runs.length > 0 && runs[runs.length - 1] === from) runs[runs.length - 1] = to
     else runs.push(from, to)
   }
   const yRuns = runsOf(yClass, y0)
+  const ya = grid.y
   for (let bx = x0; bx < x1; bx++) {
     const cx = xClass[bx - x0] as CellClass
     if (cx === OUT) continue
@@ -80,17 +96,22 @@ export function matchGrid(grid: ValueGrid, q: BoxQuery, label: string): GridMatc
       for (let i = 0; i < yRuns.length; i += 3) add(base + yRuns[i], base + yRuns[i + 1], both(cx, yRuns[i + 2] as CellClass))
       continue
     }
+    const pair = q.pair
     const vx0 = bx < grid.x.buckets ? grid.x.min[bx] : NaN
     const vx1 = bx < grid.x.buckets ? grid.x.max[bx] : NaN
-    for (let by = y0; by < y1; by++) {
-      const c = base + by
-      if (start[c] === start[c + 1]) continue
-      let k = both(cx, yClass[by - y0] as CellClass)
-      if (k !== OUT) {
-        const inY = by < grid.y.buckets
-        k = both(k, q.pair(vx0, vx1, inY ? grid.y.min[by] : NaN, inY ? grid.y.max[by] : NaN))
-      }
-      add(c, c + 1, k)
+    const flags = (by: number) => (by < ya.buckets ? pair(vx0, vx1, ya.min[by], ya.max[by]) : pair(vx0, vx1, NaN, NaN))
+    // The pair's runs in [y0, y1): out below a, edge [a, b), inside [b, c), edge [c, d), out from d.
+    const a = firstWhere(y0, y1, (by) => (flags(by) & PAIR_LOW_OUT) === 0)
+    const d = firstWhere(a, y1, (by) => (flags(by) & PAIR_HIGH_OUT) !== 0)
+    const b = firstWhere(a, d, (by) => (flags(by) & PAIR_LOW_PART) === 0)
+    const c = firstWhere(b, d, (by) => (flags(by) & PAIR_HIGH_PART) !== 0)
+    for (let i = 0; i < yRuns.length; i += 3) {
+      const k = both(cx, yRuns[i + 2] as CellClass)
+      const r0 = yRuns[i]
+      const r1 = yRuns[i + 1]
+      add(base + Math.max(r0, a), base + Math.min(r1, b), both(k, EDGE))
+      add(base + Math.max(r0, b), base + Math.min(r1, c), k)
+      add(base + Math.max(r0, c), base + Math.min(r1, d), both(k, EDGE))
     }
   }
   let inside = 0
@@ -132,6 +153,16 @@ export function matchGrid(grid: ValueGrid, q: BoxQuery, label: string): GridMatc
   }
   const source: Source = { perm: grid.rows!, slices, size: inside, covers: new Set(q.filters.keys()), rowOrdered: true, scattered: true, label }
   return { count, estimate, edgeRows, get filter() { return (filter ??= cellFilter(classes(), grid.cell)) }, source }
+}
+
+/** The first b in [lo, hi) where `holds` (false before, true from there on), else hi. */
+function firstWhere(lo: number, hi: number, holds: (b: number) => boolean): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (holds(mid)) hi = mid
+    else lo = mid + 1
+  }
+  return lo
 }
 
 /** Runs of one class in an axis's classes: flat [from, to, class] triples, from `b0` on. */
