@@ -59,7 +59,7 @@ export interface GridMatch {
   source?: Source
 }
 
-/** Reused buffer for the rows of edge cells that pass (only their number is kept). */
+/** Rows of edge cells are tested this many at a time into one reused buffer (only their number is kept). */
 const CHUNK = 16_384
 const scratch = new Int32Array(CHUNK)
 
