@@ -3,7 +3,7 @@ import type { RankedField } from '../store/access-paths'
 import type { Store } from '../store/store'
 import { buildValueGrid, type AxisColumn, type ValueGrid } from '../store/value-grid'
 import { aspectRatio, intRange, valueRange, type Filter, type FilterName, type FloatRange, type PhotoFilters } from './filters'
-import { EDGE, IN, OUT, matchGrid, type BoxQuery, type CellClass, type GridMatch } from './grid-match'
+import { PAIR_HIGH_OUT, PAIR_HIGH_PART, PAIR_LOW_OUT, PAIR_LOW_PART, matchGrid, type BoxQuery, type GridMatch } from './grid-match'
 
 /**
  * The photo table's value grids, made once per snapshot (warmed before it serves):
@@ -18,7 +18,10 @@ export interface PhotoGrids {
   angles: ValueGrid
 }
 
-export const photoGrids = perSnapshot((store: Store): PhotoGrids => {
+export const photoGrids = perSnapshot((store: Store): PhotoGrids => buildPhotoGrids(store))
+
+/** The grids of a store; `buckets` forces the quantile buckets of non-exact axes (value-grid.ts). */
+export function buildPhotoGrids(store: Store, buckets?: number): PhotoGrids {
   const axis = (field: RankedField, values: ArrayLike<number>): AxisColumn => ({
     values,
     perm: store.paths.perm[field],
@@ -27,10 +30,10 @@ export const photoGrids = perSnapshot((store: Store): PhotoGrids => {
   })
   const p = store.photos
   return {
-    dimensions: buildValueGrid(axis('width', p.width), axis('height', p.height)),
-    angles: buildValueGrid(axis('mast_azimuth', p.mast_azimuth), axis('mast_elevation', p.mast_elevation)),
+    dimensions: buildValueGrid(axis('width', p.width), axis('height', p.height), buckets),
+    angles: buildValueGrid(axis('mast_azimuth', p.mast_azimuth), axis('mast_elevation', p.mast_elevation), buckets),
   }
-})
+}
 
 export interface PlanGrid {
   match: GridMatch
@@ -38,8 +41,11 @@ export interface PlanGrid {
   names: Set<FilterName>
 }
 
-/** The grids a plan's filters fall in, matched (only when the plan is not empty up front). */
-export function planGrids(store: Store, f: PhotoFilters, compiled: Map<FilterName, Filter>): PlanGrid[] {
+/**
+ * The grids a plan's filters fall in, matched (only when the plan is not empty up front): the
+ * store's own, or `grids` built over the same store (at other bucket counts).
+ */
+export function planGrids(store: Store, f: PhotoFilters, compiled: Map<FilterName, Filter>, grids?: PhotoGrids): PlanGrid[] {
   const out: PlanGrid[] = []
   const pick = (names: FilterName[]) => new Map(names.flatMap((n) => (compiled.has(n) ? [[n, compiled.get(n)!] as const] : [])))
   const dims = pick(['width', 'height', 'aspectRatio'])
@@ -55,7 +61,7 @@ export function planGrids(store: Store, f: PhotoFilters, compiled: Map<FilterNam
         ...(f.aspectRatio ? [aspectRatio(w as Int32Array, h as Int32Array, f.aspectRatio.lo, f.aspectRatio.hi)] : []),
       ],
     }
-    out.push({ match: matchGrid(photoGrids(store).dimensions, q, 'grid-dimensions'), names: new Set(dims.keys()) })
+    out.push({ match: matchGrid((grids ?? photoGrids(store)).dimensions, q, 'grid-dimensions'), names: new Set(dims.keys()) })
   }
   const angles = pick(['mastAzimuth', 'mastElevation'])
   if (angles.size === 2) {
@@ -67,23 +73,36 @@ export function planGrids(store: Store, f: PhotoFilters, compiled: Map<FilterNam
       filters: angles,
       over: (x, y) => [valueRange(x as Float32Array, az.lo, az.hi), valueRange(y as Float32Array, el.lo, el.hi)],
     }
-    out.push({ match: matchGrid(photoGrids(store).angles, q, 'grid-angles'), names: new Set(angles.keys()) })
+    out.push({ match: matchGrid((grids ?? photoGrids(store)).angles, q, 'grid-angles'), names: new Set(angles.keys()) })
   }
   return out
 }
 
 /**
- * The aspect-ratio filter over a cell of widths [w0, w1] × heights [h0, h1]: a row passes when
- * width >= 0, height > 0 and lo <= width / height <= hi. Division rounds monotonically, so
- * over a cell of known dimensions the ratio lies in [w0 / h1, w1 / h0].
+ * The aspect-ratio filter over a cell of widths [w0, w1] × heights [h0, h1], as the pair flags
+ * of grid-match.ts: a row passes when width >= 0, height > 0 and lo <= width / height <= hi.
+ * Division rounds monotonically, so the ratios of a cell's passing rows lie in
+ * [least, most] = [max(w0, 0) / h1, w1 / h0] (most infinite when h0 <= 0); along a width
+ * bucket's ascending heights both fall, so each flag holds on a prefix or a suffix:
+ *  - least > hi (every ratio too wide): out, and so is every lower cell;
+ *  - most < lo (every ratio too narrow): out, and so is every higher cell;
+ *  - most > hi (or heights of 0, the lowest cells), least < lo: some rows may fail, on that side.
+ * Widths below 0 (absent, or a cell reaching them) may fail in every cell of the column: both
+ * partial flags; absent heights (NaN, the last bucket) are out above.
  */
 function ratioWithin({ lo, hi }: FloatRange) {
-  return (w0: number, w1: number, h0: number, h1: number): CellClass => {
-    if (!(w1 >= 0 && h1 > 0)) return OUT // absent (NaN) or no row with both dimensions
-    if (!(w0 >= 0 && h0 > 0)) return EDGE
-    const least = w0 / h1
-    const most = w1 / h0
-    if (most < lo || least > hi) return OUT
-    return least >= lo && most <= hi ? IN : EDGE
+  const ALL = PAIR_LOW_OUT | PAIR_HIGH_OUT | PAIR_LOW_PART | PAIR_HIGH_PART
+  return (w0: number, w1: number, h0: number, h1: number): number => {
+    if (!(w1 >= 0)) return ALL // no row with a width: the column is out
+    if (Number.isNaN(h1)) return PAIR_HIGH_OUT | PAIR_HIGH_PART
+    if (!(h1 > 0)) return PAIR_LOW_OUT | PAIR_LOW_PART // heights of 0 and below only, the lowest cells
+    const least = Math.max(w0, 0) / h1
+    const most = h0 > 0 ? w1 / h0 : Infinity
+    let flags = w0 >= 0 ? 0 : PAIR_LOW_PART | PAIR_HIGH_PART
+    if (least > hi) flags |= PAIR_LOW_OUT
+    if (most < lo) flags |= PAIR_HIGH_OUT
+    if (most > hi || !(h0 > 0)) flags |= PAIR_LOW_PART // heights of 0 fail even when hi is infinite
+    if (least < lo) flags |= PAIR_HIGH_PART
+    return flags
   }
 }

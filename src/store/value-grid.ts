@@ -3,11 +3,24 @@ import type { RankArray } from './access-paths'
 /** An axis with at most this many distinct values gets a bucket per value (exact). */
 export const EXACT_BUCKETS = 255
 /**
- * Otherwise this many buckets of about equal row counts: fewer buckets make more rows to test
- * along a box's edges (each bucket holds 1/63 of the rows), more make more cells to classify
- * and a slower build; 63 measured best for the angle bounds at 1.9M rows.
+ * Otherwise sqrt(present values) / BUCKET_ROOT_DIVISOR buckets of about equal row counts, within
+ * MIN_QUANTILE_BUCKETS..MAX_QUANTILE_BUCKETS: 84 for the mast angles of 1.9M photos, 255 from
+ * 17M values on. A box query tests the rows of the cells its edges cross, a few bucket columns
+ * and rows of rows / buckets rows each: with buckets growing as sqrt(rows), that work grows as sqrt(rows), not with the
+ * rows (until the cap: a cell must fit a Uint16). The steps of classifying the cells grow only
+ * with one axis's buckets (grid-match.ts walks each bucket column's cells as a few runs), the
+ * build's passes are linear in the rows whatever the buckets, and a grid's memory per row does
+ * not depend on them (only `start`, 4 bytes a cell, at most 256 KiB). Small tables keep 63
+ * buckets: their boxes are cheap either way.
  */
-export const QUANTILE_BUCKETS = 63
+export const MIN_QUANTILE_BUCKETS = 63
+export const MAX_QUANTILE_BUCKETS = 255
+const BUCKET_ROOT_DIVISOR = 16
+
+/** Buckets of a non-exact axis over this many present values. */
+export function quantileBuckets(present: number): number {
+  return Math.min(MAX_QUANTILE_BUCKETS, Math.max(MIN_QUANTILE_BUCKETS, Math.round(Math.sqrt(present) / BUCKET_ROOT_DIVISOR)))
+}
 
 export interface GridAxis {
   /** Present buckets; bucket `buckets` holds the absent values. */
@@ -21,9 +34,9 @@ export interface GridAxis {
  * A grid over two columns of the photo table, to count the rows inside a box of both columns
  * (width × height with an aspect ratio, mast azimuth × elevation) without reading every row:
  *  - each column's present values are cut into buckets of consecutive values: every distinct
- *    value its own bucket when there are at most EXACT_BUCKETS, else QUANTILE_BUCKETS buckets of
- *    about equal row counts that never split a value; one more bucket holds the absent values
- *    (so at most 256 x 256 cells: a cell fits a Uint16);
+ *    value its own bucket when there are at most EXACT_BUCKETS, else quantileBuckets(present)
+ *    buckets of about equal row counts that never split a value; one more bucket holds the
+ *    absent values (so at most 256 x 256 cells: a cell fits a Uint16);
  *  - `cell[row]` is the row's (x bucket, y bucket) as one Uint16: x * stride + y;
  *  - `start` holds where each cell starts in the cell order (its differences are the counts);
  *    an exact grid (both axes exact) lists the rows in that order, ascending inside a cell, so
@@ -67,10 +80,15 @@ export interface AxisColumn {
   distinct: number
 }
 
-export function buildValueGrid(xc: AxisColumn, yc: AxisColumn): ValueGrid {
+/**
+ * `buckets` overrides the number of quantile buckets of a non-exact axis (at most
+ * MAX_QUANTILE_BUCKETS), so small tables can be checked at the bucket counts of large ones.
+ */
+export function buildValueGrid(xc: AxisColumn, yc: AxisColumn, buckets?: number): ValueGrid {
   const n = xc.perm.length
-  const xa = bucketsOf(xc)
-  const ya = bucketsOf(yc)
+  if (buckets !== undefined && !(buckets >= 1 && buckets <= MAX_QUANTILE_BUCKETS)) throw new RangeError(`quantile buckets ${buckets} outside 1..${MAX_QUANTILE_BUCKETS}`)
+  const xa = bucketsOf(xc, buckets)
+  const ya = bucketsOf(yc, buckets)
   const stride = ya.axis.buckets + 1
   const cells = (xa.axis.buckets + 1) * stride
   const cell = new Uint16Array(n)
@@ -117,7 +135,7 @@ function sameType(values: ArrayLike<number>, n: number): Int32Array | Float32Arr
  * its own bucket, else written by walking the permutation bucket by bucket (sequential reads; a
  * lookup per row from rank to bucket measured 5 times slower).
  */
-function bucketsOf(c: AxisColumn): { axis: GridAxis; ofRow: RankArray; exact: boolean } {
+function bucketsOf(c: AxisColumn, quantiles?: number): { axis: GridAxis; ofRow: RankArray; exact: boolean } {
   const { perm, rank, distinct: d, values } = c
   // First position in perm whose rank is >= k (perm is ascending by rank, absent last).
   const firstOf = (k: number) => {
@@ -131,14 +149,15 @@ function bucketsOf(c: AxisColumn): { axis: GridAxis; ofRow: RankArray; exact: bo
     return lo
   }
   const present = firstOf(d)
-  // Position where each bucket starts: every value's first when few, else about present / QUANTILE_BUCKETS rows apart.
+  // Position where each bucket starts: every value's first when few, else about present / q rows apart.
   const exact = d <= EXACT_BUCKETS
   const starts: number[] = []
   if (exact) for (let k = 0; k < d; k++) starts.push(firstOf(k))
   else {
-    for (let b = 0; b < QUANTILE_BUCKETS; b++) {
+    const q = quantiles ?? quantileBuckets(present)
+    for (let b = 0; b < q; b++) {
       // The first position of the value found at the quantile: equal values stay in one bucket.
-      const pos = b === 0 ? 0 : firstOf(rank[perm[Math.floor((b * present) / QUANTILE_BUCKETS)]])
+      const pos = b === 0 ? 0 : firstOf(rank[perm[Math.floor((b * present) / q)]])
       if (starts.length === 0 || pos > starts[starts.length - 1]) starts.push(pos)
     }
   }
