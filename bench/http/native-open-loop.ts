@@ -46,7 +46,8 @@ export async function openLoopNative(url: string, rate: number, durationS: numbe
     const p = Bun.spawn([built.path, u.port, String(rate), String(durationS), String(connections), file], { stdout: 'pipe', stderr: 'pipe' })
     const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited])
     if (code !== 0) throw new Error(err.trim() || `the C open-loop generator exited ${code}`)
-    return { ...(JSON.parse(out.trim().split('\n').pop()!) as OpenLoopRun), generator: NATIVE_GENERATOR }
+    const { scheduling, ...run } = JSON.parse(out.trim().split('\n').pop()!) as OpenLoopRun & { scheduling: string }
+    return { ...run, generator: `${NATIVE_GENERATOR}, ${scheduling} scheduling` }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
