@@ -75,9 +75,21 @@ export class ResponseCache {
   hits = 0
   misses = 0
 
+  /**
+   * The entry under `key`, which must be responseCacheKey(version, base, requestKey) of the
+   * answer `compute` makes (callers memoise it per URL: src/http/url-facts.ts), made on a miss;
+   * undefined when caching is off.
+   */
+  entryAt(key: string, compute: () => string): Entry | undefined {
+    return this.#lru ? this.#entryAt(key, compute) : undefined
+  }
+
   #entry(version: string, base: string, requestKey: string, compute: () => string): Entry {
+    return this.#entryAt(responseCacheKey(version, base, requestKey), compute)
+  }
+
+  #entryAt(key: string, compute: () => string): Entry {
     const lru = this.#lru!
-    const key = version + '\n' + base + '\n' + requestKey
     let e = lru.get(key)
     if (e === undefined) {
       this.misses++
@@ -94,6 +106,15 @@ export class ResponseCache {
   get size(): number {
     return this.#lru?.size ?? 0
   }
+}
+
+/**
+ * The key of one cached answer: everything that decides its text (the index version, the
+ * absolute origin of its links, the canonical request key). Built once per URL on the hot path:
+ * a key concatenated per request is a new string the cache's Map must flatten and hash every time.
+ */
+export function responseCacheKey(version: string, base: string, requestKey: string): string {
+  return version + '\n' + base + '\n' + requestKey
 }
 
 const shared = new WeakMap<Config, ResponseCache>()
