@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { ResponseCache, RESPONSE_CACHE_MAX_ENTRY_BYTES, responseCacheKey } from '../src/query/response-cache'
+import { ResponseCache, RESPONSE_CACHE_MAX_ENTRY_BYTES } from '../src/query/response-cache'
+import { responseCacheKey } from '../src/http/request-key'
 import { urlFacts } from '../src/http/url-facts'
 import { float32Text as float32Json } from '../src/query/float32-text'
 

@@ -1,5 +1,4 @@
-import { requestKey } from './request-key'
-import { responseCacheKey } from '../query/response-cache'
+import { requestKey, responseCacheKey } from './request-key'
 
 /**
  * What the gates and handlers derive from a request URL alone (path, canonical request key,

@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache'
 import type { Config } from '../config'
 import { fillTimestamp } from './envelope'
+import { responseCacheKey } from '../http/request-key'
 
 /**
  * Serialised responses of hot queries: JSON text keyed by index version + origin +
@@ -106,15 +107,6 @@ export class ResponseCache {
   get size(): number {
     return this.#lru?.size ?? 0
   }
-}
-
-/**
- * The key of one cached answer: everything that decides its text (the index version, the
- * absolute origin of its links, the canonical request key). Built once per URL on the hot path:
- * a key concatenated per request is a new string the cache's Map must flatten and hash every time.
- */
-export function responseCacheKey(version: string, base: string, requestKey: string): string {
-  return version + '\n' + base + '\n' + requestKey
 }
 
 const shared = new WeakMap<Config, ResponseCache>()
