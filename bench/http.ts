@@ -10,6 +10,7 @@ import { freePort, stopProcess, waitReady } from './lib/processes'
 import type { ScenarioOptions } from './lib/scenario-options'
 import { ensureWrk, runWrk, wrkVersion, type WrkRun } from './http/wrk'
 import { ScenarioSkip } from './lib/scenario-skip'
+import { answerDifferences, answerFields, rawGet, type CeilingAnswer, type RawAnswer } from './http/raw-answer'
 import { pinCpus, pinNote } from './lib/cpu-pin'
 
 /** The goals as shares of the bare Bun.serve ceiling's req/s (bench/lib/goals.ts). */
@@ -22,8 +23,11 @@ const BIG = '1000000000'
 /**
  * Scenario 3: HTTP on loopback. The service (bun app/server.ts on the index, keys and limits
  * on, one key whose limits are raised for the bench) against a bare Bun.serve answering the
- * same bytes: a typical list query (25 photos), its 304 revalidation, and /health. Runs of the
- * two servers alternate; each figure is the median over the runs.
+ * same bytes (status, header fields and body captured from the service's own answers, checked
+ * equal before timing): a typical list query (25 photos), its 304 revalidation, and /health.
+ * The same bare server also answers header-less (media type and ETag only, the ceiling of
+ * earlier runs), reported beside it. Runs of the servers alternate; each figure is the median
+ * over the runs.
  */
 export async function benchHttp(o: ScenarioOptions): Promise<HttpResult> {
   const wrk = ensureWrk(o.log)
@@ -63,49 +67,83 @@ export async function benchHttp(o: ScenarioOptions): Promise<HttpResult> {
 
     const listPath = await typicalListPath(origin, auth)
     const first = await fetch(origin + listPath, { headers: auth })
-    const listBody = await first.text()
     const etag = first.headers.get('etag')
-    if (first.status !== 200) throw new Error(`GET ${listPath} gave ${first.status}: ${listBody.slice(0, 200)}`)
+    if (first.status !== 200) throw new Error(`GET ${listPath} gave ${first.status}: ${(await first.text()).slice(0, 200)}`)
     if (!etag) throw new Error(`GET ${listPath} sent no ETag`)
-    const revalidate = await fetch(origin + listPath, { headers: { ...auth, 'If-None-Match': etag } })
-    if (revalidate.status !== 304) throw new Error(`If-None-Match with the ETag gave ${revalidate.status}, not 304`)
-    const healthBody = await (await fetch(`${origin}/health`)).text()
-    writeFileSync(join(tmp, 'list.json'), listBody)
-    writeFileSync(join(tmp, 'health.json'), healthBody)
+    await first.arrayBuffer()
+
+    // The service's answers, captured once from the wire: the ceiling answers each with the same
+    // status, fields and body bytes. Each target's request is asked exactly as wrk will ask it.
+    const requests = {
+      list: { path: listPath, headers: auth },
+      'not-modified': { path: listPath, headers: { ...auth, 'If-None-Match': etag } },
+      health: { path: '/health', headers: {} as Record<string, string> },
+    }
+    const captured = {
+      list: await rawGet(origin, requests.list.path, requests.list.headers),
+      'not-modified': await rawGet(origin, requests['not-modified'].path, requests['not-modified'].headers),
+      health: await rawGet(origin, requests.health.path, requests.health.headers),
+    }
+    if (captured['not-modified'].status !== 304) throw new Error(`If-None-Match with the ETag gave ${captured['not-modified'].status}, not 304`)
+    if (captured.health.status !== 200) throw new Error(`GET /health gave ${captured.health.status}`)
+    const listBytes = captured.list.body
+    const healthBytes = captured.health.body
+    const same = (a: RawAnswer) => ({ status: a.status, headers: answerFields(a), body: a.status === 304 ? null : Buffer.from(a.body).toString('base64') })
+    const answers: Record<string, CeilingAnswer> = {
+      '/list': same(captured.list),
+      '/not-modified': same(captured['not-modified']),
+      '/health': same(captured.health),
+      // The header-less ceiling of earlier runs (media type and ETag only), kept for comparison.
+      '/bare/list': { status: 200, headers: [['content-type', 'application/json'], ['etag', etag]], body: Buffer.from(listBytes).toString('base64') },
+      '/bare/not-modified': { status: 304, headers: [['etag', etag]], body: null },
+      '/bare/health': { status: 200, headers: [['content-type', 'application/json']], body: Buffer.from(healthBytes).toString('base64') },
+    }
+    writeFileSync(join(tmp, 'answers.json'), JSON.stringify(answers))
 
     const cport = await freePort()
-    ceiling = Bun.spawn([process.execPath, join(import.meta.dir, 'http', 'ceiling-server.ts'), String(cport), join(tmp, 'list.json'), join(tmp, 'health.json'), etag], { stdout: 'ignore', stderr: 'pipe' })
+    ceiling = Bun.spawn([process.execPath, join(import.meta.dir, 'http', 'ceiling-server.ts'), String(cport), join(tmp, 'answers.json')], { stdout: 'ignore', stderr: 'pipe' })
     pin.server(ceiling.pid)
     const corigin = `http://127.0.0.1:${cport}`
     await waitReady(`${corigin}/health`, ceiling)
+    // The ceiling must keep answering what the service answers now: asked again, the two differ
+    // at most in the volatile fields' values (request id, rate-limit counts and seconds).
+    for (const [name, r] of Object.entries(requests)) {
+      const diff = answerDifferences(await rawGet(origin, r.path, r.headers), await rawGet(corigin, `/${name}`, r.headers))
+      if (diff.length > 0) throw new Error(`the ceiling's ${name} answer is not the service's: ${diff.join('; ')}`)
+    }
 
     const targets = [
-      { name: 'list', path: listPath, headers: auth, ceiling: '/list', bytes: Buffer.byteLength(listBody) },
-      { name: 'not-modified', path: listPath, headers: { ...auth, 'If-None-Match': etag }, ceiling: '/not-modified', bytes: 0 },
-      { name: 'health', path: '/health', headers: {}, ceiling: '/health', bytes: Buffer.byteLength(healthBody) },
+      { name: 'list', path: listPath, headers: auth, ceiling: '/list', bytes: listBytes.length },
+      { name: 'not-modified', path: listPath, headers: requests['not-modified'].headers, ceiling: '/not-modified', bytes: 0 },
+      { name: 'health', path: '/health', headers: {}, ceiling: '/health', bytes: healthBytes.length },
       // The same list asked gzip-encoded, against the same bare ceiling as `list` (which sends it
       // uncompressed): the two shares side by side say what compression costs or saves per request.
-      { name: 'list-gzip', path: listPath, headers: { ...auth, 'Accept-Encoding': 'gzip' }, ceiling: '/list', bytes: Bun.gzipSync(Buffer.from(listBody)).length },
+      { name: 'list-gzip', path: listPath, headers: { ...auth, 'Accept-Encoding': 'gzip' }, ceiling: '/list', bytes: Bun.gzipSync(listBytes).length },
     ].filter((t) => only.length === 0 || only.includes(t.name))
+    // Each round runs the service, the same-bytes ceiling and the header-less ceiling in turn.
     const ours = new Map<string, WrkRun[]>(targets.map((t) => [t.name, []]))
     const bare = new Map<string, WrkRun[]>(targets.map((t) => [t.name, []]))
+    const headerless = new Map<string, WrkRun[]>(targets.map((t) => [t.name, []]))
     for (let r = 0; r < runs; r++)
       for (const t of targets) {
         ours.get(t.name)!.push(await runWrk(wrk.path, origin + t.path, { ...wrkOpts, headers: t.headers }))
         bare.get(t.name)!.push(await runWrk(wrk.path, corigin + t.ceiling, { ...wrkOpts, headers: t.headers }))
+        headerless.get(t.name)!.push(await runWrk(wrk.path, corigin + '/bare' + t.ceiling, { ...wrkOpts, headers: t.headers }))
         const a = ours.get(t.name)!.at(-1)!
         const b = bare.get(t.name)!.at(-1)!
-        o.log(`  ${t.name} run ${r + 1}: ${round3(a.rps)} req/s (ceiling ${round3(b.rps)})`)
+        const c = headerless.get(t.name)!.at(-1)!
+        o.log(`  ${t.name} run ${r + 1}: ${round3(a.rps)} req/s (same-bytes ceiling ${round3(b.rps)}, header-less ceiling ${round3(c.rps)})`)
       }
 
     // Targets sharing a ceiling path are compared with the same ceiling: every run against it.
-    const ceilingRuns = (path: string) => targets.filter((x) => x.ceiling === path).flatMap((x) => bare.get(x.name)!)
+    const ceilingRuns = (runsOf: Map<string, WrkRun[]>, path: string) => targets.filter((x) => x.ceiling === path).flatMap((x) => runsOf.get(x.name)!)
     const out: HttpTarget[] = targets.map((t) => {
       const a = ours.get(t.name)!
-      const b = ceilingRuns(t.ceiling)
+      const b = ceilingRuns(bare, t.ceiling)
       const bad = a.reduce((s, x) => s + x.bad_status + x.socket_errors, 0)
       const rps = median(a.map((x) => x.rps))
       const crps = median(b.map((x) => x.rps))
+      const hrps = median(ceilingRuns(headerless, t.ceiling).map((x) => x.rps))
       const goal = HTTP_GOALS[t.name]
       return {
         name: t.name,
@@ -119,6 +157,8 @@ export async function benchHttp(o: ScenarioOptions): Promise<HttpResult> {
         ceiling_p50_ms: round3(median(b.map((x) => x.p50_ms))),
         ceiling_p99_ms: round3(median(b.map((x) => x.p99_ms))),
         ratio: round3(rps / crps),
+        headerless_ceiling_rps: round3(hrps),
+        headerless_ratio: round3(rps / hrps),
         goal_ratio: goal,
         met: goal === undefined ? undefined : bad === 0 && rps / crps >= goal,
         body_bytes: t.bytes,

@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { ResponseCache, RESPONSE_CACHE_MAX_ENTRY_BYTES } from '../src/query/response-cache'
+import { responseCacheKey } from '../src/http/request-key'
+import { urlFacts } from '../src/http/url-facts'
 import { float32Text as float32Json } from '../src/query/float32-text'
 
 /**
@@ -19,6 +21,20 @@ describe('ResponseCache', () => {
     expect(c.get('v1', 'http://b', 'GET /x', compute)).toBe('text-3')
     expect(c.get('v1', 'http://a', 'GET /y', compute)).toBe('text-4')
     expect(calls).toBe(4)
+  })
+
+  test("a URL's memoised cache key follows the index version and the origin it is asked for, and finds the same entry as the parts", () => {
+    const c = new ResponseCache(10)
+    let calls = 0
+    const compute = () => `text-${++calls}`
+    const f = urlFacts('http://127.0.0.1:9/api/v2/photos?sol=2&rovers=curiosity')
+    expect(f.cacheKey('v1', 'http://a')).toBe(responseCacheKey('v1', 'http://a', f.getKey()))
+    expect(c.entryAt(f.cacheKey('v1', 'http://a'), compute)!.text).toBe('text-1')
+    expect(c.entry('v1', 'http://a', f.getKey(), compute)!.text).toBe('text-1')
+    expect(c.entryAt(f.cacheKey('v2', 'http://a'), compute)!.text).toBe('text-2')
+    expect(c.entryAt(f.cacheKey('v2', 'http://b'), compute)!.text).toBe('text-3')
+    expect(c.entryAt(f.cacheKey('v1', 'http://a'), compute)!.text).toBe('text-1')
+    expect(calls).toBe(3)
   })
 
   test('bounded by entries (least recently used goes first) and by entry size', () => {

@@ -52,10 +52,13 @@ function peerSection(duck: PeerResult | undefined, pg: PeerResult | undefined): 
 function httpSection(h: HttpResult): string {
   return [
     table(
-      ['target', 'path', 'req/s', 'p50 ms', 'p99 ms', 'ceiling req/s', 'ceiling p50 / p99 ms', 'share of ceiling', 'goal'],
+      ['target', 'path', 'req/s', 'p50 ms', 'p99 ms', 'ceiling req/s', 'ceiling p50 / p99 ms', 'share of ceiling', 'goal', 'header-less ceiling req/s', 'share of a header-less ceiling'],
       h.targets.map((t) => [t.name, t.path, `${t.rps}`, ms(t.p50_ms), ms(t.p99_ms), `${t.ceiling_rps}`, `${t.ceiling_p50_ms} / ${t.ceiling_p99_ms}`,
-        t.ratio !== undefined ? `${Math.round(t.ratio * 100)}%` : '–', t.goal_ratio ? `>= ${t.goal_ratio * 100}% ${mark(t.met)}` : (t.error ?? '–')]),
+        t.ratio !== undefined ? `${Math.round(t.ratio * 100)}%` : '–', t.goal_ratio ? `>= ${t.goal_ratio * 100}% ${mark(t.met)}` : (t.error ?? '–'),
+        t.headerless_ceiling_rps !== undefined ? `${t.headerless_ceiling_rps}` : '–', t.headerless_ratio !== undefined ? `${Math.round(t.headerless_ratio * 100)}%` : '–']),
     ),
+    '',
+    'The ceiling is a bare Bun.serve answering the same bytes: the status, header fields (in order) and body the service sent, captured from its answers at the start and checked equal (but for the request id and the rate-limit counts) before timing. The header-less ceiling is the same server answering with the media type and ETag only.',
     '',
     `${h.generator}; ${h.threads} thread, ${h.connections} connections, ${h.duration_s} s per run, median of ${h.runs} run(s) per target, runs of the service and the ceiling alternating${h.placement ? `; ${h.placement}` : ''}.`,
     h.half_saturation ? '\n' + halfSaturationSection(h.half_saturation) : '',
@@ -185,7 +188,7 @@ export function renderSummary(r: BenchResult): string {
     '',
     table(['shape', 'group', 'work', 'p50 ms', 'p99 ms', 'speedup vs DuckDB', 'speedup vs PostgreSQL'], shapes),
     '',
-    h ? table(['HTTP target', 'req/s', 'p50 ms', 'p99 ms', 'ceiling req/s', 'share of ceiling'], h.targets.map((t) => [t.name, `${t.rps}`, ms(t.p50_ms), ms(t.p99_ms), `${t.ceiling_rps}`, t.ratio !== undefined ? `${Math.round(t.ratio * 100)}%` : '–'])) : '',
+    h ? table(['HTTP target', 'req/s', 'p50 ms', 'p99 ms', 'ceiling req/s', 'share of ceiling', 'share of a header-less ceiling'], h.targets.map((t) => [t.name, `${t.rps}`, ms(t.p50_ms), ms(t.p99_ms), `${t.ceiling_rps}`, t.ratio !== undefined ? `${Math.round(t.ratio * 100)}%` : '–', t.headerless_ratio !== undefined ? `${Math.round(t.headerless_ratio * 100)}%` : '–'])) : '',
     '',
     h?.half_saturation ? `List at half its saturation rate (${h.half_saturation.rate_rps} req/s, open loop): p50 ${h.half_saturation.ours.p50_ms} ms, p99 ${h.half_saturation.ours.p99_ms} ms; the bare ceiling at the same rate p99 ${h.half_saturation.ceiling.p99_ms} ms; generator lag p99 ${ms(h.half_saturation.ours.send_lag_p99_ms)} ms.` : '',
     '',

@@ -68,8 +68,12 @@ export interface HttpTarget {
   ceiling_rps?: number
   ceiling_p50_ms?: number
   ceiling_p99_ms?: number
-  /** rps / ceiling_rps. */
+  /** rps / ceiling_rps: the share of a bare Bun.serve answering the same status, fields and body. */
   ratio?: number
+  /** The same bare server answering with the media type and ETag only (the ceiling of earlier runs); absent in older results. */
+  headerless_ceiling_rps?: number
+  /** rps / headerless_ceiling_rps. */
+  headerless_ratio?: number
   goal_ratio?: number
   met?: boolean
   body_bytes?: number

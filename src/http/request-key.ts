@@ -19,3 +19,12 @@ export function requestKey(method: string, path: string, params: URLSearchParams
   for (const [k, v] of params) if (k.toLowerCase() !== 'api_key') q += (q === '' ? '?' : '&') + encodeURIComponent(k) + '=' + encodeURIComponent(v)
   return method.toUpperCase() + ' ' + path + q
 }
+
+/**
+ * The key of one cached answer: everything that decides its text (the index version, the
+ * absolute origin of its links, the canonical request key). Built once per URL on the hot path:
+ * a key concatenated per request is a new string the cache's Map must flatten and hash every time.
+ */
+export function responseCacheKey(version: string, base: string, requestKey: string): string {
+  return version + '\n' + base + '\n' + requestKey
+}

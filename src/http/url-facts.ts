@@ -1,4 +1,4 @@
-import { requestKey } from './request-key'
+import { requestKey, responseCacheKey } from './request-key'
 
 /**
  * What the gates and handlers derive from a request URL alone (path, canonical request key,
@@ -21,6 +21,11 @@ export interface UrlFacts {
   params(): URLSearchParams
   /** `${protocol}//${host}` of the URL as new URL() normalises it. */
   urlOrigin(): string
+  /**
+   * The response cache's key of a GET of this URL (responseCacheKey(version, base, getKey())),
+   * kept for the last index version and origin asked: one flat string per URL, its hash computed once.
+   */
+  cacheKey(version: string, base: string): string
 }
 
 const MAX_ENTRIES = 4096
@@ -30,6 +35,9 @@ const memo = new Map<string, UrlFacts>()
 class Facts implements UrlFacts {
   #key?: string
   #origin?: string
+  #cacheVersion?: string
+  #cacheBase?: string
+  #cacheKey = ''
   constructor(
     readonly url: string,
     readonly path: string,
@@ -41,6 +49,18 @@ class Facts implements UrlFacts {
 
   params(): URLSearchParams {
     return new URL(this.url).searchParams
+  }
+
+  cacheKey(version: string, base: string): string {
+    if (version !== this.#cacheVersion || base !== this.#cacheBase) {
+      // Flattened now (a concatenation is a rope until read), so every later lookup hashes a flat string once.
+      const k = responseCacheKey(version, base, this.getKey())
+      k.charCodeAt(0)
+      this.#cacheKey = k
+      this.#cacheVersion = version
+      this.#cacheBase = base
+    }
+    return this.#cacheKey
   }
 
   urlOrigin(): string {

@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache'
 import type { Config } from '../config'
 import { fillTimestamp } from './envelope'
+import { responseCacheKey } from '../http/request-key'
 
 /**
  * Serialised responses of hot queries: JSON text keyed by index version + origin +
@@ -75,9 +76,21 @@ export class ResponseCache {
   hits = 0
   misses = 0
 
+  /**
+   * The entry under `key`, which must be responseCacheKey(version, base, requestKey) of the
+   * answer `compute` makes (callers memoise it per URL: src/http/url-facts.ts), made on a miss;
+   * undefined when caching is off.
+   */
+  entryAt(key: string, compute: () => string): Entry | undefined {
+    return this.#lru ? this.#entryAt(key, compute) : undefined
+  }
+
   #entry(version: string, base: string, requestKey: string, compute: () => string): Entry {
+    return this.#entryAt(responseCacheKey(version, base, requestKey), compute)
+  }
+
+  #entryAt(key: string, compute: () => string): Entry {
     const lru = this.#lru!
-    const key = version + '\n' + base + '\n' + requestKey
     let e = lru.get(key)
     if (e === undefined) {
       this.misses++
