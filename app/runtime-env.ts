@@ -14,6 +14,14 @@
  */
 export const RUNTIME_ENV: Readonly<Record<string, string>> = { MIMALLOC_PURGE_DELAY: '-1' }
 
+/**
+ * What a process that is not the server (the index builder) is spawned with on top of an
+ * environment that may carry the server's settings: each of them removed (undefined), so it runs
+ * with the allocator's defaults. The builder frees large column buffers as it goes; with purging
+ * off it keeps them all, and its peak RSS at 19M photos rose from 7.5 to 12.3 GB.
+ */
+export const NOT_SERVER_ENV: Readonly<Record<string, undefined>> = Object.fromEntries(Object.keys(RUNTIME_ENV).map((k) => [k, undefined]))
+
 /** `env` with every runtime setting it lacks added. */
 export function withRuntimeEnv<T extends Record<string, string | undefined>>(env: T): T & Record<string, string | undefined> {
   const out: Record<string, string | undefined> = { ...env }

@@ -6,6 +6,7 @@ import { median, round3 } from './lib/measure'
 import { runProbe, runProbeMeasured } from './lib/probe'
 import type { ScenarioOptions } from './lib/scenario-options'
 import { QUICK_SCALE } from './lib/bench-options'
+import { NOT_SERVER_ENV } from '../app/runtime-env'
 
 interface LoadProbe { load_ms: number; rss_mb: number; baseline_rss_mb: number; photos: number; version: string; kind: string; dir: string }
 
@@ -62,6 +63,7 @@ export async function benchStartSize(o: ScenarioOptions): Promise<StartSizeResul
 
 /** Builds the synthetic catalogue into `out` in a fresh process: wall time and the process's peak RSS. */
 export async function buildSynthetic(root: string, out: string, scale: number, seed: number): Promise<BuildFigures> {
-  const b = await runProbeMeasured<{ build_ms: number; photos: number }>(root, 'bench/start-size/build-probe.ts', [out, String(scale), String(seed)])
+  // The builder runs as `npm run build-index` runs it: without the server's runtime settings.
+  const b = await runProbeMeasured<{ build_ms: number; photos: number }>(root, 'bench/start-size/build-probe.ts', [out, String(scale), String(seed)], NOT_SERVER_ENV)
   return { scale, runs: 1, seconds: round3(b.value.build_ms / 1000), photos: b.value.photos, peak_rss_mb: b.peakRssMb }
 }

@@ -1,6 +1,9 @@
 import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import { RUNTIME_ENV, runtimeSettings, withRuntimeEnv } from '../app/runtime-env'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { NOT_SERVER_ENV, RUNTIME_ENV, runtimeSettings, withRuntimeEnv } from '../app/runtime-env'
+import { runProbe } from '../bench/lib/probe'
 
 const ROOT = join(import.meta.dir, '..')
 const scripts = (await Bun.file(join(ROOT, 'package.json')).json()).scripts as Record<string, string>
@@ -35,5 +38,23 @@ describe('runtime settings', () => {
     const r = Bun.spawnSync([process.execPath, '-e', '0'], { env: { ...process.env, ...RUNTIME_ENV, MIMALLOC_VERBOSE: '1' }, stderr: 'pipe', stdout: 'pipe' })
     const out = r.stderr.toString() + r.stdout.toString()
     expect(out).toMatch(/option 'purge_delay': -1\b/)
+  })
+
+  test("the bench's builder probe runs without the server's settings even when the bench process has them", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mv-runtime-env-'))
+    const script = join(dir, 'print-env.ts')
+    writeFileSync(script, `console.log(JSON.stringify({ seen: Object.fromEntries(${JSON.stringify(Object.keys(RUNTIME_ENV))}.map((k) => [k, process.env[k] ?? null])) }))`)
+    const saved = Object.fromEntries(Object.keys(RUNTIME_ENV).map((k) => [k, process.env[k]]))
+    Object.assign(process.env, RUNTIME_ENV)
+    try {
+      const server = await runProbe<{ seen: Record<string, string | null> }>(ROOT, script, [])
+      expect(server.seen).toEqual({ ...RUNTIME_ENV })
+      const builder = await runProbe<{ seen: Record<string, string | null> }>(ROOT, script, [], NOT_SERVER_ENV)
+      expect(Object.values(builder.seen).every((v) => v === null)).toBe(true)
+    } finally {
+      for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]
+      else process.env[k] = v
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

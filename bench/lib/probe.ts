@@ -12,7 +12,10 @@ export async function runProbe<T>(root: string, script: string, args: string[], 
  * A probe still running after `timeoutMs` is killed (bounded runs only).
  */
 export async function runProbeMeasured<T>(root: string, script: string, args: string[], env: Record<string, string | undefined> = {}, timeoutMs = 60 * 60_000): Promise<{ value: T; peakRssMb?: number }> {
-  const proc = Bun.spawn([process.execPath, script, ...args], { cwd: root, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdout: 'pipe', stderr: 'pipe' })
+  // A variable given as undefined is removed from the probe's environment, not passed on.
+  const merged: Record<string, string> = {}
+  for (const [k, v] of Object.entries({ ...process.env, LOG_LEVEL: 'warn', ...env })) if (v !== undefined) merged[k] = v
+  const proc = Bun.spawn([process.execPath, script, ...args], { cwd: root, env: merged, stdout: 'pipe', stderr: 'pipe' })
   const timer = setTimeout(() => proc.kill('SIGKILL'), timeoutMs)
   const sampler = sampleTreeRss(proc.pid)
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]).finally(() => {
