@@ -46,7 +46,7 @@ export function createApp(appDeps: AppDeps) {
     .use(etagPlugin(deps)) // If-None-Match -> 304 before counting
     .use(rateLimitPlugin(deps)) // hourly, daily, in-flight limits; headers; slot released after the response
     .use(methodCheckPlugin(deps, { routes })) // 405 for a static path of other methods (counted)
-    .use(bodyLimitPlugin(deps)) // 413 for oversized bodies (counted: it comes after the rate limit)
+    .use(bodyLimitPlugin(deps)) // 400 for a body on GET/HEAD, 413 for oversized bodies (counted: it comes after the rate limit)
     .use(healthPlugin(deps)) // GET /health: no key, not counted
     .use(docsPlugin(deps)) // API root (keyed), OpenAPI document and viewer (no key)
     .use(photosPlugin(deps))

@@ -8,3 +8,16 @@ export function bodyTooLarge(request: Request, maxBytes: number): boolean {
   const n = Number(len)
   return Number.isFinite(n) && n > maxBytes
 }
+
+/**
+ * True when a GET or HEAD request announces a body (Transfer-Encoding, or a Content-Length above
+ * 0). RFC 9110 §9.3.1: such content has no meaning and may be refused, as it is here, since no
+ * route reads it. Left unread, a body the HTTP layer later finds malformed would close the
+ * connection in the middle of an answer already streaming (an export), cutting it short.
+ */
+export function bodyOnSafeMethod(request: Request): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false
+  if (request.headers.get('transfer-encoding') !== null) return true
+  const n = Number(request.headers.get('content-length') ?? 0)
+  return n !== 0
+}

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../src/app-deps'
 import { JsonBody } from '../../src/http/json-body'
 import { ProblemError } from '../../src/http/problems'
 import { negotiateMediaType } from '../../src/http/negotiate'
-import { bodyTooLarge } from './body-limit'
+import { bodyOnSafeMethod, bodyTooLarge } from './body-limit'
 import { contextOf, type RequestContext } from '../../src/http/request-context'
 import { syncHook } from '../../src/http/sync-hook'
 import { HeaderSet } from '../../src/http/header-set'
@@ -132,7 +132,8 @@ function withGateHeaders(response: Response, g: RequestContext): Response {
 }
 
 /**
- * 413 for a request body announced larger than config.maxBodyBytes, before it is read.
+ * 400 for a GET or HEAD announcing a body, and 413 for a body announced larger than
+ * config.maxBodyBytes, before any of it is read.
  * At transform after rate limiting, so the refusal is an answered (and counted) keyed call.
  * (Routes that let Elysia parse their body read it before transform: Bun's maxRequestBodySize
  * bounds that read, app/server.ts.)
@@ -140,6 +141,11 @@ function withGateHeaders(response: Response, g: RequestContext): Response {
 export function bodyLimitPlugin(deps: AppDeps) {
   const maxBody = deps.config.maxBodyBytes
   const check = syncHook(({ request }: { request: Request }) => {
+    if (bodyOnSafeMethod(request))
+      throw new ProblemError('validation', `A ${request.method} request carries no body (RFC 9110 §9.3.1); this one announces one.`, {
+        errors: [{ parameter: 'body', message: 'must be absent on GET and HEAD (no Transfer-Encoding, Content-Length 0 or none)' }],
+        headers: { connection: 'close' },
+      })
     if (bodyTooLarge(request, maxBody)) throw new ProblemError('payloadTooLarge', `The request body is larger than the limit of ${maxBody} bytes.`)
   })
   return new Elysia({ name: 'body-limit' }).onTransform({ as: 'global' }, check)
