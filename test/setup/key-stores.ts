@@ -3,13 +3,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ensurePostgres, startPgCluster, type PgCluster } from '../../bench/peers/pg-cluster'
 import type { KeyDirectory } from '../../src/keys/key-directory'
+import { atEnd } from './at-end'
 import { KeyStore } from '../../src/keys/key-store'
 import { PgKeyStore, type PgKeyStoreOptions } from '../../src/keys/pg-key-store'
 
 /**
  * The two key stores every key and dashboard test runs against: a fresh SQLite file, and a fresh
  * database in a real PostgreSQL cluster this test process starts on a free loopback port (the
- * bench's throwaway cluster, bench/peers/pg-cluster.ts; stopped when the process exits).
+ * bench's throwaway cluster, bench/peers/pg-cluster.ts; stopped once every test file is done: ./at-end.ts).
  */
 export interface KeyStoreKind {
   name: 'sqlite' | 'postgres'
@@ -33,7 +34,10 @@ export function postgresAvailable(): boolean {
 }
 
 function pg(): Promise<PgCluster> {
-  cluster ??= startPgCluster(() => {}, false)
+  if (!cluster) {
+    const started = (cluster = startPgCluster(() => {}, false))
+    atEnd(async () => (await started).stop())
+  }
   return cluster
 }
 
@@ -41,7 +45,7 @@ export const SQLITE: KeyStoreKind = {
   name: 'sqlite',
   async fresh() {
     const dir = mkdtempSync(join(tmpdir(), 'mv-keys-'))
-    process.on('exit', () => rmSync(dir, { recursive: true, force: true }))
+    atEnd(() => rmSync(dir, { recursive: true, force: true }))
     return join(dir, 'keys.sqlite')
   },
   async open(location) {

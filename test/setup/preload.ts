@@ -9,6 +9,8 @@
  */
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
+import { afterAll } from 'bun:test'
+import { runAtEnd } from './at-end'
 
 const REPO = resolve(import.meta.dir, '../..')
 const SOURCE_DIRS = [resolve(REPO, '../shared/data/raw'), resolve(REPO, '../shared/data/incoming')]
@@ -110,3 +112,6 @@ if (!fresh(print)) {
   })
 }
 process.env.INDEX_DIR = OUT
+
+// Once every test file is done (a global hook: it is registered by the preload).
+afterAll(runAtEnd)
