@@ -3,7 +3,7 @@ import type { Store } from '../store/store'
 import { responseCacheFor } from '../query/response-cache'
 import { fillTimestamp } from '../query/envelope'
 import { originFor } from './links'
-import { requestKey } from './request-key'
+import { requestKey, responseCacheKey } from './request-key'
 import { urlFacts } from './url-facts'
 import { contextOf } from './request-context'
 
@@ -25,11 +25,13 @@ export function cachedAnswer(deps: AppDeps): (request: Request, render: Render, 
     const base = originFor(request, deps.config)
     const f = urlFacts(request.url)
     const compute = () => render(store, f.params(), base)
-    // A GET without an extra key (every list and by-id resource): the key kept with the URL's facts.
-    const entry =
+    // What the entry is keyed on (responseCacheKey); for a GET without an extra key (every list
+    // and by-id resource) that string is kept with the URL's facts instead of built per request.
+    const key =
       request.method === 'GET' && extraKey === ''
-        ? cache.entryAt(f.cacheKey(store.version, base), compute)
-        : cache.entry(store.version, base, (request.method === 'GET' ? f.getKey() : requestKey(request.method, f.path, f.params())) + extraKey, compute)
+        ? f.cacheKey(store.version, base)
+        : responseCacheKey(store.version, base, (request.method === 'GET' ? f.getKey() : requestKey(request.method, f.path, f.params())) + extraKey)
+    const entry = cache.entryAt(key, compute)
     if (entry === undefined) return fillTimestamp(compute(), new Date())
     contextOf(request).template = entry // plugins/compression splices this entry's compressed pieces
     return entry.stampedAt(Date.now())

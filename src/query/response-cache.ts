@@ -58,15 +58,6 @@ export class ResponseCache {
     return this.#entry(version, base, requestKey, compute).text
   }
 
-  /**
-   * The same text with meta.timestamp filled for `nowMs` (fillTimestamp): what a response sends.
-   * Equal to fillTimestamp(get(...), new Date(nowMs)), without a new copy per request.
-   */
-  getStamped(version: string, base: string, requestKey: string, compute: () => string, nowMs: number = Date.now()): string {
-    if (!this.#lru) return fillTimestamp(compute(), new Date(nowMs))
-    return this.#entry(version, base, requestKey, compute).stampedAt(nowMs)
-  }
-
   /** The entry for this (version, origin, request key), made with compute() on a miss; undefined when caching is off. */
   entry(version: string, base: string, requestKey: string, compute: () => string): Entry | undefined {
     return this.#lru ? this.#entry(version, base, requestKey, compute) : undefined
@@ -78,8 +69,8 @@ export class ResponseCache {
 
   /**
    * The entry under `key`, which must be responseCacheKey(version, base, requestKey) of the
-   * answer `compute` makes (callers memoise it per URL: src/http/url-facts.ts), made on a miss;
-   * undefined when caching is off.
+   * answer `compute` makes (src/http/cached-answer.ts; for GETs the string is kept per URL by
+   * src/http/url-facts.ts), made on a miss; undefined when caching is off.
    */
   entryAt(key: string, compute: () => string): Entry | undefined {
     return this.#lru ? this.#entryAt(key, compute) : undefined
