@@ -1,12 +1,12 @@
+import { announcedLength } from '../../src/http/read-capped-body'
+
 /**
  * True when the request announces a body larger than `maxBytes` (Content-Length, RFC 9110 §8.6).
  * Bodies without a length (chunked) are bounded by the server's maxRequestBodySize (app/server.ts).
  */
 export function bodyTooLarge(request: Request, maxBytes: number): boolean {
-  const len = request.headers.get('content-length')
-  if (len === null) return false
-  const n = Number(len)
-  return Number.isFinite(n) && n > maxBytes
+  const n = announcedLength(request)
+  return n !== undefined && n > maxBytes
 }
 
 /**
@@ -18,6 +18,5 @@ export function bodyTooLarge(request: Request, maxBytes: number): boolean {
 export function bodyOnSafeMethod(request: Request): boolean {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false
   if (request.headers.get('transfer-encoding') !== null) return true
-  const n = Number(request.headers.get('content-length') ?? 0)
-  return n !== 0
+  return (announcedLength(request) ?? 0) > 0
 }

@@ -7,9 +7,21 @@
  */
 export type CappedBody = { text: string } | { refused: 400 | 408 | 413 }
 
+/**
+ * The body length a request announces (Content-Length, RFC 9110 §8.6), or undefined when it
+ * announces none. The one reading of the field: the body gates and the body reader agree on it.
+ * (Bun's parser refuses a malformed Content-Length before the app sees the request.)
+ */
+export function announcedLength(request: Request): number | undefined {
+  const len = request.headers.get('content-length')
+  if (len === null) return undefined
+  const n = Number(len)
+  return Number.isFinite(n) ? n : undefined
+}
+
 export async function readCappedBody(request: Request, maxBytes: number, timeoutMs: number): Promise<CappedBody> {
-  const len = Number(request.headers.get('content-length'))
-  if (Number.isFinite(len) && len > maxBytes) return { refused: 413 }
+  const len = announcedLength(request)
+  if (len !== undefined && len > maxBytes) return { refused: 413 }
   if (!request.body) return { text: '' }
   const reader = request.body.getReader()
   const chunks: Uint8Array[] = []
