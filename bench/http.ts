@@ -113,9 +113,9 @@ export async function benchHttp(o: ScenarioOptions): Promise<HttpResult> {
     }
 
     const targets = [
-      { name: 'list', path: listPath, headers: auth, ceiling: '/list', bytes: listBytes.length },
-      { name: 'not-modified', path: listPath, headers: requests['not-modified'].headers, ceiling: '/not-modified', bytes: 0 },
-      { name: 'health', path: '/health', headers: {}, ceiling: '/health', bytes: healthBytes.length },
+      { name: 'list', ...requests.list, ceiling: '/list', bytes: listBytes.length },
+      { name: 'not-modified', ...requests['not-modified'], ceiling: '/not-modified', bytes: 0 },
+      { name: 'health', ...requests.health, ceiling: '/health', bytes: healthBytes.length },
       // The same list asked gzip-encoded, against the same bare ceiling as `list` (which sends it
       // uncompressed): the two shares side by side say what compression costs or saves per request.
       { name: 'list-gzip', path: listPath, headers: { ...auth, 'Accept-Encoding': 'gzip' }, ceiling: '/list', bytes: Bun.gzipSync(listBytes).length },
