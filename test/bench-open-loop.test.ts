@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { completeAnswer, openLoop, requestBytes } from '../bench/http/open-loop'
+import { completeAnswer, loopbackUrl, openLoop, requestBytes } from '../bench/http/open-loop'
 import { NATIVE_GENERATOR, nativeOpenLoopBinary, openLoopNative } from '../bench/http/native-open-loop'
 import type { OpenLoopRun } from '../bench/lib/result'
 
@@ -43,7 +43,7 @@ describe('bench open-loop generator', () => {
     served = 0
     const rate = 1000
     const url = `http://127.0.0.1:${server.port}/x`
-    const run = (await openLoopNative(url, rate, 1, 4, requestBytes(new URL(url), { 'X-Probe': '1' })))!
+    const run = (await openLoopNative(loopbackUrl(url), rate, 1, 4, requestBytes(new URL(url), { 'X-Probe': '1' })))!
     expect(run.generator).toStartWith(NATIVE_GENERATOR)
     expectStallSeen(run, rate)
   })
@@ -57,7 +57,7 @@ describe('bench open-loop generator', () => {
     })
     try {
       const url = `http://127.0.0.1:${s.port}/y`
-      const run = (await openLoopNative(url, 200, 1, 2, requestBytes(new URL(url), {})))!
+      const run = (await openLoopNative(loopbackUrl(url), 200, 1, 2, requestBytes(new URL(url), {})))!
       // 304 and 200 alternate on each connection: a body taken for the 304 (99 bytes) or a 70 KB
       // body not waited for would leave bytes after an answer, which the generator refuses.
       expect(run.bad_status).toBe(0)

@@ -33,11 +33,13 @@ export function nativeOpenLoopBinary(): { path: string } | { reason: string } {
   return { path: bin }
 }
 
-/** One open-loop run by the C generator (URL host must be 127.0.0.1), or undefined when it cannot be built. */
-export async function openLoopNative(url: string, rate: number, durationS: number, connections: number, request: Uint8Array): Promise<OpenLoopRun | undefined> {
+/**
+ * One open-loop run by the C generator against port `u.port` of 127.0.0.1 (`u` checked by
+ * loopbackUrl, open-loop.ts), or undefined when it cannot be built.
+ */
+export async function openLoopNative(u: URL, rate: number, durationS: number, connections: number, request: Uint8Array): Promise<OpenLoopRun | undefined> {
   const built = nativeOpenLoopBinary()
   if (!('path' in built)) return undefined
-  const u = new URL(url)
   const dir = join(tmpdir(), `mars-bench-open-loop-req-${process.pid}-${Date.now()}`)
   mkdirSync(dir, { recursive: true })
   const file = join(dir, 'request')

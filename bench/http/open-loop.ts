@@ -20,6 +20,13 @@ import { openLoopNative } from './native-open-loop'
 
 export const JS_GENERATOR = 'Bun (bench/http/open-loop.ts)'
 
+/** The URL to load, refused unless it names 127.0.0.1 (a generator never loads another host). */
+export function loopbackUrl(url: string): URL {
+  const u = new URL(url)
+  if (u.hostname !== '127.0.0.1') throw new Error(`refusing to load anything but 127.0.0.1: ${url}`)
+  return u
+}
+
 /** The request every connection sends: GET of the URL's target with Host and the given headers. */
 export function requestBytes(u: URL, headers: Record<string, string>): Buffer {
   return Buffer.from(`GET ${u.pathname}${u.search} HTTP/1.1\r\nHost: ${u.host}\r\n` + Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('') + '\r\n')
@@ -57,8 +64,7 @@ export function completeAnswer(buf: Uint8Array, len: number): { status: number; 
 }
 
 export async function openLoop(url: string, rate: number, durationS: number, connections: number, headers: Record<string, string> = {}): Promise<OpenLoopRun> {
-  const u = new URL(url)
-  if (u.hostname !== '127.0.0.1') throw new Error(`refusing to load anything but 127.0.0.1: ${url}`)
+  const u = loopbackUrl(url)
   const request = requestBytes(u, headers)
   const now = () => Bun.nanoseconds()
   const interval = (1e9 * connections) / rate
@@ -179,10 +185,9 @@ export async function openLoop(url: string, rate: number, durationS: number, con
  * JavaScript loop would take), else by openLoop. OPEN_LOOP_GENERATOR=js forces the latter.
  */
 export async function openLoopBest(url: string, rate: number, durationS: number, connections: number, headers: Record<string, string> = {}): Promise<OpenLoopRun> {
-  const u = new URL(url)
-  if (u.hostname !== '127.0.0.1') throw new Error(`refusing to load anything but 127.0.0.1: ${url}`)
+  const u = loopbackUrl(url)
   if (process.env.OPEN_LOOP_GENERATOR !== 'js') {
-    const run = await openLoopNative(url, rate, durationS, connections, requestBytes(u, headers))
+    const run = await openLoopNative(u, rate, durationS, connections, requestBytes(u, headers))
     if (run) return run
   }
   return openLoop(url, rate, durationS, connections, headers)
