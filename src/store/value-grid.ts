@@ -5,9 +5,9 @@ export const EXACT_BUCKETS = 255
 /**
  * Otherwise sqrt(present values) / BUCKET_ROOT_DIVISOR buckets of about equal row counts, within
  * MIN_QUANTILE_BUCKETS..MAX_QUANTILE_BUCKETS: 84 for the mast angles of 1.9M photos, 255 from
- * 17M values on. A box query tests the rows of the cells its edges cross, a few bucket columns
- * and rows of rows / buckets rows each: with buckets growing as sqrt(rows), that work grows as sqrt(rows), not with the
- * rows (until the cap: a cell must fit a Uint16). The steps of classifying the cells grow only
+ * 17M values on. A box query tests the rows of the cells its edges cross: a few bucket columns
+ * and bucket rows of about rows / buckets rows each. With buckets growing as sqrt(rows), that
+ * work grows as sqrt(rows), not with the rows (until the cap: a cell must fit a Uint16). The steps of classifying the cells grow only
  * with one axis's buckets (grid-match.ts walks each bucket column's cells as a few runs), the
  * build's passes are linear in the rows whatever the buckets, and a grid's memory per row does
  * not depend on them (only `start`, 4 bytes a cell, at most 256 KiB). Small tables keep 63
