@@ -38,6 +38,19 @@ describe('batch: results', () => {
     expect(Date.parse(body.meta.timestamp)).toBeGreaterThan(0)
   })
 
+  test('100 ids with many repeats (int32 extremes, zero, negatives, ids sharing low bits) keep exactly their first occurrences in order', async () => {
+    const pool = [2147483647, -2147483648, 0, -1, 256, 512, 65536, 131072, ids[0], ids[1], ids[2], ids[3]]
+    const asked: number[] = []
+    for (let i = 0; asked.length < 100; i++) asked.push(pool[(i * 7 + (i >> 2)) % pool.length])
+    const firsts = asked.filter((v, i) => asked.indexOf(v) === i)
+    const body = await (await post({ ids: asked })).json() as any
+    expect(body.meta.ids_requested).toBe(firsts.length)
+    const exists = (v: number) => store.paths.rowOfId(v) >= 0
+    expect(firsts.filter(exists).length).toBeGreaterThanOrEqual(4)
+    expect(body.data.map((p: { id: number }) => p.id)).toEqual(firsts.filter(exists))
+    expect(body.meta.ids_missing).toEqual(firsts.filter((v) => !exists(v)))
+  })
+
   test('each photo is the same object GET /photos/{id} returns', async () => {
     const body = await (await post({ ids: ids.slice(0, 3) })).json() as any
     for (const photo of body.data) {
