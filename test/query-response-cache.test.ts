@@ -53,6 +53,38 @@ describe('ResponseCache', () => {
     expect(c.size).toBeLessThanOrEqual(Math.max(before, 2))
   })
 
+  test('once the texts it dropped (evicted, replaced, cleared) add up to its byte bound, the cache asks once for them to be collected, and counts it', () => {
+    let asked = 0
+    const text = (i: number) => String(i).padStart(96, '.')
+    const size = text(0).length + responseCacheKey('v', 'o', 'k000').length // what the bound counts per entry
+    const c = new ResponseCache(100, 10 * size, () => asked++)
+    for (let i = 0; i < 10; i++) c.get('v', 'o', 'k' + String(i).padStart(3, '0'), () => text(i))
+    expect(asked).toBe(0) // the bound's worth held, nothing dropped
+    for (let i = 10; i < 19; i++) c.get('v', 'o', 'k' + String(i).padStart(3, '0'), () => text(i))
+    expect(asked).toBe(0) // 9 entries' worth dropped
+    c.get('v', 'o', 'k019', () => text(19))
+    expect(asked).toBe(1) // the 10th: the bound's worth, once
+    expect(c.turnovers).toBe(1)
+    c.clear() // 10 more dropped at once
+    expect(asked).toBe(2)
+    expect(c.turnovers).toBe(2)
+  })
+
+  test('collectDroppedTexts runs one full collection on a later turn, however often it is asked in one turn', async () => {
+    const { fullGC } = await import('bun:jsc')
+    expect(typeof fullGC).toBe('function')
+    const { collectDroppedTexts } = await import('../src/query/response-cache')
+    let weak: WeakRef<object> | undefined
+    ;(() => {
+      weak = new WeakRef({ dropped: 'x'.repeat(1000) })
+    })()
+    collectDroppedTexts()
+    collectDroppedTexts()
+    await new Promise((r) => setImmediate(r))
+    await new Promise((r) => setTimeout(r, 0))
+    expect(weak!.deref()).toBeUndefined()
+  })
+
   test('a computation that throws stores nothing; 0 entries disables the cache', () => {
     const c = new ResponseCache(5)
     expect(() => c.get('v', 'o', 'k', () => { throw new Error('400') })).toThrow('400')

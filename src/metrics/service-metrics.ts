@@ -59,6 +59,7 @@ export class ServiceMetrics {
       gauge('response_cache_hits_total', 'Answers served from the response cache (counter)', [[{}, cache.hits]]).replace('gauge', 'counter'),
       gauge('response_cache_misses_total', 'Answers computed and stored in the response cache (counter)', [[{}, cache.misses]]).replace('gauge', 'counter'),
       gauge('response_cache_entries', 'Entries in the response cache', [[{}, cache.size]]),
+      gauge('response_cache_turnovers_total', 'Times the texts the response cache dropped added up to its byte bound, each followed by a full collection (counter)', [[{}, cache.turnovers]]).replace('gauge', 'counter'),
       gauge('index_info', 'The served index (value 1)', [[{ version: store.version, kind: store.manifest.kind }, 1]]),
       gauge('index_build_time_seconds', 'Unix time the served index was built', [[{}, built]]),
       gauge('index_age_seconds', 'Seconds since the served index was built', [[{}, Math.max(0, now / 1000 - built)]]),
