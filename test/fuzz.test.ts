@@ -109,6 +109,23 @@ describe('over HTTP (a spawned server)', () => {
     expect(failures).toEqual([])
   }, 30_000)
 
+  test('a raw answer is judged after undoing its Content-Encoding (Accept-Encoding: * may bring zstd), and a body that does not decode as its coding is a violation', async () => {
+    for (const accept of ['*', 'zstd', 'gzip', 'br', 'identity']) {
+      const raw = `GET /api/v2/cameras HTTP/1.1\r\nhost: 127.0.0.1\r\nx-api-key: ${ctx.keys.valid}\r\naccept-encoding: ${accept}\r\nconnection: close\r\n\r\n`
+      const a = await rawExchange(s.port, new TextEncoder().encode(raw))
+      expect(a?.status).toBe(200)
+      expect(a!.headers.get('content-encoding')).toBe(accept === 'identity' ? null : accept === '*' ? 'zstd' : accept)
+      expect(JSON.parse(a!.body).data.length).toBeGreaterThan(0)
+      expect(judgeHttpAnswer({ method: 'GET', framed: true }, a).violations).toEqual([])
+    }
+    const head = 'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-encoding: gzip\r\ncontent-length: 2\r\n\r\n{}'
+    const cut = await new Promise<RawAnswer | undefined>((resolve) => {
+      const srv = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data(sock) { sock.end(head) } } })
+      rawExchange(srv.port, new TextEncoder().encode('GET / HTTP/1.1\r\nhost: x\r\n\r\n')).then((r) => (srv.stop(true), resolve(r)))
+    })
+    expect(judgeHttpAnswer({ method: 'GET', framed: true }, cut).violations.join()).toContain('does not decode as its Content-Encoding "gzip"')
+  })
+
   test('300 raw requests (broken framing, raw bytes, odd versions) and 200 fetched ones: never a 5xx, the app answers problem documents, the server stays up', async () => {
     const wire = fc.sample(wireRequest(ctx), { numRuns: 300, seed: SEED })
     const fetched = fc.sample(fuzzRequest(ctx), { numRuns: 200, seed: SEED + 1 })

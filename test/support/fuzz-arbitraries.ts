@@ -1,3 +1,4 @@
+import zlib from 'node:zlib'
 import fc from 'fast-check'
 import { CAMERA_NAMES } from '../../src/catalog/cameras'
 import { ROVER_SLUGS } from '../../src/catalog/rovers'
@@ -665,7 +666,10 @@ function fcPick<T>(items: T[], seed: number): T {
 export interface RawAnswer {
   status: number
   headers: Headers
+  /** The body as text, after undoing its Content-Encoding (as fetch() does). */
   body: string
+  /** Why the body could not be decoded by the Content-Encoding it names, when it could not. */
+  undecodable?: string
 }
 
 /**
@@ -746,7 +750,23 @@ function parseRaw(buf: Buffer): RawAnswer | undefined {
   } else if (headers.has('content-length')) {
     rest = rest.subarray(0, Number(headers.get('content-length')))
   }
-  return { status: Number(m[1]), headers, body: rest.toString('utf8') }
+  const coding = (headers.get('content-encoding') ?? '').trim().toLowerCase()
+  // A HEAD or 304 names the coding its GET would have, with no body to decode.
+  if (coding === '' || coding === 'identity' || rest.length === 0) return { status: Number(m[1]), headers, body: rest.toString('utf8') }
+  try {
+    return { status: Number(m[1]), headers, body: decodeBody(coding, rest).toString('utf8') }
+  } catch (e) {
+    return { status: Number(m[1]), headers, body: '', undecodable: `body does not decode as its Content-Encoding ${JSON.stringify(coding)}: ${(e as Error).message}` }
+  }
+}
+
+/** A body with its content coding undone (RFC 9110 §8.4.1): a client asking with `Accept-Encoding: *` may get any of them. */
+function decodeBody(coding: string, body: Buffer): Buffer {
+  if (coding === 'gzip' || coding === 'x-gzip') return zlib.gunzipSync(body)
+  if (coding === 'br') return zlib.brotliDecompressSync(body)
+  if (coding === 'zstd') return zlib.zstdDecompressSync(body)
+  if (coding === 'deflate') return zlib.inflateSync(body)
+  throw new Error('not a coding the service offers')
 }
 
 /**
@@ -759,6 +779,7 @@ export function judgeHttpAnswer(w: { method: string; framed: boolean }, a: RawAn
   if (!a) return { layer: 'http', violations: w.framed ? ['no answer to a well-formed request'] : [] }
   const bare = a.body === '' && !a.headers.get('content-type')
   if (bare && (a.status === 400 || a.status === 431 || a.status === 505) && !w.framed) return { layer: 'http', violations: [] }
+  if (a.undecodable !== undefined) return { layer: 'app', violations: [`${a.status} ${a.undecodable}`] }
   return { layer: 'app', violations: checkAnswer(w.method, a.status, a.headers, a.body) }
 }
 
