@@ -7,7 +7,7 @@ import { Value } from '@sinclair/typebox/value'
 import { makeTestApp, type TestApp } from './setup/test-app'
 import { JourneySchema, TraverseSchema } from '../plugins/journeys/journey-schemas'
 import { greatCircleM, MARS_RADIUS_M } from '../src/geo/great-circle'
-import { largeAnswerCache } from '../plugins/journeys/large-answer-cache'
+import { LARGE_ANSWER_ENTRIES, LARGE_ANSWER_MAX_BYTES, largeAnswerCache } from '../plugins/journeys/large-answer-cache'
 import { RESPONSE_CACHE_MAX_ENTRY_BYTES } from '../src/query/response-cache'
 
 /**
@@ -255,6 +255,25 @@ describe('answers too large for the shared response cache', () => {
     call('http://localhost/api/v2/rovers/curiosity/traverse', 'small')
     call('http://localhost/api/v2/rovers/curiosity/traverse', 'small')
     expect(renders).toBe(4)
+  })
+
+  test('once the texts it dropped add up to its byte bound, it asks once for them to be collected', () => {
+    let asked = 0
+    const large = largeAnswerCache(t.deps, () => asked++)
+    const big = 'x'.repeat(RESPONSE_CACHE_MAX_ENTRY_BYTES + 1)
+    let n = 0
+    const next = () => large(new Request(`http://localhost/api/v2/rovers/spirit/traverse?format=geojson&simplify=${n++}`), () => big)
+    for (let i = 0; i < LARGE_ANSWER_ENTRIES; i++) next()
+    expect(asked).toBe(0) // full, nothing dropped yet
+    let dropped = 0
+    while (asked === 0 && dropped < 1000) {
+      next()
+      dropped++
+    }
+    // One per bound's worth of dropped texts (each text plus its key of ~100 bytes).
+    expect(asked).toBe(1)
+    expect(dropped).toBeGreaterThanOrEqual(Math.floor(LARGE_ANSWER_MAX_BYTES / (big.length + 200)))
+    expect(dropped).toBeLessThanOrEqual(Math.ceil(LARGE_ANSWER_MAX_BYTES / big.length))
   })
 
   test("Spirit's whole traverse as GeoJSON is over that limit and repeats byte for byte", async () => {

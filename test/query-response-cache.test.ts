@@ -73,7 +73,7 @@ describe('ResponseCache', () => {
   test('collectDroppedTexts runs one full collection on a later turn, however often it is asked in one turn', async () => {
     const { fullGC } = await import('bun:jsc')
     expect(typeof fullGC).toBe('function')
-    const { collectDroppedTexts } = await import('../src/query/response-cache')
+    const { collectDroppedTexts } = await import('../src/query/dropped-texts')
     let weak: WeakRef<object> | undefined
     ;(() => {
       weak = new WeakRef({ dropped: 'x'.repeat(1000) })

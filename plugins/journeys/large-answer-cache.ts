@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache'
 import type { AppDeps } from '../../src/app-deps'
 import { originFor } from '../../src/http/links'
 import { urlFacts } from '../../src/http/url-facts'
+import { DroppedTexts, type OnTurnover } from '../../src/query/dropped-texts'
 import { RESPONSE_CACHE_MAX_ENTRY_BYTES } from '../../src/query/response-cache'
 
 /**
@@ -10,14 +11,17 @@ import { RESPONSE_CACHE_MAX_ENTRY_BYTES } from '../../src/query/response-cache'
  * 8,528-point path as GeoJSON (about 1.5 MB, 12 ms to render). Kept here, few and bounded by
  * bytes, under the same key as the shared cache: index version + origin + canonical request key,
  * exactly what decides the answer. Journey and traverse texts carry no timestamp, so a kept text
- * is sent as it is. Only successes reach it (a thrown problem is never stored).
+ * is sent as it is. Only successes reach it (a thrown problem is never stored). The texts it drops
+ * are collected as the shared cache's are (src/query/dropped-texts.ts).
  */
 export const LARGE_ANSWER_ENTRIES = 32
 export const LARGE_ANSWER_MAX_BYTES = 64 * 1024 * 1024
 
-export function largeAnswerCache(deps: AppDeps): (request: Request, answer: () => string) => string {
+export function largeAnswerCache(deps: AppDeps, onTurnover?: OnTurnover): (request: Request, answer: () => string) => string {
   if (deps.config.responseCacheEntries <= 0) return (_request, answer) => answer()
-  const lru = new LRUCache<string, string>({ max: LARGE_ANSWER_ENTRIES, maxSize: LARGE_ANSWER_MAX_BYTES, sizeCalculation: (text, key) => text.length + key.length })
+  const dropped = new DroppedTexts(LARGE_ANSWER_MAX_BYTES, onTurnover)
+  const size = (text: string, key: string) => text.length + key.length
+  const lru = new LRUCache<string, string>({ max: LARGE_ANSWER_ENTRIES, maxSize: LARGE_ANSWER_MAX_BYTES, sizeCalculation: size, dispose: (text, key) => dropped.add(size(text, key)) })
   return (request, answer) => {
     const key = deps.stores.forRequest(request).version + '\n' + originFor(request, deps.config) + '\n' + urlFacts(request.url).getKey()
     const kept = lru.get(key)

@@ -1,8 +1,8 @@
-import { fullGC } from 'bun:jsc'
 import { LRUCache } from 'lru-cache'
 import type { Config } from '../config'
 import { fillTimestamp } from './envelope'
 import { responseCacheKey } from '../http/request-key'
+import { DroppedTexts, type OnTurnover } from './dropped-texts'
 
 /**
  * Serialised responses of hot queries: JSON text keyed by index version + origin +
@@ -39,52 +39,21 @@ export class Entry {
   }
 }
 
-/**
- * Dropped texts are freed by a full collection, asked for once the cache has dropped as many
- * bytes as it holds. Why: a cached text lives long enough to reach JavaScriptCore's old
- * generation, which only a full collection frees, and the collector spaces full collections by
- * the heap's size, which counts the index's columns (~0.8 GB at 1.9M photos). Left to that,
- * clients walking the 7,281 distinct 100-photo pages of a rover grew the server by 3,056 MB RSS
- * (0.73 to 3.79 GB) in 15 s; with one full collection (~4 ms) per cache's worth of dropped
- * texts, by 550 MB, for ~10% fewer answers per second under that churn (bench/cache-churn.ts).
- * A cache that mostly hits drops little and never asks.
- */
-export type OnTurnover = () => void
-
-let collectionDue = false
-
-/** A full collection on the next turn of the event loop (not inside the request that evicted), once however often asked. */
-export function collectDroppedTexts(): void {
-  if (collectionDue) return
-  collectionDue = true
-  setImmediate(() => {
-    collectionDue = false
-    fullGC()
-  })
-}
-
 export class ResponseCache {
   readonly #lru?: LRUCache<string, Entry>
-  /** Bytes (by the size the bound counts) dropped since onTurnover last ran. */
-  #dropped = 0
-  /** How often the dropped texts added up to the byte bound (metrics). */
-  turnovers = 0
+  readonly #dropped: DroppedTexts
 
-  constructor(entries: number, maxBytes = RESPONSE_CACHE_MAX_BYTES, onTurnover: OnTurnover = collectDroppedTexts) {
+  constructor(entries: number, maxBytes = RESPONSE_CACHE_MAX_BYTES, onTurnover?: OnTurnover) {
+    // Every way out of the cache (evicted, replaced, cleared) leaves a text for the collector.
+    const dropped = new DroppedTexts(maxBytes, onTurnover)
+    this.#dropped = dropped
     if (entries > 0) {
       this.#lru = new LRUCache<string, Entry>({
         max: entries,
         maxSize: maxBytes,
         maxEntrySize: RESPONSE_CACHE_MAX_ENTRY_BYTES,
         sizeCalculation: entrySize,
-        // Every way out (evicted, replaced, cleared) leaves the text for the collector.
-        dispose: (e, key) => {
-          this.#dropped += entrySize(e, key)
-          if (this.#dropped < maxBytes) return
-          this.#dropped = 0
-          this.turnovers++
-          onTurnover()
-        },
+        dispose: (e, key) => dropped.add(entrySize(e, key)),
       })
     }
   }
@@ -126,6 +95,11 @@ export class ResponseCache {
       lru.set(key, e)
     } else this.hits++
     return e
+  }
+
+  /** How often the texts this cache dropped added up to its byte bound (metrics). */
+  get turnovers(): number {
+    return this.#dropped.turnovers
   }
 
   clear(): void {
