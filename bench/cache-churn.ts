@@ -1,6 +1,6 @@
 /**
  * How large does the server grow while clients keep asking for pages it has not cached?
- * Usage: bun bench/cache-churn.ts [--index DIR] [--seconds N] [--clients N]
+ * Usage: bun bench/cache-churn.ts [--index DIR] [--seconds N] [--clients N] [--pages N]
  *
  * The server is `bun app/server.ts` on the index (default data/index-synthetic, the 1.9M-photo
  * synthetic catalogue, built first when missing), with its runtime settings and default response
@@ -28,6 +28,8 @@ const root = join(import.meta.dir, '..')
 const indexDir = opt('index', join(root, 'data/index-synthetic'))
 const seconds = Number(opt('seconds', '20'))
 const clients = Number(opt('clients', '8'))
+/** Only the first N pages (0: all): a set small enough to stay cached, each page asked again and again. */
+const pageLimit = Number(opt('pages', '0'))
 if (!(seconds > 0 && seconds <= 600) || !(clients >= 1 && clients <= 64)) throw new Error('--seconds 1..600, --clients 1..64')
 
 if (!existsSync(join(indexDir, 'current', 'manifest.json'))) await buildSynthetic(root, indexDir, 1, 20120806)
@@ -60,6 +62,7 @@ try {
   const pages: string[] = []
   for (const g of await stats(`group_by=sol&rovers=${rover}`))
     for (let p = 1; g.count >= 100 && p <= Math.ceil(g.count / 100); p++) pages.push(`/api/v2/photos?rovers=${rover}&sol=${g.key}&per_page=100&page=${p}`)
+  if (pageLimit > 0) pages.length = Math.min(pages.length, pageLimit)
   if (pages.length === 0) throw new Error('no sol with 100 photos in this index')
 
   const before = rssMb()

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { ResponseCache, RESPONSE_CACHE_MAX_ENTRY_BYTES } from '../src/query/response-cache'
+import { Entry, ResponseCache, RESPONSE_CACHE_MAX_ENTRY_BYTES, stampedCopiesHeld } from '../src/query/response-cache'
+import { TIMESTAMP_SLOT } from '../src/query/envelope'
 import { responseCacheKey } from '../src/http/request-key'
 import { urlFacts } from '../src/http/url-facts'
 import { float32Text as float32Json } from '../src/query/float32-text'
@@ -83,6 +84,21 @@ describe('ResponseCache', () => {
     await new Promise((r) => setImmediate(r))
     await new Promise((r) => setTimeout(r, 0))
     expect(weak!.deref()).toBeUndefined()
+  })
+
+  test('a filled copy serves its millisecond only: kept while the clock stands, let go for every entry when it moves, filled again with the new time', () => {
+    const text = (n: string) => `{"data":"${n}","meta":{"timestamp":${TIMESTAMP_SLOT}}}`
+    const [a, b, c] = [new Entry(text('a')), new Entry(text('b')), new Entry(text('c'))]
+    const t1 = Date.UTC(2026, 0, 2, 3, 4, 5, 6)
+    expect(a.stampedAt(t1)).toBe('{"data":"a","meta":{"timestamp":"2026-01-02T03:04:05.006Z"}}')
+    b.stampedAt(t1)
+    a.stampedAt(t1)
+    expect(stampedCopiesHeld()).toBe(2) // a once, b once
+    expect(c.stampedAt(t1 + 1)).toBe('{"data":"c","meta":{"timestamp":"2026-01-02T03:04:05.007Z"}}')
+    expect(stampedCopiesHeld()).toBe(1) // a's and b's copies let go
+    expect(a.stampedAt(t1 + 1)).toBe('{"data":"a","meta":{"timestamp":"2026-01-02T03:04:05.007Z"}}')
+    expect(a.stampedAt(t1)).toBe('{"data":"a","meta":{"timestamp":"2026-01-02T03:04:05.006Z"}}') // a clock set back is a move too
+    expect(stampedCopiesHeld()).toBe(1)
   })
 
   test('a computation that throws stores nothing; 0 entries disables the cache', () => {
