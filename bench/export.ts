@@ -4,8 +4,9 @@ import { join } from 'node:path'
 import type { Subprocess } from 'bun'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { tableFromIPC, tableToIPC } from 'apache-arrow'
-import { KeyStore } from '../src/keys/key-store'
+import { startBenchServer, type BenchServer } from './lib/bench-server'
 import { freePort, stopProcess, waitReady } from './lib/processes'
+import { whileSampled } from './lib/process-usage'
 import { round3 } from './lib/measure'
 import type { ExportResult } from './lib/result'
 import type { ScenarioOptions } from './lib/scenario-options'
@@ -33,37 +34,32 @@ import type { ScenarioOptions } from './lib/scenario-options'
  */
 export async function benchExport(o: ScenarioOptions): Promise<ExportResult> {
   const dir = mkdtempSync(join(tmpdir(), 'mars-bench-export-'))
-  const keys = KeyStore.open(join(dir, 'keys.sqlite'))
-  const key = keys.create('bench@example.com')
-  keys.close()
-  const [port, cport] = [await freePort(), await freePort()]
-  const proc = Bun.spawn([process.execPath, 'app/server.ts'], {
-    cwd: o.root,
-    env: { ...process.env, PORT: String(port), INDEX_DIR: o.indexDir, KEYS_DB: join(dir, 'keys.sqlite'), WATCH_INDEX: '0', LOG_LEVEL: 'warn', RATE_LIMIT_HOURLY: '1000000000', RATE_LIMIT_DAILY: '1000000000', REDIS_URL: '' },
-    stdout: 'ignore',
-    stderr: 'inherit',
-  })
+  const cport = await freePort()
+  let server: BenchServer | undefined
   let ceiling: Subprocess | undefined
   const rounds = o.quick ? 1 : 3
   const client = (await curlPath()) ? curlClient : fetchClient
   const formats: ExportResult['formats'] = {}
   try {
+    server = await startBenchServer(o.root, o.indexDir)
+    const { key, proc } = server
     ceiling = Bun.spawn([process.execPath, join(import.meta.dir, 'export-ceiling.ts'), String(cport)], { stdout: 'ignore', stderr: 'inherit' })
-    await waitReady(`http://127.0.0.1:${port}/health`, proc)
     await waitReady(`http://127.0.0.1:${cport}/health`, ceiling)
     o.log(`export: client ${client.name}`)
     const duck = await (await DuckDBInstance.create(':memory:')).connect()
     let loaded = false
     const auth = { 'x-api-key': key }
     for (const format of ['arrow', 'ndjson', 'csv'] as const) {
-      const url = `http://127.0.0.1:${port}/api/v2/photos/export?format=${format}`
+      const url = `${server.origin}/api/v2/photos/export?format=${format}`
       let best: (Read & { cpuMs: number }) | undefined
       let leastCpu = Infinity
       let bare: Read | undefined
       let rss = -Infinity
       let anon = -Infinity
       for (let r = 0; r < rounds; r++) {
-        const run = await sampled(proc.pid, () => client.read(url, auth))
+        // The server's RSS sampled every 10 ms during the read; its CPU time meanwhile (all threads).
+        const { value: read, usage } = await whileSampled(proc.pid, 10, () => client.read(url, auth))
+        const run = { ...read, ...usage }
         o.log(`export ${format}: ${run.rows} rows, ${(run.bytes / 2 ** 20).toFixed(0)} MiB in ${round3(run.ms)} ms (server CPU ${run.cpuMs} ms), RSS +${run.rss.toFixed(1)} MB (anonymous +${run.anon.toFixed(1)} MB)`)
         if (!best || run.ms < best.ms) best = run
         leastCpu = Math.min(leastCpu, run.cpuMs)
@@ -109,7 +105,7 @@ export async function benchExport(o: ScenarioOptions): Promise<ExportResult> {
       o.log(`export ${format}: ${rowsPerS.toLocaleString('en')} rows/s (${Math.round((100 * bare!.ms) / b.ms)}% of the bare ceiling's ${ceilingRowsPerS.toLocaleString('en')}); ${peer}: ${round3(peerMs)} ms`)
     }
   } finally {
-    await stopProcess(proc)
+    await server?.stop()
     await stopProcess(ceiling)
     rmSync(dir, { recursive: true, force: true })
   }
@@ -179,45 +175,4 @@ async function bodyOf(url: string, headers: Record<string, string>): Promise<Uin
   const res = await fetch(url, { headers })
   if (res.status !== 200) throw new Error(`export answered ${res.status}: ${await res.text()}`)
   return new Uint8Array(await res.arrayBuffer())
-}
-
-/**
- * A read while the server's RSS is sampled every 10 ms: peak growth over the RSS just before it,
- * and the CPU time the server spent meanwhile (all its threads, user and system).
- */
-async function sampled(pid: number, read: () => Promise<Read>): Promise<Read & { rss: number; anon: number; cpuMs: number }> {
-  const cpu0 = cpuMs(pid)
-  const before = rssMb(pid)
-  let peak = before.rss
-  let peakAnon = before.anon
-  const sample = () => {
-    const m = rssMb(pid)
-    peak = Math.max(peak, m.rss)
-    peakAnon = Math.max(peakAnon, m.anon)
-  }
-  const timer = setInterval(sample, 10)
-  try {
-    const r = await read()
-    sample()
-    return { ...r, rss: peak - before.rss, anon: peakAnon - before.anon, cpuMs: cpuMs(pid) - cpu0 }
-  } finally {
-    clearInterval(timer)
-  }
-}
-
-/** User plus system CPU time of a process so far, ms (/proc/PID/stat utime and stime, in clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-  return (Number(fields[11]) + Number(fields[12])) * 10
-}
-
-/**
- * VmRSS (the goal's figure) and RssAnon of the server in MB. VmRSS also counts the pages of the
- * memory-mapped index the export reads (file-backed, clean: the kernel drops them at will);
- * RssAnon is the process's own memory (heap, buffers, socket sink).
- */
-function rssMb(pid: number): { rss: number; anon: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) / 1024
-  return { rss: kb('VmRSS'), anon: kb('RssAnon') }
 }
