@@ -1,7 +1,6 @@
 import { LRUCache } from 'lru-cache'
 import type { Config } from '../config'
 import { fillTimestamp } from './envelope'
-import { responseCacheKey } from '../http/request-key'
 import { DroppedTexts, type OnTurnover } from './dropped-texts'
 
 /**
@@ -92,17 +91,6 @@ export class ResponseCache {
     }
   }
 
-  /** The cached text for this (version, origin, request key), else compute() stored and returned. */
-  get(version: string, base: string, requestKey: string, compute: () => string): string {
-    if (!this.#lru) return compute()
-    return this.#entry(version, base, requestKey, compute).text
-  }
-
-  /** The entry for this (version, origin, request key), made with compute() on a miss; undefined when caching is off. */
-  entry(version: string, base: string, requestKey: string, compute: () => string): Entry | undefined {
-    return this.#lru ? this.#entry(version, base, requestKey, compute) : undefined
-  }
-
   /** Lookups answered from the cache, and those that computed the text (metrics). */
   hits = 0
   misses = 0
@@ -113,15 +101,8 @@ export class ResponseCache {
    * src/http/url-facts.ts), made on a miss; undefined when caching is off.
    */
   entryAt(key: string, compute: () => string): Entry | undefined {
-    return this.#lru ? this.#entryAt(key, compute) : undefined
-  }
-
-  #entry(version: string, base: string, requestKey: string, compute: () => string): Entry {
-    return this.#entryAt(responseCacheKey(version, base, requestKey), compute)
-  }
-
-  #entryAt(key: string, compute: () => string): Entry {
-    const lru = this.#lru!
+    const lru = this.#lru
+    if (lru === undefined) return undefined
     let e = lru.get(key)
     if (e === undefined) {
       this.misses++
