@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache'
 import type { AppDeps } from '../../src/app-deps'
 import { originFor } from '../../src/http/links'
 import { urlFacts } from '../../src/http/url-facts'
-import { DroppedTexts, type OnTurnover } from '../../src/query/dropped-texts'
+import { textBound, type OnTurnover } from '../../src/query/dropped-texts'
 import { RESPONSE_CACHE_MAX_ENTRY_BYTES } from '../../src/query/response-cache'
 
 /**
@@ -19,9 +19,8 @@ export const LARGE_ANSWER_MAX_BYTES = 64 * 1024 * 1024
 
 export function largeAnswerCache(deps: AppDeps, onTurnover?: OnTurnover): (request: Request, answer: () => string) => string {
   if (deps.config.responseCacheEntries <= 0) return (_request, answer) => answer()
-  const dropped = new DroppedTexts(LARGE_ANSWER_MAX_BYTES, onTurnover)
-  const size = (text: string, key: string) => text.length + key.length
-  const lru = new LRUCache<string, string>({ max: LARGE_ANSWER_ENTRIES, maxSize: LARGE_ANSWER_MAX_BYTES, sizeCalculation: size, dispose: (text, key) => dropped.add(size(text, key)) })
+  const bound = textBound(LARGE_ANSWER_MAX_BYTES, (text: string, key) => text.length + key.length, onTurnover)
+  const lru = new LRUCache<string, string>({ max: LARGE_ANSWER_ENTRIES, ...bound.options })
   return (request, answer) => {
     const key = deps.stores.forRequest(request).version + '\n' + originFor(request, deps.config) + '\n' + urlFacts(request.url).getKey()
     const kept = lru.get(key)

@@ -33,6 +33,23 @@ export class DroppedTexts {
   }
 }
 
+/**
+ * The byte bound of an LRU cache of texts (lru-cache options: spread them into its own), with
+ * the same size counted for the bound and for what it drops, so the two cannot disagree.
+ */
+export function textBound<V extends {}>(maxBytes: number, size: (value: V, key: string) => number, onTurnover?: OnTurnover) {
+  const dropped = new DroppedTexts(maxBytes, onTurnover)
+  return {
+    dropped,
+    options: {
+      maxSize: maxBytes,
+      sizeCalculation: size,
+      // Every way out of the cache (evicted, replaced, cleared) leaves a text for the collector.
+      dispose: (value: V, key: string) => dropped.add(size(value, key)),
+    },
+  }
+}
+
 let collectionDue = false
 
 /** A full collection on the next turn of the event loop (not inside the request that evicted), once however often asked. */

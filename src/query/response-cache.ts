@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache'
 import type { Config } from '../config'
 import { fillTimestamp } from './envelope'
-import { DroppedTexts, type OnTurnover } from './dropped-texts'
+import { textBound, type DroppedTexts, type OnTurnover } from './dropped-texts'
 
 /**
  * Serialised responses of hot queries: JSON text keyed by index version + origin +
@@ -77,18 +77,9 @@ export class ResponseCache {
   readonly #dropped: DroppedTexts
 
   constructor(entries: number, maxBytes = RESPONSE_CACHE_MAX_BYTES, onTurnover?: OnTurnover) {
-    // Every way out of the cache (evicted, replaced, cleared) leaves a text for the collector.
-    const dropped = new DroppedTexts(maxBytes, onTurnover)
-    this.#dropped = dropped
-    if (entries > 0) {
-      this.#lru = new LRUCache<string, Entry>({
-        max: entries,
-        maxSize: maxBytes,
-        maxEntrySize: RESPONSE_CACHE_MAX_ENTRY_BYTES,
-        sizeCalculation: entrySize,
-        dispose: (e, key) => dropped.add(entrySize(e, key)),
-      })
-    }
+    const bound = textBound(maxBytes, (e: Entry, key) => e.text.length + key.length, onTurnover)
+    this.#dropped = bound.dropped
+    if (entries > 0) this.#lru = new LRUCache<string, Entry>({ max: entries, maxEntrySize: RESPONSE_CACHE_MAX_ENTRY_BYTES, ...bound.options })
   }
 
   /** Lookups answered from the cache, and those that computed the text (metrics). */
@@ -124,10 +115,6 @@ export class ResponseCache {
   get size(): number {
     return this.#lru?.size ?? 0
   }
-}
-
-function entrySize(e: Entry, key: string): number {
-  return e.text.length + key.length
 }
 
 const shared = new WeakMap<Config, ResponseCache>()
