@@ -3,7 +3,6 @@ import { mkdirSync, mkdtempSync, readlinkSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { haproxyConfig } from '../deploy/haproxy-config'
-import { windowsAt } from '../src/limits/windows'
 import { copyIndex } from './setup/index-copy'
 import { startRedis, type RedisServer } from './setup/redis'
 import { spawnServer, type ServerProcess } from './setup/test-app'
@@ -224,9 +223,11 @@ describe.skipIf(!ready)('cluster: HAProxy, three instances, one Redis, one key s
     // What was counted before the kill is still there after the restart (append-only file).
     const client = new RedisClient(redis!.url)
     await client.connect()
-    const w = windowsAt(Date.now())
-    const hourCounters = (await client.send('KEYS', [`rl:*:h:${w.hourStart}`])) as string[]
-    expect(hourCounters.length).toBeGreaterThanOrEqual(5)
+    // The keys with an hour counter, whichever hour: a run that crosses the top of the hour
+    // counted its earlier requests under the previous hour's names.
+    const hourCounters = (await client.send('KEYS', ['rl:*:h:*'])) as string[]
+    const countedKeys = new Set(hourCounters.map((k) => k.slice(0, k.lastIndexOf(':h:'))))
+    expect(countedKeys.size).toBeGreaterThanOrEqual(5)
     client.close()
   }, 60_000)
 
