@@ -1,9 +1,5 @@
 import { expect, test } from 'bun:test'
-import { readFileSync } from 'node:fs'
-import { treeRssBytes } from '../bench/lib/tree-rss'
-
-/** This process's own resident bytes now. */
-const ownRssBytes = () => Number(readFileSync('/proc/self/statm', 'latin1').split(' ')[1]) * 4096
+import { rssBytes, treeRssBytes } from '../bench/lib/tree-rss'
 
 /** The build probe's peak RSS counts children running at the same time: their memory adds up. */
 test('the RSS of a process tree includes every running child, so two 200 MiB children add 400 MiB', async () => {
@@ -17,7 +13,7 @@ test('the RSS of a process tree includes every running child, so two 200 MiB chi
     // Against this process's own RSS read at the same moment, not the tree's before: the test
     // runner's heap may shrink meanwhile by more than the margin (a collection between the reads).
     const during = treeRssBytes(process.pid)
-    const own = ownRssBytes()
+    const own = rssBytes(process.pid)
     expect(during - own).toBeGreaterThan(2 * 190 * 2 ** 20)
   } finally {
     for (const k of kids) k.kill()

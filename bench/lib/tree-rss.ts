@@ -37,14 +37,17 @@ export function treeRssBytes(pid: number): number {
     for (const [p, parent] of ppid) if (!tree.has(p) && tree.has(parent)) { tree.add(p); grew = true }
   }
   let total = 0
-  for (const p of tree) {
-    try {
-      total += Number(readFileSync(`/proc/${p}/statm`, 'latin1').split(' ')[1]) * PAGE
-    } catch {
-      // gone
-    }
-  }
+  for (const p of tree) total += rssBytes(p)
   return total
+}
+
+/** Bytes resident in `pid` alone now (0 when it is gone or /proc is absent). */
+export function rssBytes(pid: number): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/statm`, 'latin1').split(' ')[1]) * PAGE
+  } catch {
+    return 0
+  }
 }
 
 /** Samples a process tree's RSS every `everyMs` until stopped; `peak()` is the largest sum seen. */
