@@ -1,6 +1,6 @@
-import { Elysia } from 'elysia'
 import type { PluginDeps } from '../../src/app-deps'
 import { openMailer } from '../../src/mail/mailer'
+import { route, routesPlugin, type Route } from '../../src/http/route'
 import { Dashboard, unavailablePage, type Visit } from './dashboard'
 
 type Server = { requestIP(r: Request): { address: string } | null } | null | undefined
@@ -26,25 +26,16 @@ export function dashboardPlugin(deps: PluginDeps) {
     }
   }
   // Declared open for the gates (no API key, not counted); HTML pages of the site, not API operations.
-  const ROUTES = [
-    ['GET', '/dashboard', 'The key dashboard: sign in, or your key'],
-    ['POST', '/dashboard/sign-in', 'Ask for a sign-in link by e-mail'],
-    ['GET', '/dashboard/link', 'The sign-in link: a button that finishes signing in'],
-    ['POST', '/dashboard/link', 'Finish signing in with the link'],
-    ['GET', '/dashboard/confirm', 'Confirm a change to your key'],
-    ['POST', '/dashboard/key', 'Create, regenerate or revoke your key'],
-    ['POST', '/dashboard/sign-out', 'Sign out'],
-    ['POST', '/dashboard/account/delete', 'Delete your account'],
-  ] as const
-  for (const [method, path, summary] of ROUTES)
-    deps.routes.register({ method, path, summary, keyed: false, hidden: true, tags: ['dashboard'], responses: { 200: { description: 'An HTML page', mediaType: 'text/html' } } })
-  return new Elysia({ name: 'dashboard' })
-    .get('/dashboard', page((v) => d.home(v)))
-    .post('/dashboard/sign-in', page((v) => d.signIn(v)), raw)
-    .get('/dashboard/link', page((v, q) => d.linkPage(v, q.token)))
-    .post('/dashboard/link', page((v) => d.redeem(v)), raw)
-    .get('/dashboard/confirm', page((v, q) => d.confirm(v, q.action)))
-    .post('/dashboard/key', page((v) => d.keyAction(v)), raw)
-    .post('/dashboard/sign-out', page((v) => d.signOut(v)), raw)
-    .post('/dashboard/account/delete', page((v) => d.deleteAccount(v)), raw)
+  const pageRoute = (method: 'GET' | 'POST', path: string, summary: string, handle: Route['handle']) =>
+    route({ method, path, summary, keyed: false, hidden: true, responses: { 200: { description: 'An HTML page', mediaType: 'text/html' } }, handle, ...(method === 'POST' ? { hook: raw } : {}) })
+  return routesPlugin(deps, 'dashboard', 'dashboard', [
+    pageRoute('GET', '/dashboard', 'The key dashboard: sign in, or your key', page((v) => d.home(v))),
+    pageRoute('POST', '/dashboard/sign-in', 'Ask for a sign-in link by e-mail', page((v) => d.signIn(v))),
+    pageRoute('GET', '/dashboard/link', 'The sign-in link: a button that finishes signing in', page((v, q) => d.linkPage(v, q.token))),
+    pageRoute('POST', '/dashboard/link', 'Finish signing in with the link', page((v) => d.redeem(v))),
+    pageRoute('GET', '/dashboard/confirm', 'Confirm a change to your key', page((v, q) => d.confirm(v, q.action))),
+    pageRoute('POST', '/dashboard/key', 'Create, regenerate or revoke your key', page((v) => d.keyAction(v))),
+    pageRoute('POST', '/dashboard/sign-out', 'Sign out', page((v) => d.signOut(v))),
+    pageRoute('POST', '/dashboard/account/delete', 'Delete your account', page((v) => d.deleteAccount(v))),
+  ])
 }

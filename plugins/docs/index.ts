@@ -1,8 +1,8 @@
-import { Elysia } from 'elysia'
 import { Type } from '@sinclair/typebox'
 import type { PluginDeps } from '../../src/app-deps'
 import { JsonBody } from '../../src/http/json-body'
 import { origin } from '../../src/http/links'
+import { route, routesPlugin } from '../../src/http/route'
 import { API_PREFIX, apiRoot, ApiRootSchema } from './api-root'
 import { docsPage } from './docs-page'
 import { landingPage } from './landing-page'
@@ -18,39 +18,6 @@ import { openApiDocument } from './openapi-document'
  */
 export function docsPlugin(deps: PluginDeps) {
   const routes = () => deps.routes.documented()
-  deps.routes.register({
-    method: 'GET',
-    path: API_PREFIX,
-    summary: 'API root: the resources and their links',
-    tags: ['service'],
-    responses: { 200: { description: 'Self-description with absolute links', schema: ApiRootSchema } },
-  })
-  deps.routes.register({
-    method: 'GET',
-    path: `${API_PREFIX}/openapi.json`,
-    summary: 'This OpenAPI 3.1 document',
-    tags: ['service'],
-    keyed: false,
-    responses: { 200: { description: 'The OpenAPI document', schema: Type.Object({ openapi: Type.String(), info: Type.Object({}), paths: Type.Object({}) }, { description: 'An OpenAPI 3.1 document' }) } },
-  })
-  deps.routes.register({
-    method: 'GET',
-    path: `${API_PREFIX}/docs`,
-    summary: 'Browsable reference (HTML)',
-    tags: ['service'],
-    keyed: false,
-    responses: { 200: { description: 'An HTML page rendering the OpenAPI document', mediaType: 'text/html', schema: Type.String() } },
-  })
-
-  deps.routes.register({
-    method: 'GET',
-    path: '/',
-    summary: 'Landing page (HTML) linking the reference, the OpenAPI document, health and the dashboard',
-    tags: ['service'],
-    keyed: false,
-    responses: { 200: { description: 'A small HTML page', mediaType: 'text/html', schema: Type.String() } },
-  })
-
   const memo = new Map<string, string>()
   let memoRoutes = -1
   const cached = (key: string, make: () => string) => {
@@ -79,15 +46,44 @@ export function docsPlugin(deps: PluginDeps) {
 
   // `=> new JsonBody(...)`: Elysia reads these as synchronous (src/http/sync-hook.ts).
   const landing = landingPage()
-  return new Elysia({ name: 'docs' })
-    .get('/', () => new Response(landing, { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=3600' } }))
-    .get(API_PREFIX, ({ request }) => new JsonBody(rootText(request)))
-    .get(`${API_PREFIX}/openapi.json`, () => new JsonBody(openApiText(), 200, { 'cache-control': 'public, max-age=3600' }))
-    .get(
-      `${API_PREFIX}/docs`,
-      () =>
+  return routesPlugin(deps, 'docs', 'service', [
+    route({
+      method: 'GET',
+      path: API_PREFIX,
+      summary: 'API root: the resources and their links',
+      tags: ['service'],
+      responses: { 200: { description: 'Self-description with absolute links', schema: ApiRootSchema } },
+      handle: ({ request }) => new JsonBody(rootText(request)),
+    }),
+    route({
+      method: 'GET',
+      path: `${API_PREFIX}/openapi.json`,
+      summary: 'This OpenAPI 3.1 document',
+      tags: ['service'],
+      keyed: false,
+      responses: { 200: { description: 'The OpenAPI document', schema: Type.Object({ openapi: Type.String(), info: Type.Object({}), paths: Type.Object({}) }, { description: 'An OpenAPI 3.1 document' }) } },
+      handle: () => new JsonBody(openApiText(), 200, { 'cache-control': 'public, max-age=3600' }),
+    }),
+    route({
+      method: 'GET',
+      path: `${API_PREFIX}/docs`,
+      summary: 'Browsable reference (HTML)',
+      tags: ['service'],
+      keyed: false,
+      responses: { 200: { description: 'An HTML page rendering the OpenAPI document', mediaType: 'text/html', schema: Type.String() } },
+      handle: () =>
         new Response(docsPage(`${API_PREFIX}/openapi.json`), {
           headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=3600' },
         }),
-    )
+    }),
+    route({
+      method: 'GET',
+      path: '/',
+      summary: 'Landing page (HTML) linking the reference, the OpenAPI document, health and the dashboard',
+      tags: ['service'],
+      keyed: false,
+      responses: { 200: { description: 'A small HTML page', mediaType: 'text/html', schema: Type.String() } },
+      handle: () => new Response(landing, { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=3600' } }),
+    }),
+  ])
 }

@@ -1,6 +1,6 @@
-import { Elysia } from 'elysia'
 import type { PluginDeps } from '../../src/app-deps'
 import { JsonBody } from '../../src/http/json-body'
+import { route, routesPlugin } from '../../src/http/route'
 import { healthReport, HealthReportSchema } from './health-report'
 
 /**
@@ -9,18 +9,20 @@ import { healthReport, HealthReportSchema } from './health-report'
  */
 export function healthPlugin(deps: PluginDeps) {
   const startedAt = Date.now()
-  deps.routes.register({
-    method: 'GET',
-    path: '/health',
-    summary: 'Service health',
-    description: 'Index version, kind, photo count, build time, uptime and the rate-limit store. Needs no key and is not counted.',
-    tags: ['service'],
-    keyed: false,
-    responses: { 200: { description: 'The service answers', schema: HealthReportSchema } },
-  })
-  return new Elysia({ name: 'health' }).get('/health', ({ request }) => {
-    const store = deps.stores.forRequest(request)
-    const now = Date.now()
-    return new JsonBody(JSON.stringify(healthReport(store, deps.limits.status(), startedAt, now)), 200, { 'cache-control': 'no-store' })
-  })
+  return routesPlugin(deps, 'health', 'service', [
+    route({
+      method: 'GET',
+      path: '/health',
+      summary: 'Service health',
+      description: 'Index version, kind, photo count, build time, uptime and the rate-limit store. Needs no key and is not counted.',
+      tags: ['service'],
+      keyed: false,
+      responses: { 200: { description: 'The service answers', schema: HealthReportSchema } },
+      handle: ({ request }) => {
+        const store = deps.stores.forRequest(request)
+        const now = Date.now()
+        return new JsonBody(JSON.stringify(healthReport(store, deps.limits.status(), startedAt, now)), 200, { 'cache-control': 'no-store' })
+      },
+    }),
+  ])
 }

@@ -1,7 +1,6 @@
-import { Elysia } from 'elysia'
 import { Type } from '@sinclair/typebox'
 import type { PluginDeps } from '../../src/app-deps'
-import type { RouteDocs } from '../../src/http/route-docs'
+import { route, routesPlugin } from '../../src/http/route'
 import { JsonBody } from '../../src/http/json-body'
 import { cachedAnswer } from '../../src/http/cached-answer'
 import { origin } from '../../src/http/links'
@@ -22,20 +21,60 @@ import { PhotoBatchSchema, PhotoListSchema, PhotoOneSchema, PhotoStatsSchema } f
  * plugins/errors.
  */
 export function photosPlugin(deps: PluginDeps) {
-  registerDocs(deps.routes)
   const cache = responseCacheFor(deps.config)
   deps.stores.onSwap(() => cache.clear())
 
   const answer = cachedAnswer(deps)
 
-  return new Elysia({ name: 'photos' })
-    // `=> new JsonBody(...)`: Elysia reads these as synchronous (src/http/sync-hook.ts).
-    .get(PHOTOS_PATH, ({ request }) => new JsonBody(answer(request, listPhotos)))
-    .get(STATS_PATH, ({ request }) => new JsonBody(answer(request, photoStats)))
-    .get(`${PHOTOS_PATH}/:id`, ({ request, params }) => new JsonBody(answer(request, byId(params.id))))
-    .post(
-      BATCH_PATH,
-      async ({ request }) => {
+  return routesPlugin(deps, 'photos', 'photos', [
+    route({
+      method: 'GET',
+      path: PHOTOS_PATH,
+      summary: 'Search photos',
+      description:
+        'Filters combine with AND; ranges are inclusive. Sort by any listed field (prefix - for descending); absent values sort last in both ' +
+        'directions and id ascending is always the final tie-breaker. per_page above 100 is served as 100; a page past the end is 200 with ' +
+        'empty data. Every page that has more rows carries pagination.cursor.next: pass it as `cursor` to continue after that page with ' +
+        'keyset pagination (stable across index rebuilds; `page` is then ignored). Unknown parameters are ignored.',
+      query: PHOTO_QUERY_SCHEMA,
+      responses: { 200: { description: 'Photo list envelope', schema: PhotoListSchema }, 400: { description: 'Invalid parameters (each one named)' } },
+      render: (store, query, base) => listPhotos(store, query, base),
+    }),
+    route({
+      method: 'GET',
+      path: STATS_PATH,
+      summary: 'Photo statistics',
+      description:
+        'Counts of the photos matching every photo filter, grouped by camera (default; camera name), rover (slug, with avg_per_sol) or sol ' +
+        '(ascending, with the earliest earth_date). percentage to one decimal; period = earliest and latest earth_date of the matches.',
+      query: STATS_QUERY_SCHEMA,
+      responses: { 200: { description: 'Statistics envelope', schema: PhotoStatsSchema }, 400: { description: 'Invalid parameters' } },
+      render: (store, query, base) => photoStats(store, query, base),
+    }),
+    route({
+      method: 'GET',
+      path: `${PHOTOS_PATH}/:id`,
+      summary: 'One photo',
+      description: 'The output parameters of the list (fields, field_set, include, image_sizes, exclude_images) apply; the whole query is validated as on the list.',
+      params: Type.Object({ id: Type.Integer({ format: 'int32', description: 'Photo id' }) }),
+      query: PHOTO_QUERY_SCHEMA,
+      responses: { 200: { description: 'Single photo envelope', schema: PhotoOneSchema }, 400: { description: 'id is not an int32, or invalid query' }, 404: { description: 'No photo has this id' } },
+      // The raw params.id: getPhoto tells a segment that is not valid percent-encoding (null) from a bad id.
+      // `=> new JsonBody(...)`: Elysia reads it as synchronous (src/http/sync-hook.ts).
+      handle: ({ request, params }) => new JsonBody(answer(request, byId(params.id))),
+    }),
+    route({
+      method: 'POST',
+      path: BATCH_PATH,
+      summary: 'Several photos by id',
+      description:
+        `Body {"ids": [...]}: 1 to ${MAX_BATCH_IDS} int32 ids. Photos come in request order, a repeated id once, unknown ids skipped and listed in ` +
+        'meta.ids_missing. The output parameters of the query string apply. Content-Type must be JSON (else 415).',
+      query: PHOTO_QUERY_SCHEMA,
+      body: Type.Object({ ids: Type.Array(Type.Integer({ format: 'int32' }), { minItems: 1, maxItems: MAX_BATCH_IDS }) }),
+      responses: { 200: { description: 'Photo list', schema: PhotoBatchSchema }, 400: { description: 'Bad body or query' }, 408: { description: 'Body too slow' }, 413: { description: 'Body too large' }, 415: { description: 'Body is not JSON' } },
+      hook: { parse: 'none' },
+      handle: async ({ request }) => {
         const body = await readJsonBody(request, deps.config.maxBodyBytes, (deps.config.bodyTimeoutS ?? 10) * 1000)
         // The cache key holds the distinct ids in request order; a bad body is answered uncached.
         const ids = parseIds(body, [])
@@ -46,59 +85,10 @@ export function photosPlugin(deps: PluginDeps) {
         }
         return new JsonBody(answer(request, (store, q, base) => batchPhotos(store, body, q, base), ' ids=' + ids.join(',')))
       },
-      { parse: 'none' },
-    )
+    }),
+  ])
 }
 
 function byId(id: string) {
   return (store: Store, q: URLSearchParams, base: string) => getPhoto(store, id, q, base)
-}
-
-function registerDocs(routes: RouteDocs): void {
-  routes.register({
-    method: 'GET',
-    path: PHOTOS_PATH,
-    summary: 'Search photos',
-    description:
-      'Filters combine with AND; ranges are inclusive. Sort by any listed field (prefix - for descending); absent values sort last in both ' +
-      'directions and id ascending is always the final tie-breaker. per_page above 100 is served as 100; a page past the end is 200 with ' +
-      'empty data. Every page that has more rows carries pagination.cursor.next: pass it as `cursor` to continue after that page with ' +
-      'keyset pagination (stable across index rebuilds; `page` is then ignored). Unknown parameters are ignored.',
-    query: PHOTO_QUERY_SCHEMA,
-    responses: { 200: { description: 'Photo list envelope', schema: PhotoListSchema }, 400: { description: 'Invalid parameters (each one named)' } },
-    tags: ['photos'],
-  })
-  routes.register({
-    method: 'GET',
-    path: STATS_PATH,
-    summary: 'Photo statistics',
-    description:
-      'Counts of the photos matching every photo filter, grouped by camera (default; camera name), rover (slug, with avg_per_sol) or sol ' +
-      '(ascending, with the earliest earth_date). percentage to one decimal; period = earliest and latest earth_date of the matches.',
-    query: STATS_QUERY_SCHEMA,
-    responses: { 200: { description: 'Statistics envelope', schema: PhotoStatsSchema }, 400: { description: 'Invalid parameters' } },
-    tags: ['photos'],
-  })
-  routes.register({
-    method: 'GET',
-    path: `${PHOTOS_PATH}/:id`,
-    summary: 'One photo',
-    description: 'The output parameters of the list (fields, field_set, include, image_sizes, exclude_images) apply; the whole query is validated as on the list.',
-    params: Type.Object({ id: Type.Integer({ format: 'int32', description: 'Photo id' }) }),
-    query: PHOTO_QUERY_SCHEMA,
-    responses: { 200: { description: 'Single photo envelope', schema: PhotoOneSchema }, 400: { description: 'id is not an int32, or invalid query' }, 404: { description: 'No photo has this id' } },
-    tags: ['photos'],
-  })
-  routes.register({
-    method: 'POST',
-    path: BATCH_PATH,
-    summary: 'Several photos by id',
-    description:
-      `Body {"ids": [...]}: 1 to ${MAX_BATCH_IDS} int32 ids. Photos come in request order, a repeated id once, unknown ids skipped and listed in ` +
-      'meta.ids_missing. The output parameters of the query string apply. Content-Type must be JSON (else 415).',
-    query: PHOTO_QUERY_SCHEMA,
-    body: Type.Object({ ids: Type.Array(Type.Integer({ format: 'int32' }), { minItems: 1, maxItems: MAX_BATCH_IDS }) }),
-    responses: { 200: { description: 'Photo list', schema: PhotoBatchSchema }, 400: { description: 'Bad body or query' }, 408: { description: 'Body too slow' }, 413: { description: 'Body too large' }, 415: { description: 'Body is not JSON' } },
-    tags: ['photos'],
-  })
 }

@@ -1,10 +1,8 @@
-import { Elysia } from 'elysia'
 import type { PluginDeps } from '../app-deps'
 import type { Store } from '../store/store'
-import { cachedAnswer, type Render } from './cached-answer'
-import { JsonBody } from './json-body'
-import { pathParam } from './path-param'
+import type { Render } from './cached-answer'
 import type { RouteDoc } from './route-docs'
+import { paramOf, route, routesPlugin } from './route'
 
 /**
  * One GET route of a read-only resource: its declaration and how its JSON is rendered.
@@ -34,32 +32,10 @@ export interface ResourceSpec {
  * through the shared response cache (index version + origin + canonical request key, ETag
  * downstream), so every list and by-id resource has the same pinning, caching and errors:
  * problems thrown by `render` (400 for bad parameters, 404 for unknown ids) reach
- * plugins/errors and are never cached.
+ * plugins/errors and are never cached. The GET-only form of ./route.ts.
  */
 export function resourcePlugin(deps: PluginDeps, spec: ResourceSpec) {
-  const answer = cachedAnswer(deps)
-  const app = new Elysia({ name: spec.name })
-  for (const { doc, render } of spec.routes) {
-    deps.routes.register({ method: 'GET', ...doc, tags: [spec.tag] })
-    const param = paramOf(doc.path)
-    if (param === undefined) {
-      const list: Render = (store, query, base) => render(store, query, base, '')
-      // `=> new JsonBody(...)`: Elysia reads these as synchronous (src/http/sync-hook.ts).
-      app.get(doc.path, ({ request }) => new JsonBody(answer(request, list)))
-    } else {
-      app.get(doc.path, ({ request, params }) => new JsonBody(answer(request, withId(render, pathParam((params as Record<string, unknown>)[param])))))
-    }
-  }
-  return app
+  return routesPlugin(deps, spec.name, spec.tag, spec.routes.map(({ doc, render }) => route({ method: 'GET', ...doc, render })))
 }
 
-function withId(render: ResourceRoute['render'], id: string): Render {
-  return (store, query, base) => render(store, query, base, id)
-}
-
-/** The name of the path's one parameter (`:slug` -> slug), or undefined for a path without. */
-export function paramOf(path: string): string | undefined {
-  const names = [...path.matchAll(/\/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]!)
-  if (names.length > 1) throw new Error(`a resource route has at most one path parameter: ${path}`)
-  return names[0]
-}
+export { paramOf }
