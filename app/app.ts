@@ -10,6 +10,7 @@ import { docsPlugin } from '../plugins/docs'
 import { authPlugin } from '../plugins/auth'
 import { rateLimitPlugin } from '../plugins/rate-limit'
 import { etagPlugin } from '../plugins/etag'
+import { queryNamesPlugin } from '../plugins/query-names'
 import { photosPlugin } from '../plugins/photos'
 import { exportPlugin } from '../plugins/export'
 import { roversPlugin } from '../plugins/rovers'
@@ -47,6 +48,7 @@ export function createApp(appDeps: AppDeps) {
     .use(rateLimitPlugin(deps)) // hourly, daily, in-flight limits; headers; slot released after the response
     .use(methodCheckPlugin(deps, { routes })) // 405 for a static path of other methods (counted)
     .use(bodyLimitPlugin(deps)) // 400 for a body on GET/HEAD, 413 for oversized bodies (counted: it comes after the rate limit)
+    .use(queryNamesPlugin(deps)) // 400 for a query name the /api/v2 route does not take, with the closest it takes (counted; never tagged, so never a 304)
     .use(healthPlugin(deps)) // GET /health: no key, not counted
     .use(docsPlugin(deps)) // API root (keyed), OpenAPI document and viewer (no key)
     .use(photosPlugin(deps))

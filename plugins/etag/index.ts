@@ -3,6 +3,7 @@ import type { PluginDeps } from '../../src/app-deps'
 import { originFor } from '../../src/http/links'
 import { syncHook } from '../../src/http/sync-hook'
 import { urlFacts } from '../../src/http/url-facts'
+import { queryProblem } from '../../src/http/query-problem'
 import { contextOf, type RequestContext } from '../../src/http/request-context'
 import { CATCH_ALL_ROUTE } from '../../src/http/route-docs'
 import { entityTag, ifNoneMatch } from '../../src/http/entity-tag'
@@ -51,6 +52,8 @@ export function etagPlugin(deps: PluginDeps) {
     if (request.method !== 'GET' && request.method !== 'HEAD') return undefined
     if (ctx.key === undefined) return undefined
     if (route === undefined || route === CATCH_ALL_ROUTE) return undefined
+    // A query naming a parameter the route does not take is a 400 (plugins/query-names): no tag, so never a 304.
+    if (queryProblem(deps.routes, request, route) !== null) return undefined
     const version = deps.stores.forRequest(request).version
     const base = originFor(request, deps.config)
     const url = request.url

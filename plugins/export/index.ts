@@ -2,7 +2,7 @@ import type { PluginDeps } from '../../src/app-deps'
 import { originFor } from '../../src/http/links'
 import { route, routesPlugin } from '../../src/http/route'
 import { urlFacts } from '../../src/http/url-facts'
-import { DEFAULT_EXPORT_MAX_ROWS, EXPORT_PATH, EXPORT_QUERY_SCHEMA, exportTagSuffix, FORMAT_MEDIA } from '../../src/query/export/export-params'
+import { DEFAULT_EXPORT_MAX_ROWS, EXPORT_PATH, EXPORT_QUERY_SCHEMA, exportTagSuffix, FORMAT_MEDIA, PAGING_NAMES } from '../../src/query/export/export-params'
 import { planExport, ROWS_PER_CALL } from '../../src/query/export/export-plan'
 import { exportStream } from '../../src/query/export/export-stream'
 import { contextOf } from '../../src/http/request-context'
@@ -46,6 +46,7 @@ export function exportPlugin(deps: PluginDeps) {
         '- CSV, read with DuckDB: `curl -H "X-API-Key: $KEY" -H "Accept: text/csv" -o sols.csv "$BASE/api/v2/photos/export?sol_min=1000&sol_max=1010"`, then ' +
         '`SELECT sol, avg("dimensions.width") FROM read_csv_auto(\'sols.csv\') GROUP BY sol`',
       query: EXPORT_QUERY_SCHEMA,
+      ignoresQuery: PAGING_NAMES,
       responses: {
         200: {
           description: 'The photos, streamed (Content-Disposition: attachment; filename="photos-<index version>.<ext>")',

@@ -1,6 +1,7 @@
 import type { KeyRecord } from '../keys/key-store'
 import type { Store } from '../store/store'
 import type { Lease } from '../limits/counter-store'
+import type { ProblemError } from './problems'
 
 /**
  * Everything one request gathers on its way through the pipeline, in one typed object created
@@ -38,6 +39,8 @@ export class RequestContext {
   whenRenewed: Array<(nowMs: number) => void> | undefined = undefined
   /** The in-flight slot the rate limit took for this request: given back with the whenAnswered callbacks (kept apart: no closure per request). */
   lease: Lease | undefined = undefined
+  /** The 400 for query names the route does not take, null when it takes them all; undefined until decided (./query-problem.ts). */
+  queryProblem: ProblemError | null | undefined = undefined
   /** `If-None-Match: *` on an existing GET resource: a successful answer becomes 304. */
   star = false
   /** Set when that happened, before the whenAnswered callbacks run (the rate limit leaves a 304 uncounted). */

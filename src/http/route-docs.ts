@@ -1,4 +1,5 @@
 import type { TObject, TSchema } from '@sinclair/typebox'
+import { isV2Path } from './api-paths'
 
 /**
  * The route declarations of one app: what each route is (the OpenAPI document in plugins/docs is
@@ -29,6 +30,11 @@ export interface RouteDoc {
   keyed?: boolean
   /** The key may also come as the `api_key` query parameter (the v1 compatibility routes only). */
   keyInQuery?: boolean
+  /**
+   * Query names the route accepts without documenting them, and ignores (the export ignores the
+   * list's paging). On /api/v2 any name neither here nor in `query` is a 400 (src/http/query-names.ts).
+   */
+  ignoresQuery?: readonly string[]
   /** Declared for the gates but left out of the OpenAPI document: an alias of a documented route (the v1 layer's second prefix) or a page of the site (the dashboard). */
   hidden?: boolean
 }
@@ -41,6 +47,8 @@ export class RouteDocs {
   /** The same declarations by method, then path: looked up on every request with strings the request already holds (no key built per lookup). */
   readonly #byMethod = new Map<string, Map<string, RouteDoc>>()
   readonly #tagNotes = new Map<string, string>()
+  /** The query names each /api/v2 route takes, made once when it is declared. */
+  readonly #takes = new WeakMap<RouteDoc, ReadonlySet<string>>()
 
   /** A description for an OpenAPI tag of this app (shown with the tag's operations). */
   describeTag(name: string, description: string): void {
@@ -57,6 +65,18 @@ export class RouteDocs {
     let paths = this.#byMethod.get(doc.method)
     if (paths === undefined) this.#byMethod.set(doc.method, (paths = new Map()))
     paths.set(doc.path, doc)
+    if (isV2Path(doc.path)) this.#takes.set(doc, new Set([...Object.keys(doc.query?.properties ?? {}), ...(doc.ignoresQuery ?? [])]))
+  }
+
+  /**
+   * The query names the route at `pattern` takes, when it refuses every other name (the /api/v2
+   * routes: decisions.md, Filters); undefined when it ignores names it does not know (v1, the
+   * site's pages) or is not declared.
+   */
+  takes(method: string, pattern: string | undefined): ReadonlySet<string> | undefined {
+    if (pattern === undefined) return undefined
+    const doc = this.lookup(method, pattern)
+    return doc === undefined ? undefined : this.#takes.get(doc)
   }
 
   /** The declaration of `method` at the Elysia route pattern `path`; HEAD falls back to GET (RFC 9110 §9.3.2). */

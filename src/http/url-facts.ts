@@ -1,3 +1,5 @@
+import type { ProblemError } from './problems'
+import { unknownNamesProblem } from './query-names'
 import { requestKey, responseCacheKey } from './request-key'
 
 /**
@@ -26,6 +28,11 @@ export interface UrlFacts {
    * kept for the last index version and origin asked: one flat string per URL, its hash computed once.
    */
   cacheKey(version: string, base: string): string
+  /**
+   * The 400 for the query names that `takes` (a route's names, src/http/route-docs.ts) does not
+   * hold, or null (src/http/query-names.ts); kept for the last set asked, so a URL is judged once per route.
+   */
+  queryProblem(takes: ReadonlySet<string>): ProblemError | null
 }
 
 const MAX_ENTRIES = 4096
@@ -38,6 +45,8 @@ class Facts implements UrlFacts {
   #cacheVersion?: string
   #cacheBase?: string
   #cacheKey = ''
+  #takes?: ReadonlySet<string>
+  #queryProblem: ProblemError | null = null
   constructor(
     readonly url: string,
     readonly path: string,
@@ -61,6 +70,14 @@ class Facts implements UrlFacts {
       this.#cacheBase = base
     }
     return this.#cacheKey
+  }
+
+  queryProblem(takes: ReadonlySet<string>): ProblemError | null {
+    if (takes !== this.#takes) {
+      this.#queryProblem = unknownNamesProblem(takes, this.params())
+      this.#takes = takes
+    }
+    return this.#queryProblem
   }
 
   urlOrigin(): string {

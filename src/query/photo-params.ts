@@ -16,8 +16,8 @@ import { ATTRIBUTES, FIELD_NAMES, IMAGE_SIZES, PRESETS, outputSpec, type ImageSi
  * The photo query parameters of the interface (Photos, `GET /api/v2/photos`): one TypeBox
  * schema each (also the OpenAPI document's), parsed into a typed plan. Every bad value is
  * collected, so one 400 names them all (decisions.md, Errors). Parameter names are read
- * lower-case exactly as the interface lists them; anything else, the derived names
- * (`RoverList`, `PageNumber`, ...) included, is ignored (decisions.md, Filters).
+ * lower-case exactly as the interface lists them; on /api/v2 any other name, the derived names
+ * (`RoverList`, `PageNumber`, ...) included, is refused before a parser runs (src/http/query-names.ts).
  */
 
 // ---- declarations -------------------------------------------------------------------------

@@ -34,7 +34,7 @@ describe('reproductions: a first request cannot decide the answer of a second on
     ['/api/v2/photos/stats?GROUP_BY=rover', '/api/v2/photos/stats?group_by=rover'],
     ['/api/v2/photos?FIELDS=id&per_page=1', '/api/v2/photos?fields=id&per_page=1'],
     ['/api/v2/photos?PAGE=2&per_page=1', '/api/v2/photos?page=2&per_page=1'],
-    ['/api/v2/cameras?ROVER=spirit', '/api/v2/cameras?rover=spirit'],
+    ['/api/v2/cameras/NAVCAM?ROVER=spirit', '/api/v2/cameras/NAVCAM?rover=spirit'],
   ]
   for (const [first, second] of pairs) {
     test(`${first} then ${second} (another key): the second gets its own answer, with its own ETag`, async () => {

@@ -46,7 +46,7 @@ const FORMAT: ParamSpec<Exclude<ExportFormat, 'json'>> = {
 
 const MAX_ROWS = intParam('max_rows', 0, INT32_MAX, `Return at most this many photos (the first in the requested order). The server caps it at EXPORT_MAX_ROWS (default ${DEFAULT_EXPORT_MAX_ROWS.toLocaleString('en')}).`)
 
-/** Paging belongs to the list only: an export is every match, so these are ignored like unknown parameters. */
+/** Paging belongs to the list only: an export is every match, so these are accepted and ignored (the export route declares them so). */
 export const PAGING_NAMES = ['page', 'per_page', 'cursor']
 
 export const EXPORT_PARAMS: ParamSpec<unknown>[] = [FORMAT as ParamSpec<unknown>, MAX_ROWS as ParamSpec<unknown>, ...PHOTO_PARAMS.filter((p) => !PAGING_NAMES.includes(p.name))]

@@ -15,7 +15,7 @@ export const GROUP_BY_VALUES = ['camera', 'rover', 'sol'] as const
 export type GroupBy = (typeof GROUP_BY_VALUES)[number]
 export const GROUP_BY: ParamSpec<GroupBy> = choiceParam('group_by', GROUP_BY_VALUES, 'Grouping of the statistics; default camera.')
 
-// Statistics have no pages to walk: `cursor` is not one of their parameters (ignored like any unknown one).
+// Statistics have no pages to walk: `cursor` is not one of their parameters (a 400 like any name a route does not take).
 export const STATS_QUERY_SCHEMA = querySchema([GROUP_BY as ParamSpec<unknown>, ...PHOTO_PARAMS.filter((p) => p.name !== 'cursor')])
 
 export interface StatsQuery {
