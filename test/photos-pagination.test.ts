@@ -42,13 +42,13 @@ describe('envelope', () => {
     expect(d.pagination.cursor.next).toMatch(/^[A-Za-z0-9_-]+$/)
   })
 
-  test('links are absolute and keep every parameter of the request, unknown ones included', async () => {
-    const q = 'nasa_id=ncam&rovers=perseverance&mars_time_min=M10:00:00&sort=-sol&fields=sol&foo=bar&per_page=5&page=2'
+  test('links are absolute and keep every parameter of the request', async () => {
+    const q = 'nasa_id=ncam&rovers=perseverance&mars_time_min=M10:00:00&sort=-sol&fields=sol&per_page=5&page=2'
     const d = await list(q)
     for (const name of ['self', 'first', 'last', 'next', 'prev']) {
       const u = new URL(d.links[name])
       expect(u.origin + u.pathname).toBe('http://localhost/api/v2/photos')
-      for (const k of ['nasa_id', 'rovers', 'mars_time_min', 'sort', 'fields', 'foo']) expect(u.searchParams.get(k)).toBe(new URLSearchParams(q).get(k))
+      for (const k of ['nasa_id', 'rovers', 'mars_time_min', 'sort', 'fields']) expect(u.searchParams.get(k)).toBe(new URLSearchParams(q).get(k))
       expect(u.searchParams.get('per_page')).toBe('5')
     }
     expect(new URL(d.links.self).searchParams.get('page')).toBe('2')
@@ -131,7 +131,7 @@ describe('pages', () => {
 describe('serialised-response cache and conditional requests', () => {
   test('a repeated query is answered from the cache (same text but a fresh timestamp); another query adds an entry', async () => {
     const cache = responseCacheFor(t.deps.config)
-    const q = `rovers=opportunity&per_page=7&x=${crypto.randomUUID()}`
+    const q = `rovers=opportunity&per_page=7&nasa_id=${crypto.randomUUID()}`
     const a = await (await t.request(`/api/v2/photos?${q}`)).text()
     const size = cache.size
     const b = await (await t.request(`/api/v2/photos?${q}`)).text()

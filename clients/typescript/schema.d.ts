@@ -332,7 +332,7 @@ export interface paths {
         };
         /**
          * Search photos
-         * @description Filters combine with AND; ranges are inclusive. Sort by any listed field (prefix - for descending); absent values sort last in both directions and id ascending is always the final tie-breaker. per_page above 100 is served as 100; a page past the end is 200 with empty data. Every page that has more rows carries pagination.cursor.next: pass it as `cursor` to continue after that page with keyset pagination (stable across index rebuilds; `page` is then ignored). Unknown parameters are ignored.
+         * @description Filters combine with AND; ranges are inclusive. Sort by any listed field (prefix - for descending); absent values sort last in both directions and id ascending is always the final tie-breaker. per_page above 100 is served as 100; a page past the end is 200 with empty data. Every page that has more rows carries pagination.cursor.next: pass it as `cursor` to continue after that page with keyset pagination (stable across index rebuilds; `page` is then ignored). A parameter name this operation does not take is a 400 naming it (with the closest name it takes).
          */
         get: operations["getPhotos"];
         put?: never;
