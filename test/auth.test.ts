@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Database } from 'bun:sqlite'
-import { INVALID_KEY_DETAIL, MISSING_KEY_DETAIL } from '../src/keys/authenticate'
+import { INVALID_KEY_DETAIL, MISSING_KEY_DETAIL, QUERY_KEY_DETAIL } from '../src/keys/authenticate'
 import { generateKey, hashKey, isWellFormedKey } from '../src/keys/api-key'
 import { makeTestApp, type TestApp } from './setup/test-app'
 
@@ -52,10 +52,14 @@ describe('the two 401s (interface.md, Authentication 4)', () => {
     }
   })
 
-  test('the key is read from the header only: a query-string key is ignored', async () => {
+  test('the key is read from the header only: a query-string key is a 401 saying where the key goes', async () => {
     const r = await t.anonymous(`/api/v2?api_key=${t.key}&x-api-key=${t.key}`)
     expect(r.status).toBe(401)
-    expect((await json(r)).detail).toBe(MISSING_KEY_DETAIL)
+    expect((await json(r)).detail).toBe(QUERY_KEY_DETAIL)
+    // an X-API-Key-like name in the query is no key either
+    const q = await t.anonymous(`/api/v2?x-api-key=${t.key}`)
+    expect(q.status).toBe(401)
+    expect((await json(q)).detail).toBe(MISSING_KEY_DETAIL)
   })
 
   test('401 answers carry no rate-limit headers and are not counted', async () => {
@@ -68,11 +72,11 @@ describe('the two 401s (interface.md, Authentication 4)', () => {
     expect(after.hourCount).toBe(before.hourCount)
   })
 
-  test('unknown paths need a key first (401), then 404: a path no route declares open never looks public', async () => {
-    expect((await t.anonymous('/api/v2/no-such-thing')).status).toBe(401)
-    expect((await t.request('/api/v2/no-such-thing')).status).toBe(404)
-    expect((await t.anonymous('/no-such-thing')).status).toBe(401)
-    expect((await t.request('/no-such-thing')).status).toBe(404)
+  test('unknown paths under the API need a key first (401), then 404: a path no route declares open never looks public', async () => {
+    for (const path of ['/api/v2/no-such-thing', '/api/no-such-thing', '/API/v2/photos', '/xy/api/v2/photos', '/%61pi/v2/photos', '/mars-photos/api/v2']) {
+      expect({ path, status: (await t.anonymous(path)).status }).toEqual({ path, status: 401 })
+      expect({ path, status: (await t.request(path)).status }).toEqual({ path, status: 404 })
+    }
   })
 
   test('a valid key is let through', async () => {

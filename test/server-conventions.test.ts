@@ -37,7 +37,7 @@ describe('the server process', () => {
     await fetch(`${s.url}/health`)
     const text = await (await fetch(`http://127.0.0.1:${started.metrics_port}/metrics`)).text()
     expect(text).toMatch(/http_requests_total\{route="\/health",method="GET",status="200"\} 1/)
-    expect((await fetch(`${s.url}/metrics`)).status).toBe(401) // no METRICS_TOKEN: not on the main port, an unknown path like any other (keyed)
+    expect((await fetch(`${s.url}/metrics`)).status).toBe(404) // no METRICS_TOKEN: not on the main port, an unknown path outside the API like any other
   }, 30_000)
 
   test('--help exits 0 with a usage text on every script, `npm run serve -- --help` included', () => {

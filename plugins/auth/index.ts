@@ -1,7 +1,10 @@
 import { Elysia } from 'elysia'
 import type { PluginDeps } from '../../src/app-deps'
 import { ProblemError } from '../../src/http/problems'
-import { authenticate } from '../../src/keys/authenticate'
+import { authenticate, BEARER_KEY_DETAIL, QUERY_KEY_DETAIL } from '../../src/keys/authenticate'
+import { isV2Path } from '../../src/http/api-paths'
+import { CATCH_ALL_ROUTE } from '../../src/http/route-docs'
+import { urlFacts } from '../../src/http/url-facts'
 import { clientAddress, FailedAuthThrottle } from '../../src/limits/failed-auth-throttle'
 import { contextOf } from '../../src/http/request-context'
 import { syncHook } from '../../src/http/sync-hook'
@@ -62,7 +65,13 @@ export function authPlugin(deps: PluginDeps) {
     // and metrics, so they name what ran instead of matching the path again.
     const ctx = contextOf(request)
     if (route !== undefined) ctx.route = route
-    if (ctx.key !== undefined || !deps.routes.needsKey(request.method, route)) return
+    // The catch-all's path as routed: keyed when it may be meant for the API, else a plain 404.
+    const path = route === CATCH_ALL_ROUTE ? urlFacts(request.url).path : route
+    if (!deps.routes.needsKey(request.method, route, path)) return
+    // A key in a place this route never reads it: refused before anything else, saying where it goes.
+    const misplaced = misplacedKey(request, path, route !== undefined && deps.routes.lookup(request.method, route)?.keyInQuery === true)
+    if (misplaced !== undefined) throw new ProblemError('unauthorized', misplaced)
+    if (ctx.key !== undefined) return
     // The header, else the api_key query parameter where the matched route is declared to take
     // it (the v1 compatibility routes only): the one place a key is read.
     const header = request.headers.get('x-api-key') ?? (route !== undefined && deps.routes.lookup(request.method, route)?.keyInQuery ? queryApiKey(request.url) : null)
@@ -95,6 +104,7 @@ export function authPlugin(deps: PluginDeps) {
   deps.early?.addGate((ctx, request, route) => {
     if (ctx.key !== undefined) return 'next'
     if (!sync || !deps.routes.needsKey(request.method, route)) return 'pipeline'
+    if (misplacedKey(request, route, deps.routes.lookup(request.method, route)?.keyInQuery === true) !== undefined) return 'pipeline'
     const header = request.headers.get('x-api-key')
     if (header === null || header === '') return 'pipeline'
     try {
@@ -118,3 +128,22 @@ export function authPlugin(deps: PluginDeps) {
   // Destructured, so Elysia sees which context fields the hook reads (a whole `ctx` makes it parse cookies for every route).
   return plugin.onTransform({ as: 'global' }, syncHook(({ request, route }: Ctx) => void check(request, route)))
 }
+
+/**
+ * Why a key this request sends cannot be used, or undefined (interface.md, Authentication: the key
+ * goes in X-API-Key; decisions.md, Keys in the URL: `api_key=` on the v1 routes only). On /api/v2
+ * an `api_key` query parameter (any case) or `Authorization: Bearer` is always refused, even beside
+ * a valid X-API-Key, so a client learns at once that the header is the one place; elsewhere a
+ * Bearer credential is pointed at X-API-Key only when no key came where the route reads one.
+ */
+export function misplacedKey(request: Request, path: string | undefined, keyInQuery: boolean): string | undefined {
+  const v2 = path !== undefined && isV2Path(path)
+  if (v2 && urlFacts(request.url).hasQueryKey()) return QUERY_KEY_DETAIL
+  const authorization = request.headers.get('authorization')
+  if (authorization === null || !BEARER.test(authorization)) return undefined
+  if (v2) return BEARER_KEY_DETAIL
+  const sent = request.headers.get('x-api-key') ?? (keyInQuery ? queryApiKey(request.url) : null)
+  return sent === null || sent === '' ? BEARER_KEY_DETAIL : undefined
+}
+
+const BEARER = /^\s*bearer(?:\s|$)/i

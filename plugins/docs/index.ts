@@ -5,6 +5,7 @@ import { origin } from '../../src/http/links'
 import { route, routesPlugin } from '../../src/http/route'
 import { API_PREFIX, apiRoot, ApiRootSchema } from './api-root'
 import { docsPage } from './docs-page'
+import { favicon } from './favicon'
 import { landingPage } from './landing-page'
 import { openApiDocument } from './openapi-document'
 
@@ -46,6 +47,7 @@ export function docsPlugin(deps: PluginDeps) {
 
   // `=> new JsonBody(...)`: Elysia reads these as synchronous (src/http/sync-hook.ts).
   const landing = landingPage()
+  const icon = favicon()
   return routesPlugin(deps, 'docs', 'service', [
     route({
       method: 'GET',
@@ -84,6 +86,15 @@ export function docsPlugin(deps: PluginDeps) {
       keyed: false,
       responses: { 200: { description: 'A small HTML page', mediaType: 'text/html', schema: Type.String() } },
       handle: () => new Response(landing, { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=3600' } }),
+    }),
+    route({
+      method: 'GET',
+      path: '/favicon.ico',
+      summary: 'The site icon',
+      keyed: false,
+      hidden: true,
+      responses: { 200: { description: 'A 32×32 icon', mediaType: 'image/x-icon' } },
+      handle: () => new Response(icon, { headers: { 'content-type': 'image/x-icon', 'cache-control': 'public, max-age=86400' } }),
     }),
   ])
 }

@@ -1,5 +1,5 @@
 import type { TObject, TSchema } from '@sinclair/typebox'
-import { isV2Path } from './api-paths'
+import { isApiPath, isV2Path } from './api-paths'
 
 /**
  * The route declarations of one app: what each route is (the OpenAPI document in plugins/docs is
@@ -86,10 +86,13 @@ export class RouteDocs {
 
   /**
    * Whether a request that Elysia routed to `pattern` needs a key. Only a route declared
-   * `keyed: false` is open; anything else (undeclared, the catch-all, no route) needs one.
+   * `keyed: false` is open; anything else (undeclared, no route) needs one. The catch-all (a path
+   * no route takes) needs one when its `path` (the request's, as routed) may be meant for the API
+   * (src/http/api-paths.ts), so the API keeps failing closed; elsewhere it is a plain 404.
    */
-  needsKey(method: string, pattern: string | undefined): boolean {
+  needsKey(method: string, pattern: string | undefined, path?: string): boolean {
     if (pattern === undefined) return true
+    if (pattern === CATCH_ALL_ROUTE) return path === undefined || isApiPath(path)
     return this.lookup(method, pattern)?.keyed !== false
   }
 

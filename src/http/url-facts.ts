@@ -33,6 +33,8 @@ export interface UrlFacts {
    * hold, or null (src/http/query-names.ts); kept for the last set asked, so a URL is judged once per route.
    */
   queryProblem(takes: ReadonlySet<string>): ProblemError | null
+  /** Whether the query has an `api_key` parameter, in any case (as the request key drops it). */
+  hasQueryKey(): boolean
 }
 
 const MAX_ENTRIES = 4096
@@ -46,6 +48,7 @@ class Facts implements UrlFacts {
   #cacheBase?: string
   #cacheKey = ''
   #takes?: ReadonlySet<string>
+  #hasQueryKey?: boolean
   #queryProblem: ProblemError | null = null
   constructor(
     readonly url: string,
@@ -78,6 +81,14 @@ class Facts implements UrlFacts {
       this.#takes = takes
     }
     return this.#queryProblem
+  }
+
+  hasQueryKey(): boolean {
+    if (this.#hasQueryKey === undefined) {
+      this.#hasQueryKey = false
+      for (const name of this.params().keys()) if (name.toLowerCase() === 'api_key') this.#hasQueryKey = true
+    }
+    return this.#hasQueryKey
   }
 
   urlOrigin(): string {

@@ -5,6 +5,10 @@ import type { KeyDirectory, KeyRecord } from './key-directory'
 export const MISSING_KEY_DETAIL = 'An API key is required: send your key in the X-API-Key header.'
 /** interface.md, Errors: the invalid-key detail says the key is invalid (bad format, unknown and revoked alike: behaviour.md §2.3). */
 export const INVALID_KEY_DETAIL = 'The API key is invalid. Check the value sent in X-API-Key, or generate a new key.'
+/** A key sent as `Authorization: Bearer …` is never read: where it goes instead. */
+export const BEARER_KEY_DETAIL = 'API keys are not read from the Authorization header: send your key in the X-API-Key header (the api_key query parameter works on v1 only).'
+/** A key sent as `api_key=` on v2, with or without X-API-Key: v2 reads the header alone. */
+export const QUERY_KEY_DETAIL = 'On /api/v2 the API key is not read from the api_key query parameter (it works on v1 only): send your key in the X-API-Key header, and keep it out of URLs.'
 
 /**
  * The key record for an X-API-Key value, or the 401 to send (interface.md, Authentication 4).

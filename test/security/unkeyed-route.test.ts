@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { makeTestApp, type TestApp } from '../setup/test-app'
 import { startRawServer, type RawServer } from './support'
 import { MISSING_KEY_DETAIL } from '../../src/keys/authenticate'
+import { isApiPath } from '../../src/http/api-paths'
 
 /**
  * The key check decides from the route that actually runs. Before, the router skipped a fixed
@@ -57,10 +58,12 @@ describe('a short Host header no longer skips the key check and the limits', () 
 const concrete = (pattern: string) => pattern.replace(/:[A-Za-z0-9_]+\??/g, '1').replace(/\*$/, 'x')
 
 describe('every route of the assembled app, including routes added later, needs a key unless declared open', () => {
-  test('the declarations: every route under /api is keyed except the OpenAPI document and its page; the catch-all is keyed', () => {
+  test('the declarations: every route under /api is keyed except the OpenAPI document and its page; the catch-all is keyed for a path under the API', () => {
     const routes = t.app.routes
     expect(routes.length).toBeGreaterThan(10)
     expect(t.app.routeDocs.needsKey('GET', '/*')).toBe(true)
+    expect(t.app.routeDocs.needsKey('GET', '/*', '/api/v2/nope')).toBe(true)
+    expect(t.app.routeDocs.needsKey('GET', '/*', '/nope')).toBe(false)
     expect(t.app.routeDocs.needsKey('GET', '/health')).toBe(false)
     for (const r of routes) {
       const method = r.method === 'ALL' ? 'GET' : r.method
@@ -76,11 +79,12 @@ describe('every route of the assembled app, including routes added later, needs 
       for (const host of HOSTILE_HOSTS) {
         for (const prefix of ['', '/xy', '/qq/zz', '//']) {
           const res = await t.app.handle(new Request(`http://${host}${prefix}${path}`, { method, ...(method === 'POST' ? { body: '{"ids":[1]}', headers: { 'content-type': 'application/json' } } : {}) }))
-          const open = prefix === '' && !t.app.routeDocs.needsKey(method, r.path)
+          const open = prefix === '' && !t.app.routeDocs.needsKey(method, r.path, path)
           const label = `${method} http://${host}${prefix}${path}`
           // An open route may refuse for its own reasons (the dashboard's session), never for want of an API key.
           if (open) expect({ label, keyRefused: res.status === 401 && (await res.text()).includes(MISSING_KEY_DETAIL) }).toEqual({ label, keyRefused: false })
-          else expect({ label, status: res.status }).toEqual({ label, status: 401 })
+          // Behind a prefix no route takes the path: under the API it is keyed, elsewhere a plain 404, never the route's answer.
+          else expect({ label, status: res.status }).toEqual({ label, status: isApiPath(prefix + path) ? 401 : 404 })
         }
       }
     }
@@ -93,10 +97,10 @@ describe('every route of the assembled app, including routes added later, needs 
       for (const host of HOSTILE_HOSTS) {
         for (const prefix of ['', '/xy', '/qq/zz']) {
           const a = await s.raw(method, prefix + path, host, method === 'POST' ? { 'content-type': 'application/json' } : {}, method === 'POST' ? '{"ids":[1]}' : undefined)
-          const open = prefix === '' && !t.app.routeDocs.needsKey(method, r.path)
+          const open = prefix === '' && !t.app.routeDocs.needsKey(method, r.path, path)
           const label = `${method} ${prefix}${path} Host: ${host}`
           if (open) expect({ label, keyRefused: a?.status === 401 && String(a?.body).includes(MISSING_KEY_DETAIL) }).toEqual({ label, keyRefused: false })
-          else expect({ label, status: a?.status }).toEqual({ label, status: 401 })
+          else expect({ label, status: a?.status }).toEqual({ label, status: isApiPath(prefix + path) ? 401 : 404 })
         }
       }
     }

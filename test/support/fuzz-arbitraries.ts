@@ -816,6 +816,8 @@ export function checkAnswer(method: string, status: number, headers: Headers, bo
   v.push(...leakViolations(status, type, body))
   if (status >= 400) {
     if (head) return v // no body on HEAD (RFC 9110 §9.3.2)
+    // the page a browser gets for an unknown path outside the API (plugins/errors/not-found-page.ts)
+    if (status === 404 && /^text\/html/i.test(type)) return body.includes('<title>Page not found') ? v : [...v, '404 HTML that is not the not-found page']
     if (!/json|text\/plain/.test(type)) v.push(`${status} with content-type "${type}"`)
     let doc: any
     try {
@@ -860,14 +862,15 @@ export function checkAnswer(method: string, status: number, headers: Headers, bo
 export function leakViolations(status: number, type: string, body: string): string[] {
   const v: string[] = []
   const html = /html/i.test(type) || /<html|<!doctype/i.test(body.slice(0, 2000))
-  if (html && !(status >= 200 && status < 300 && /^text\/html/i.test(type))) v.push(`${status} answer is HTML`)
+  // HTML only as a page: a 2xx page of the site, or the 404 page a browser gets outside the API.
+  if (html && !(((status >= 200 && status < 300) || status === 404) && /^text\/html/i.test(type))) v.push(`${status} answer is HTML`)
   if (/\bat\s+(?:\S+\s+)?\(?(?:\/|file:\/\/)[^\s)]+:\d+:\d+\)?/.test(body)) v.push(`${status} answer carries a stack frame`)
   if (/\/work\/|\/home\/|\/root\/|node_modules\/|\/(?:src|app|plugins|index-builder)\/[\w/-]+\.ts\b/.test(body)) v.push(`${status} answer carries a server file path`)
   return v
 }
 
 /** Paths that need no key (the service's declared open routes; trailing slash ignored): written out here, so the judge does not take the app's word for it. */
-const OPEN_PATHS = new Set(['/', '/health', '/api/v2/openapi.json', '/api/v2/docs'])
+const OPEN_PATHS = new Set(['/', '/health', '/favicon.ico', '/api/v2/openapi.json', '/api/v2/docs'])
 /** The site's pages: the key dashboard (its own session) and the public rover pages. */
 const OPEN_PAGES = /^\/(?:dashboard(?:\/(?:sign-in|link|confirm|key|sign-out|account\/delete))?|rovers\/[^/]+)$/
 
@@ -890,12 +893,23 @@ export function keyViolations(target: string, validKey: boolean, status: number,
     return OPEN_PATHS.has(p) || OPEN_PAGES.test(p)
   }
   if (open(path)) return []
+  // Outside the API (no `api` or `mars-photos` segment, in any case, encoded or not) an unknown path is a plain 404 (or 405).
+  if ((status === 404 || status === 405) && !MEANT_FOR_API.test(path) && !MEANT_FOR_API.test(decodedPath(path))) return []
   try {
     if (/(^|\/)\.\.?(\/|$)/.test(path) && open(new URL(path, 'http://judge').pathname)) return []
   } catch {
     /* not a path a URL can hold: judged as sent */
   }
   return [`${status} without a valid key for a path that is not open (${path.slice(0, 80)})`]
+}
+
+const MEANT_FOR_API = /(?:^|\/)(?:api|mars-photos)(?:\/|$)/i
+function decodedPath(p: string): string {
+  try {
+    return decodeURIComponent(p)
+  } catch {
+    return p.replace(/%[0-9a-f]{2}/gi, (h) => String.fromCharCode(parseInt(h.slice(1), 16)))
+  }
 }
 
 /** Whether `headers` carry one of `keys` as X-API-Key (any case of the name, surrounding spaces trimmed as HTTP does). */
