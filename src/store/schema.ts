@@ -10,7 +10,8 @@
  *    Arrow null, and the value slot holds INT_ABSENT (-1), so the typed array needs no copy;
  *  - float columns: Arrow null, value slot NaN;
  *  - string and dictionary columns: never null, the empty string "" means absent.
- * Rows of `photos.arrow` are in the default order: date_taken_utc descending (unknown last),
+ * Rows of `photos.arrow` are in the default order: the date_taken_utc sort key descending (a photo
+ * without a time at the last instant of its earth_date, src/query/sort-values.ts; unknown last),
  * then id ascending.
  */
 
