@@ -2,7 +2,7 @@
  * npm run build-index -- [--out DIR] [--synthetic] [--seed N] [--scale F] [--skip-bad]
  *                        [--if-missing] [--progress] [--keep N] [--force] [--only-sources] [paths...]
  *
- * Builds the index from the real sources (../shared/data/raw and ../shared/data/incoming, plus any
+ * Builds the index from the real sources (../shared/data/raw, …/incoming and …/pending, plus any
  * paths given; with --only-sources the paths alone) into DIR (default
  * data/index; data/index-synthetic with --synthetic) and publishes it as DIR/current.
  * Progress on stderr (when stderr is a TTY, or with --progress), the summary on stdout.
@@ -22,7 +22,7 @@ import { formatSummary } from './summary'
 
 const USAGE = `usage: npm run build-index -- [options] [source files or folders...]
   Source paths are read in addition to the default real sources
-  (../shared/data/raw and ../shared/data/incoming), unless --only-sources is given.
+  (../shared/data/raw, …/incoming and …/pending), unless --only-sources is given.
   --out DIR       where to publish (DIR/current -> DIR/<version>); default data/index,
                   or data/index-synthetic with --synthetic
   --synthetic     build the synthetic full-scale catalogue (~1.9M photos) instead of reading sources

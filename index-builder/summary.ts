@@ -106,6 +106,7 @@ export function formatSummary(s: BuildSummary, ms: number): string {
     const name = names[i]!
     const path = name.length > width ? '…' + name.slice(-(width - 1)) : name
     lines.push(`  ${path.padEnd(width)} ${src.format.padEnd(18)} records ${fmt(src.records).padStart(7)}  photos ${fmt(src.photos).padStart(7)}${src.skipped ? `  skipped ${fmt(src.skipped)}` : ''}`)
+    if (src.contradicted) lines.push(`  ${''.padEnd(width)} stated values contradicting their record, served as derived: ${Object.entries(src.contradicted).map(([f, k]) => `${f} ${fmt(k!)}`).join(', ')}`)
   }
   if (s.skipped.length > 0) {
     lines.push(`skipped  ${fmt(s.skipped.length)} bad records (--skip-bad)`)

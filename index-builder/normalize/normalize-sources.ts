@@ -8,6 +8,7 @@ import { dedupePhotos, type DedupeResult } from './dedupe-photos'
 import { deriveFields } from './derive-fields'
 import { measureDerivations, type DerivationErrors } from './measure-derivations'
 import type { PhotoRecord } from './photo-record'
+import { StatedValueCheck } from './stated-values'
 import { BUILT_IN_CALIBRATION, calibrationFromTimetable, sclkToUtcFor, type SclkCalibration, type SclkToUtc } from './sclk-to-utc'
 
 export interface ReadChecks extends ManifestChecks {
@@ -53,12 +54,32 @@ export function normalizeSources(read: SourceFiles, opts: Pick<ReadOptions, 'ski
   const clockSolMismatches: ReadChecks['clockSolMismatches'] = []
   const utcFromClock = new Set<PhotoRecord>()
   const kept: typeof drafts = []
-  const derivationErrors = measureDerivations(drafts.map((d) => d.draft.record), clocks)
+  // The validation of stated values against the record's own clock, sol and mission calendar
+  // (stated-values.ts) runs first: a contradicted value is neither served nor measured against.
+  const stated = new StatedValueCheck(clocks, manifests)
+  const corrected = new Set<PhotoRecord>()
+  for (const entry of drafts) {
+    const fields = stated.correct(entry.draft.record)
+    if (fields.length === 0) continue
+    corrected.add(entry.draft.record)
+    const src = sources[entry.sourceIndex]!
+    const counts = (src.contradicted ??= {})
+    for (const f of fields) counts[f] = (counts[f] ?? 0) + 1
+  }
+  const derivationErrors = measureDerivations(drafts.map((d) => d.draft.record).filter((r) => !corrected.has(r)), clocks)
   for (const entry of drafts) {
     const rec = entry.draft.record
     const d = deriveFields(rec, clocks[rec.rover])
+    if (rec.earth_date === '' && rec.date_taken_utc === undefined) {
+      // No capture time to date it (a URL without a clock count): NASA's v1 date of its sol.
+      const nasa = stated.manifestDate(rec.rover, rec.sol)
+      if (nasa !== undefined) {
+        rec.earth_date = nasa
+        d.filled.push('earth_date')
+      }
+    }
     if (rec.earth_date === '') {
-      const err = new SourceError(rec.source, rec.nasa_id, 'no earth_date and no capture time to derive it from')
+      const err = new SourceError(rec.source, rec.nasa_id, 'no earth_date, no capture time to derive it from, and no v1 manifest dating its sol')
       if (!skipBad) throw err
       skipped.push({ file: err.file, record: err.record, reason: err.reason })
       sources[entry.sourceIndex]!.skipped++

@@ -175,6 +175,8 @@ export interface ManifestSource {
   records: number                // records read
   photos: number                 // photos contributed after dedupe
   skipped: number                // bad records skipped (--skip-bad)
+  /** Stated values served otherwise because they contradict their own record (index-builder/normalize/stated-values.ts), per field. */
+  contradicted?: Partial<Record<'date_taken_utc' | 'earth_date', number>>
 }
 
 export interface Manifest {
