@@ -95,7 +95,7 @@ export function formatSummary(s: BuildSummary, ms: number): string {
   const derived = Object.entries(s.derived)
   if (derived.length > 0) lines.push(`derived  ${derived.map(([f, k]) => `${f} ${fmt(k)}`).join(', ')}`)
   for (const [rover, methods] of Object.entries(s.derivationErrors ?? {})) {
-    const parts = Object.entries(methods!).map(([m, e]) => ('agree' in e ? `${m} ${fmt(e.agree)}/${fmt(e.n)} agree` : `${m} n=${fmt(e.n)} median |err| ${e.median_abs}s max ${e.max_abs}s`))
+    const parts = Object.entries(methods!).map(([m, e]) => ('agree' in e ? `${m} ${fmt(e.agree)}/${fmt(e.n)} agree` : `${m} n=${fmt(e.n)} median |err| ${e.median_abs}s p95 ${e.p95_abs}s max ${e.max_abs}s`))
     lines.push(`measured ${rover}: ${parts.join('; ')}`)
   }
   const prefix = commonFolder(s.sources.map((x) => x.path))
