@@ -14,7 +14,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { FILES } from '../src/store/schema'
 import { buildIndex } from './build-index'
-import { readManifest } from './encode/manifest'
+import { BUILDER, readManifest } from './encode/manifest'
 import { CURRENT } from './encode/publish'
 import { DEFAULT_SOURCE_DIRS } from './sources/list-files'
 import { printable } from './sources/input-limits'
@@ -60,7 +60,8 @@ function completeIndexAt(out: string): string | undefined {
       return undefined
     }
   }
-  // An index from an older builder lacks files this server loads: not complete, so it is rebuilt.
+  // An index from an older builder lacks files or columns this server loads: not complete, so it is rebuilt.
+  if (m.builder !== BUILDER) return undefined
   return Object.values(FILES).every((name) => name === FILES.manifest || m.files[name]) ? m.version : undefined
 }
 

@@ -131,6 +131,7 @@ export interface SolManifestColumns {
   camera: DictColumn             // Arrow Dictionary<Utf8,Int16>
   photo_count: Int32Array        // photos of that camera on that (sol, earth_date)
   nasa_total_photos: Int32Array  // NASA's v1 manifest total for the sol, on every row of it; -1 unknown
+  nasa_earth_date: Int32Array    // DateDay: NASA's v1 manifest earth_date of the sol (v1 dated each sol once), on every row of it; -1 unknown
 }
 
 /**
