@@ -1,4 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox'
+import { splitProductVersion } from '../catalog/nasa-id-form'
 import { CAMERAS } from '../catalog/cameras'
 import { ROVER_SLUGS, roverCode } from '../catalog/rovers'
 import { validationError, type ParamError } from '../http/problems'
@@ -28,7 +29,7 @@ const str = (name: string, description: string, extra: object = {}): ParamSpec<s
   parse: (raw) => raw,
 })
 
-const NASA_ID = str('nasa_id', 'Agency image id: partial, case-insensitive match.')
+const NASA_ID = str('nasa_id', 'Agency image id: partial, case-insensitive match. Perseverance ids are served without the 2-digit product version of their file names (…_095J, not …_095J01); a whole id written with it matches too.')
 const CAMERA_NAMES_ALL = [...new Set(CAMERAS.map((c) => c.name))]
 const CAMERAS_DOC = str('cameras', `Comma-separated camera abbreviations, handled as upper case. Valid: the cameras of the selected rovers (all rovers when none): ${CAMERA_NAMES_ALL.join(', ')}.`, { pattern: listPattern(CAMERA_NAMES_ALL, true) })
 const SOL = intParam('sol', 0, INT32_MAX, 'Exact sol.')
@@ -224,7 +225,8 @@ export function parsePhotoQuery(query: URLSearchParams, store: Store, extra: Par
   if (azMin !== undefined || azMax !== undefined) filters.mastAzimuth = { lo: azMin ?? -Infinity, hi: azMax ?? Infinity }
 
   const nasa = rawParam(params, 'nasa_id')
-  if (nasa !== undefined) filters.nasaId = nasa.toLowerCase()
+  // A whole Perseverance id written with its product version finds the photo served without it.
+  if (nasa !== undefined) filters.nasaId = splitProductVersion(nasa).id.toLowerCase()
 
   const imageSizes = readParam(params, IMAGE_SIZES_PARAM, errors)
   const excludeImages = readParam(params, EXCLUDE_IMAGES, errors)
