@@ -29,7 +29,7 @@ const str = (name: string, description: string, extra: object = {}): ParamSpec<s
   parse: (raw) => raw,
 })
 
-const NASA_ID = str('nasa_id', 'Agency image id: partial, case-insensitive match. Perseverance ids are served without the 2-digit product version of their file names (…_095J, not …_095J01); a whole id written with it matches too.')
+const NASA_ID = str('nasa_id', 'Agency image id: partial, case-insensitive match.')
 const CAMERA_NAMES_ALL = [...new Set(CAMERAS.map((c) => c.name))]
 const CAMERAS_DOC = str('cameras', `Comma-separated camera abbreviations, handled as upper case. Valid: the cameras of the selected rovers (all rovers when none): ${CAMERA_NAMES_ALL.join(', ')}.`, { pattern: listPattern(CAMERA_NAMES_ALL, true) })
 const SOL = intParam('sol', 0, INT32_MAX, 'Exact sol.')
