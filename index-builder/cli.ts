@@ -2,7 +2,7 @@
  * npm run build-index -- [--out DIR] [--synthetic] [--seed N] [--scale F] [--skip-bad]
  *                        [--if-missing] [--progress] [--keep N] [--force] [--only-sources] [paths...]
  *
- * Builds the index from the real sources (../shared/data/raw and ../shared/data/incoming, plus any
+ * Builds the index from the real sources (../shared/data/raw, …/incoming and …/pending, plus any
  * paths given; with --only-sources the paths alone) into DIR (default
  * data/index; data/index-synthetic with --synthetic) and publishes it as DIR/current.
  * Progress on stderr (when stderr is a TTY, or with --progress), the summary on stdout.
@@ -14,7 +14,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { FILES } from '../src/store/schema'
 import { buildIndex } from './build-index'
-import { readManifest } from './encode/manifest'
+import { BUILDER, readManifest } from './encode/manifest'
 import { CURRENT } from './encode/publish'
 import { DEFAULT_SOURCE_DIRS } from './sources/list-files'
 import { printable } from './sources/input-limits'
@@ -22,7 +22,7 @@ import { formatSummary } from './summary'
 
 const USAGE = `usage: npm run build-index -- [options] [source files or folders...]
   Source paths are read in addition to the default real sources
-  (../shared/data/raw and ../shared/data/incoming), unless --only-sources is given.
+  (../shared/data/raw, …/incoming and …/pending), unless --only-sources is given.
   --out DIR       where to publish (DIR/current -> DIR/<version>); default data/index,
                   or data/index-synthetic with --synthetic
   --synthetic     build the synthetic full-scale catalogue (~1.9M photos) instead of reading sources
@@ -60,7 +60,8 @@ function completeIndexAt(out: string): string | undefined {
       return undefined
     }
   }
-  // An index from an older builder lacks files this server loads: not complete, so it is rebuilt.
+  // An index from an older builder lacks files or columns this server loads: not complete, so it is rebuilt.
+  if (m.builder !== BUILDER) return undefined
   return Object.values(FILES).every((name) => name === FILES.manifest || m.files[name]) ? m.version : undefined
 }
 

@@ -95,7 +95,7 @@ export function formatSummary(s: BuildSummary, ms: number): string {
   const derived = Object.entries(s.derived)
   if (derived.length > 0) lines.push(`derived  ${derived.map(([f, k]) => `${f} ${fmt(k)}`).join(', ')}`)
   for (const [rover, methods] of Object.entries(s.derivationErrors ?? {})) {
-    const parts = Object.entries(methods!).map(([m, e]) => ('agree' in e ? `${m} ${fmt(e.agree)}/${fmt(e.n)} agree` : `${m} n=${fmt(e.n)} median |err| ${e.median_abs}s max ${e.max_abs}s`))
+    const parts = Object.entries(methods!).map(([m, e]) => ('agree' in e ? `${m} ${fmt(e.agree)}/${fmt(e.n)} agree` : `${m} n=${fmt(e.n)} median |err| ${e.median_abs}s p95 ${e.p95_abs}s max ${e.max_abs}s`))
     lines.push(`measured ${rover}: ${parts.join('; ')}`)
   }
   const prefix = commonFolder(s.sources.map((x) => x.path))
@@ -106,6 +106,7 @@ export function formatSummary(s: BuildSummary, ms: number): string {
     const name = names[i]!
     const path = name.length > width ? '…' + name.slice(-(width - 1)) : name
     lines.push(`  ${path.padEnd(width)} ${src.format.padEnd(18)} records ${fmt(src.records).padStart(7)}  photos ${fmt(src.photos).padStart(7)}${src.skipped ? `  skipped ${fmt(src.skipped)}` : ''}`)
+    if (src.contradicted) lines.push(`  ${''.padEnd(width)} stated values contradicting their record, served as derived: ${Object.entries(src.contradicted).map(([f, k]) => `${f} ${fmt(k!)}`).join(', ')}`)
   }
   if (s.skipped.length > 0) {
     lines.push(`skipped  ${fmt(s.skipped.length)} bad records (--skip-bad)`)

@@ -144,10 +144,13 @@ describe('a cursor that does not fit is refused with 400 naming cursor', () => {
 
 /** Gathers rows of a photo table (with new ids / capture times for added copies) into a new table in default order. */
 function derivedPhotos(p: PhotoColumns, picks: Array<{ row: number; id: number; utc: number }>): PhotoColumns {
+  // decisions.md: a photo without a capture time sorts at the last instant of its earth_date.
+  const key = (k: { row: number; utc: number }) => (Number.isNaN(k.utc) && p.earth_date[k.row] >= 0 ? (p.earth_date[k.row] + 1) * 86_400_000 - 1 : k.utc)
   picks.sort((a, b) => {
-    const an = Number.isNaN(a.utc), bn = Number.isNaN(b.utc)
+    const ka = key(a), kb = key(b)
+    const an = Number.isNaN(ka), bn = Number.isNaN(kb)
     if (an !== bn) return an ? 1 : -1
-    if (!an && a.utc !== b.utc) return b.utc - a.utc
+    if (!an && ka !== kb) return kb - ka
     return a.id - b.id
   })
   const out: Record<string, unknown> = { length: picks.length }

@@ -1,11 +1,13 @@
 /**
- * The three incoming real sources (SOURCES.md §2.11–2.13), read in place by the default build:
+ * The three incoming real sources (SOURCES.md §2.11–2.13), read in place by the default build
+ * (with the three pending ones, §2.14–2.16, test/pending-sources.test.ts):
  * per-source, per-rover, per-sol and per-camera photo counts equal counts made here from the files
  * without the builder's code (test/support/incoming-photos.ts); PDS3 labels join their URLs and
  * their stated values win; ids of photos without a v1 id are stable and above every v1 id.
  */
 import { describe, expect, test } from 'bun:test'
 import { ASSIGNED_ID_BASE, assignedIdFor } from '../index-builder/normalize/assign-ids'
+import { splitProductVersion } from '../src/catalog/nasa-id-form'
 import { DEFAULT_RAW_DIR } from '../index-builder/sources/read-sources'
 import { readSources } from '../index-builder/normalize/normalize-sources'
 import { curiosityVoLabelNames, curiosityVoPhotos, rssFeedPhotos, rssFeedRecords, trelliscopePhotos, type IncomingPhoto } from './support/incoming-photos'
@@ -22,11 +24,13 @@ const tally = <T>(list: T[], key: (x: T) => string) => {
 const solCam = (r: { rover: string; sol: number; camera: string }) => `${r.rover}/${r.sol}/${r.camera}`
 
 describe('incoming sources: photo counts against the files', () => {
-  test('the default build reads raw/ and incoming/: 11,277 + 7,454 = 18,731 photos, and no incoming record is skipped', () => {
+  test('the default build reads raw/, incoming/ and pending/: 11,277 + 7,454 + 818 = 19,549 photos, and no incoming record is skipped', () => {
     const expected: IncomingPhoto[] = [...trelliscopePhotos(), ...rssFeedPhotos(), ...curiosityVoPhotos()]
     expect(expected.length).toBe(1245 + 1196 + 5013)
-    expect(all.records.length).toBe(rawOnly.records.length + expected.length)
-    expect(all.records.length).toBe(18_731)
+    const fromPending = all.records.filter((r) => r.source.startsWith('../shared/data/pending/'))
+    expect(fromPending.length).toBe(217 + 276 + 325)
+    expect(all.records.length).toBe(rawOnly.records.length + expected.length + fromPending.length)
+    expect(all.records.length).toBe(19_549)
     expect(all.skipped).toEqual([])
     expect(all.unmapped).toEqual([])
   })
@@ -51,12 +55,15 @@ describe('incoming sources: photo counts against the files', () => {
     expect(tally(got, (r) => String(r.sol))).toEqual({ '2': 1036, '4': 160 })
   })
 
-  test('Perseverance rss_feed: stated values win — UTC, LMST, site/drive, sample type and dimension as the record gives them; mast azimuth in [0, 360)', () => {
+  test('Perseverance rss_feed: stated values win where consistent — LMST, site/drive, sample type and dimension as the record gives them; mast azimuth in [0, 360); the stated UTC, off its own clock count by more than 60 s, stays in raw only', () => {
+    // Served without the product version its imageid carries (src/catalog/nasa-id-form.ts).
     const feed = new Map(rssFeedRecords().map((r) => [r.imageid, r]))
     let withAngles = 0
     for (const r of bySource('rss_feed')) {
-      const f = feed.get(r.nasa_id)!
-      expect(r.date_taken_utc).toBe(Date.parse(f.date_taken_utc))
+      const f = feed.get(JSON.parse(r.raw!).imageid)!
+      expect(r.nasa_id).toBe(splitProductVersion(f.imageid).id)
+      expect(Math.abs(r.date_taken_utc! - Date.parse(f.date_taken_utc))).toBeGreaterThan(60_000)
+      expect(JSON.parse(r.raw!).date_taken_utc).toBe(f.date_taken_utc)
       expect(r.date_taken_mars).toBe(f.date_taken_mars)
       expect([r.site, r.drive]).toEqual([f.site, Number(f.drive)])
       expect(r.sample_type).toBe(f.sample_type)

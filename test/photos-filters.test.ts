@@ -179,12 +179,22 @@ describe('sort: every sortable field in both directions, absent values last, id 
   test('keys after id change nothing: sort=-id,sol equals sort=-id', () => {
     expect(engineIds('sort=-id,sol').ids).toEqual(engineIds('sort=-id').ids)
   })
-  test('the default order is -date_taken_utc and photos without a capture time come last, by id', () => {
+  test('the default order is -date_taken_utc, a photo without a capture time placed at the last instant of its earth_date (before the photos of that day that state a time)', () => {
     const ids = engineIds('').ids
     expect(ids).toEqual(engineIds('sort=-date_taken_utc').ids)
-    const withoutTime = all.filter((p) => p.date_taken_utc === null).map((p) => p.id).sort((a, b) => a - b)
+    const byId = new Map(all.map((p) => [p.id, p]))
+    const withoutTime = all.filter((p) => p.date_taken_utc === null)
     expect(withoutTime.length).toBeGreaterThan(0)
-    expect(ids.slice(ids.length - withoutTime.length)).toEqual(withoutTime)
+    // Never at the end as a block: each one sits among its own day's photos.
+    const key = (id: number) => {
+      const p = byId.get(id)!
+      return p.date_taken_utc ?? Date.parse(`${p.earth_date}T23:59:59.999Z`)
+    }
+    for (let i = 1; i < ids.length; i++) {
+      const a = key(ids[i - 1]), b = key(ids[i])
+      if (a < b || (a === b && ids[i - 1] > ids[i])) throw new Error(`${ids[i - 1]} before ${ids[i]} breaks the order`)
+    }
+    expect(byId.get(ids[ids.length - 1])!.date_taken_utc === null && ids.slice(-withoutTime.length).every((id) => byId.get(id)!.date_taken_utc === null)).toBe(false)
   })
   test('absent values sort last in the descending direction too (sort=-site)', () => {
     const ids = engineIds('sort=-site').ids

@@ -23,11 +23,12 @@ beforeAll(async () => {
 const cmpField = (field: (typeof SORT_FIELDS)[number], a: number, b: number) => compareByField(store.photos, field, a, b)
 
 describe('access paths of the real test index', () => {
-  test('the photo rows are in the default order: date_taken_utc descending, unknown last, then id', () => {
+  test('the photo rows are in the default order: date_taken_utc descending (no time: the last instant of earth_date), unknown last, then id', () => {
     const p = store.photos
+    const key = (r: number) => (Number.isNaN(p.date_taken_utc[r]) && p.earth_date[r] >= 0 ? (p.earth_date[r] + 1) * 86_400_000 - 1 : p.date_taken_utc[r])
     for (let r = 1; r < p.length; r++) {
-      const a = p.date_taken_utc[r - 1]
-      const b = p.date_taken_utc[r]
+      const a = key(r - 1)
+      const b = key(r)
       const ok = Number.isNaN(b) ? Number.isNaN(a) ? p.id[r - 1] < p.id[r] : true : !Number.isNaN(a) && (a > b || (a === b && p.id[r - 1] < p.id[r]))
       if (!ok) throw new Error(`rows ${r - 1} and ${r} are out of order`)
     }

@@ -152,5 +152,5 @@ describe('Curiosity raw_image_items page (§4.2)', async () => {
     const real = await readSources()
     expect(all.records.length).toBe(real.records.length + 5)
     expect(new Set(all.records.map((x) => x.id)).size).toBe(all.records.length)
-  }, 30_000)
+  }, 90_000)
 })

@@ -13,6 +13,7 @@ import { join } from 'node:path'
 import { makeTestApp, testStore, type TestApp } from './setup/test-app'
 import { plainPhotos } from './support/brute-force'
 import { CURIOSITY_VO, rssFeedRecords } from './support/incoming-photos'
+import { splitProductVersion } from '../src/catalog/nasa-id-form'
 
 interface Cand { rover: string; sol: number; site: number; drive: number; camera: string; sclk: number; az: number; el: number; nasa_id: string }
 
@@ -24,7 +25,7 @@ function feedCandidates(): Cand[] {
   for (const r of rssFeedRecords()) {
     const e = r.extended
     if ([e.mastAz, e.mastEl, e.sclk].includes('UNK')) continue
-    out.push({ rover: 'perseverance', sol: r.sol, site: r.site, drive: Number(r.drive), camera: r.camera.instrument, sclk: Number(e.sclk), az: Number(e.mastAz), el: Number(e.mastEl), nasa_id: r.imageid })
+    out.push({ rover: 'perseverance', sol: r.sol, site: r.site, drive: Number(r.drive), camera: r.camera.instrument, sclk: Number(e.sclk), az: Number(e.mastAz), el: Number(e.mastEl), nasa_id: splitProductVersion(r.imageid).id })
   }
   return out
 }

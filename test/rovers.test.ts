@@ -77,6 +77,14 @@ function sourcePhotos(): Map<string, SourcePhoto> {
   // The incoming sources (SOURCES.md §2.11–2.13). Their sols all lie below the raw files' largest,
   // so they add to the totals only; their dates (derived for most) are not counted here.
   for (const p of incomingPhotos()) out.set(imageKey(p.url), { rover: p.rover, sol: p.sol, earthDate: '' })
+  // The pending sources (SOURCES.md §2.14–2.16): Curiosity sols 1500, 2789, 3163, all below 3728 and
+  // dated in 2016–2021, so they add to the totals only (their dates are checked in pending-sources.test.ts).
+  const pending = join(import.meta.dir, '../../shared/data/pending')
+  for (const p of JSON.parse(readFileSync(join(pending, 'sjproctor__learn-react-challenges/mockNasa.json'), 'utf8')).photos) out.set(imageKey(p.img_src), { rover: 'curiosity', sol: p.sol, earthDate: '' })
+  for (const p of JSON.parse(new TextDecoder().decode(Bun.gunzipSync(readFileSync(join(pending, 'milutinm__puliLabSample/mock.json.gz'))))).pics) out.set(imageKey(p.img_src), { rover: 'curiosity', sol: p.sol, earthDate: '' })
+  for (const list of Object.values(JSON.parse(readFileSync(join(pending, 'Arnav235__mars_photos_app/data.json'), 'utf8')) as Array<Array<string | { url: string }>>)) {
+    for (const x of list) out.set(imageKey(typeof x === 'string' ? x : x.url), { rover: 'curiosity', sol: 3163, earthDate: '' })
+  }
   return out
 }
 
@@ -102,13 +110,13 @@ describe('GET /api/v2/rovers', () => {
     const got = new Map(body.data.map((r: any) => [r.id, { total: r.attributes.total_photos, maxSol: r.attributes.max_sol, maxDate: r.attributes.max_date }]))
     expect(got).toEqual(expected)
     // the figures of the files themselves (SOURCES.md §1-§2), as a check on the counting above
-    expect(expected.get('curiosity')!.total).toBe(5088 + 1245 + 5013)
+    expect(expected.get('curiosity')!.total).toBe(5088 + 1245 + 5013 + 217 + 276 + 325)
     expect(expected.get('curiosity')!.maxSol).toBe(3728)
     expect(expected.get('opportunity')!.total).toBe(95)
     expect(expected.get('spirit')!.total).toBe(77)
     expect(expected.get('perseverance')!.maxSol).toBe(1311)
     expect(expected.get('perseverance')!.total).toBe(6017 + 1196)
-    expect([...expected.values()].reduce((a, e) => a + e.total, 0)).toBe(11_277 + 7_454)
+    expect([...expected.values()].reduce((a, e) => a + e.total, 0)).toBe(11_277 + 7_454 + 818)
   })
 
   test('lists the four rovers in slug order with the catalogue facts, in the list envelope with total and returned counts', async () => {

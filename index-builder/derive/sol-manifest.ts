@@ -12,6 +12,9 @@ import { INT_ABSENT, type PhotoColumns, type SolManifestColumns } from '../../sr
  * every row of the sol; INT_ABSENT where no manifest covers the rover or the sol. It lets a user
  * see how much of each day the catalogue holds (our `total_photos` beside NASA's).
  *
+ * `nasa_earth_date` is the date NASA's v1 manifest gives the sol (v1 dated each sol once; the v1
+ * layer serves one entry per sol with it), INT_ABSENT where no manifest states the sol.
+ *
  * Rows are ordered by rover code, sol, earth_date, then camera name (the v1 manifests list a
  * sol's cameras alphabetically), so rebuilds are byte-identical. One pass over the photos with a
  * numeric group key (exact in a double: 2 + 15 + 17 + 10 bits), no per-row objects.
@@ -49,6 +52,7 @@ export function deriveSolManifest(photos: PhotoColumns, manifests: readonly Rove
     camera: { codes: new Int16Array(n), dict: byName.map((code) => names[code]!) },
     photo_count: new Int32Array(n),
     nasa_total_photos: new Int32Array(n),
+    nasa_earth_date: new Int32Array(n),
   }
   for (let i = 0; i < n; i++) {
     const k = keys[i]!
@@ -61,18 +65,19 @@ export function deriveSolManifest(photos: PhotoColumns, manifests: readonly Rove
     out.earth_date[i] = day
     ;(out.camera.codes as Int16Array)[i] = cam
     out.photo_count[i] = counts.get(k)!
-    out.nasa_total_photos[i] = nasa[r]?.get(s) ?? INT_ABSENT
+    out.nasa_total_photos[i] = nasa[r]?.get(s)?.total ?? INT_ABSENT
+    out.nasa_earth_date[i] = nasa[r]?.get(s)?.day ?? INT_ABSENT
   }
   return out
 }
 
-/** Per rover code: sol -> NASA's total_photos for that sol (the last manifest read wins). */
-function nasaTotals(manifests: readonly RoverManifest[]): Array<Map<number, number>> {
-  const out = ROVER_SLUGS.map(() => new Map<number, number>())
+/** Per rover code: sol -> NASA's total_photos and earth_date (days) for that sol (the last manifest read wins). */
+function nasaTotals(manifests: readonly RoverManifest[]): Array<Map<number, { total: number; day: number }>> {
+  const out = ROVER_SLUGS.map(() => new Map<number, { total: number; day: number }>())
   for (const m of manifests) {
     const code = ROVER_SLUGS.indexOf(m.rover)
     if (code < 0) continue
-    for (const s of m.sols) out[code]!.set(s.sol, s.total_photos)
+    for (const s of m.sols) out[code]!.set(s.sol, { total: s.total_photos, day: Date.parse(`${s.earth_date}T00:00:00Z`) / 86_400_000 })
   }
   return out
 }

@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { Field, FixedSizeBinary, Float32, Int32, makeData, RecordBatch, Schema, Struct, Table, tableToIPC, Uint16, Uint8, Utf8, type DataType } from 'apache-arrow'
 import { ACCESS_PATHS_FORMAT, NASA_GRAM_BLOCK, RANKED_FIELDS, gramBit, SORT_FIELDS, type AccessPathColumns, type RankArray, type RankedField, type SortField } from '../../src/store/access-paths'
 import { FILES, type PhotoColumns, type Utf8Column } from '../../src/store/schema'
-import { sortValue } from '../../src/query/sort-values'
+import { sortValue, takenSortColumn } from '../../src/query/sort-values'
 import { ROVER_SLUGS } from '../../src/catalog/rovers'
 import { countingSort, numberOrder, radixSortRows, ranksAlong, SortScratch, utf8OrderIsStringOrder, utf8Ranks, type NumberColumn } from './linear-sorts'
 import { releaseMemory } from './release-memory'
@@ -121,7 +121,7 @@ function numberColumn(p: AccessPathInput, field: RankedField): NumberColumn | un
   switch (field) {
     case 'sol': return p.sol
     case 'earth_date': return p.earth_date
-    case 'date_taken_utc': return p.date_taken_utc
+    case 'date_taken_utc': return takenSortColumn(p.date_taken_utc, p.earth_date, p.length)
     case 'date_taken_mars': return p.mars_time_ms
     case 'site': return p.site
     case 'drive': return p.drive

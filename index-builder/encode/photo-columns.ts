@@ -1,12 +1,14 @@
 import type { DictColumn, PhotoColumns, Utf8Column } from '../../src/store/schema'
 import { numberOrder, radixSortRows } from './linear-sorts'
+import { takenSortColumn } from '../../src/query/sort-values'
 import { dropColumns } from './release-memory'
 
 /**
  * The one photo column encoder, for every source (records of the real files through
  * photo-table.ts, the synthetic generator directly): takes a photo table in source order and
  * returns the PhotoColumns of photos.arrow, in the default order (schema.ts, decisions.md
- * "Sorting"): date_taken_utc descending, unknown last, then id ascending. Dictionary codes are
+ * "Sorting"): the date_taken_utc sort key descending (a photo without a time at the last instant
+ * of its earth_date, sort-values.ts takenSortKey), unknown last, then id ascending. Dictionary codes are
  * renumbered in first-seen order of the written rows, and narrowed to the smallest code type
  * that holds the dictionary.
  *
@@ -18,7 +20,7 @@ import { dropColumns } from './release-memory'
 export function encodePhotoColumns(table: PhotoColumns): PhotoColumns {
   const n = table.length
   checkIds(table.id, n)
-  const order = defaultOrder(table.date_taken_utc, table.id, n)
+  const order = defaultOrder(takenSortColumn(table.date_taken_utc, table.earth_date, n), table.id, n)
   const src = table as unknown as Record<string, unknown>
   const take = <T>(name: keyof PhotoColumns): T => {
     const c = src[name] as T
@@ -81,11 +83,11 @@ type NumberArray = Int32Array | Uint8Array | Float64Array | Float32Array
 
 /**
  * The default row order as a permutation: row k of the written table is input row perm[k].
- * A stable radix sort by date_taken_utc descending (unknown last) of the rows visited in id
+ * A stable radix sort by the date_taken_utc sort key (takenSortColumn) descending (unknown last) of the rows visited in id
  * order, so equal times keep ascending ids.
  */
-export function defaultOrder(dateTakenUtc: Float64Array, id: Int32Array, length: number): Int32Array {
-  return numberOrder(dateTakenUtc, length, radixSortRows(id, length), true)
+export function defaultOrder(takenKey: Float64Array, id: Int32Array, length: number): Int32Array {
+  return numberOrder(takenKey, length, radixSortRows(id, length), true)
 }
 
 function checkIds(id: Int32Array, n: number): void {

@@ -25,12 +25,14 @@ export function assignedIdFor(nasaId: string): number {
 }
 
 /** Gives every record lacking an id its assigned id; `taken` holds the ids already in use. Mutates the records. */
-export function assignIds<T extends { id?: number; nasa_id: string }>(records: T[]): void {
+export function assignIds<T extends { id?: number; nasa_id: string; id_key?: string }>(records: T[]): void {
   const taken = new Set<number>()
   for (const r of records) if (r.id !== undefined) taken.add(r.id)
-  const todo = records.filter((r) => r.id === undefined).sort((a, b) => (a.nasa_id < b.nasa_id ? -1 : a.nasa_id > b.nasa_id ? 1 : 0))
+  // The id as the record states it (id_key, when the served nasa_id is another form of it).
+  const key = (r: T) => r.id_key ?? r.nasa_id
+  const todo = records.filter((r) => r.id === undefined).sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))
   for (const r of todo) {
-    let id = assignedIdFor(r.nasa_id)
+    let id = assignedIdFor(key(r))
     while (taken.has(id)) id = id + 1 >= 2 ** 31 ? ASSIGNED_ID_BASE : id + 1
     taken.add(id)
     r.id = id

@@ -10,8 +10,9 @@ import { utcDate } from './utc-time'
  * overwriting a value the record gives:
  *   sclk, site, drive, sample_type   ← the NASA image id (parse-image-id.ts)
  *   date_taken_utc                   ← sclk through the rover's calibrated clock (sclk-to-utc.ts)
- *   date_taken_mars, mars_time_ms    ← Mars24 LMST of date_taken_utc at the landing longitude, with the
- *                                      record's sol (mission-sol.ts); mars_time_ms also parses a verbatim
+ *   date_taken_mars, mars_time_ms    ← Mars24 LMST of date_taken_utc at the landing longitude, plus the
+ *                                      clock fit's correction where labels cover the sol (clock-fit.ts), with
+ *                                      the record's sol (mission-sol.ts); mars_time_ms also parses a verbatim
  *                                      date_taken_mars
  *   earth_date                       ← UTC date of date_taken_utc
  * Returns the names of the fields it filled, and notes where the id or the clock disagree with the record.
@@ -24,7 +25,7 @@ export interface Derivation {
   clockSolMismatch?: number
 }
 
-export function deriveFields(rec: PhotoRecord, toUtc: SclkToUtc): Derivation {
+export function deriveFields(rec: PhotoRecord, toUtc: SclkToUtc, lmstCorrectionMs?: (sclk: number) => number): Derivation {
   const filled: string[] = []
   const out: Derivation = { filled }
   const id = parseImageId(rec.rover, rec.nasa_id)
@@ -57,7 +58,9 @@ export function deriveFields(rec: PhotoRecord, toUtc: SclkToUtc): Derivation {
     if (sol !== rec.sol) out.clockSolMismatch = sol
   }
   if (rec.date_taken_mars === undefined && rec.date_taken_utc !== undefined) {
-    const ms = lmstMsAt(rec.rover, rec.date_taken_utc)
+    // The clock fit's per-sol correction of Mars24 at the landing longitude (clock-fit.ts).
+    const fix = clock !== undefined && lmstCorrectionMs ? lmstCorrectionMs(clock) : 0
+    const ms = (((lmstMsAt(rec.rover, rec.date_taken_utc) + fix) % 86_400_000) + 86_400_000) % 86_400_000
     rec.date_taken_mars = formatDateTakenMars(rec.sol, ms)
     rec.mars_time_ms = ms
     filled.push('date_taken_mars', 'mars_time_ms')

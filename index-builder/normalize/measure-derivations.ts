@@ -11,7 +11,8 @@ import type { SclkToUtc } from './sclk-to-utc'
  *   utc_from_sclk       clock-derived UTC − stated UTC, seconds (SCLK from the file name, as derived)
  *   lmst_mars24         Mars24 LMST of the stated UTC − stated LMST, Mars seconds (wrapped to ±12 h)
  *   sol_from_clock      mission sol at the stated UTC vs the stated sol
- *   lmst_from_sclk      the whole chain a lean record gets (file-name SCLK → UTC → Mars24 LMST) vs the
+ *   lmst_from_sclk      the whole chain a lean record gets (file-name SCLK → UTC → Mars24 LMST + the clock
+ *                       fit's correction, clock-fit.ts) vs the
  *                       stated LMST, Mars seconds; sol_from_sclk the same chain's sol vs the stated sol
  *                       (these need no stated UTC, so they also test feeds whose UTC is not the capture time)
  *   site_drive_from_id  site and drive in the image id vs the stated ones
@@ -40,7 +41,7 @@ function wrapDay(d: number): number {
   return d
 }
 
-export function measureDerivations(records: readonly PhotoRecord[], clocks: Record<RoverSlug, SclkToUtc>): DerivationErrors {
+export function measureDerivations(records: readonly PhotoRecord[], clocks: Record<RoverSlug, SclkToUtc>, lmstCorrections: Partial<Record<RoverSlug, (sclk: number) => number>> = {}): DerivationErrors {
   const numeric = new Map<string, number[]>()
   const agreement = new Map<string, AgreementCount>()
   const addNum = (rover: string, method: string, v: number) => {
@@ -74,7 +75,8 @@ export function measureDerivations(records: readonly PhotoRecord[], clocks: Reco
     if (chainUtc !== undefined) {
       addAgree(rec.rover, 'sol_from_sclk', missionSolAt(rec.rover, chainUtc) === rec.sol)
       const stated = rec.date_taken_mars !== undefined ? parseMarsTimeMs(rec.date_taken_mars) : undefined
-      if (stated !== undefined) addNum(rec.rover, 'lmst_from_sclk', wrapDay(lmstMsAt(rec.rover, chainUtc) - stated) / 1000)
+      const fix = lmstCorrections[rec.rover]?.(clock!) ?? 0
+      if (stated !== undefined) addNum(rec.rover, 'lmst_from_sclk', wrapDay(lmstMsAt(rec.rover, chainUtc) + fix - stated) / 1000)
     }
     if (rec.site !== undefined && rec.drive !== undefined && id.site !== undefined && id.drive !== undefined) {
       addAgree(rec.rover, 'site_drive_from_id', id.site === rec.site && id.drive === rec.drive)

@@ -46,3 +46,20 @@ export function missionSolAt(rover: RoverSlug, utcMs: number): number {
   const localMsd = t.msd + LONGITUDE[rover]! / 360 + MISSION_CLOCK_OFFSET_S[rover] / SOL_SECONDS
   return Math.floor(localMsd) - SOL_EPOCH[rover]
 }
+
+const LANDING_MS: Record<string, number> = Object.fromEntries(ROVERS.map((r) => [r.slug, Date.parse(`${r.landing_date}T00:00:00Z`)]))
+
+/** The first UTC instant (ms, to the millisecond) of a mission sol: missionSolAt inverted by bisection. */
+export function solStartUtcMs(rover: RoverSlug, sol: number): number {
+  const solMs = SOL_SECONDS * 1000
+  let lo = LANDING_MS[rover]! + (sol - 3) * solMs
+  let hi = LANDING_MS[rover]! + (sol + 3) * solMs
+  while (missionSolAt(rover, lo) >= sol) lo -= solMs
+  while (missionSolAt(rover, hi) < sol) hi += solMs
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2)
+    if (missionSolAt(rover, mid) >= sol) hi = mid
+    else lo = mid
+  }
+  return hi
+}

@@ -8,6 +8,11 @@ import { dedupePhotos, type DedupeResult } from './dedupe-photos'
 import { deriveFields } from './derive-fields'
 import { measureDerivations, type DerivationErrors } from './measure-derivations'
 import type { PhotoRecord } from './photo-record'
+import { ROVER_SLUGS } from '../../src/catalog/rovers'
+import { fitClock, leaveOneSolOut, type ClockLabel } from './clock-fit'
+import { parseMarsTimeMs } from './date-taken-mars'
+import { parseImageId } from './parse-image-id'
+import { StatedValueCheck, TIME_TOLERANCE_MS } from './stated-values'
 import { BUILT_IN_CALIBRATION, calibrationFromTimetable, sclkToUtcFor, type SclkCalibration, type SclkToUtc } from './sclk-to-utc'
 
 export interface ReadChecks extends ManifestChecks {
@@ -47,18 +52,44 @@ export function normalizeSources(read: SourceFiles, opts: Pick<ReadOptions, 'ski
   const skipBad = opts.skipBad ?? false
   const { drafts, imageIdVsUrl, ...tables } = read
   const { sources, skipped, timetables, manifests } = tables
-  const clocks = buildClocks(timetables)
+  const fitted = fitClocks(drafts.map((d) => d.draft.record), timetables)
+  const clocks = fitted.clocks
   const derived: Record<string, number> = {}
   const idSolMismatches: ReadChecks['idSolMismatches'] = []
   const clockSolMismatches: ReadChecks['clockSolMismatches'] = []
   const utcFromClock = new Set<PhotoRecord>()
   const kept: typeof drafts = []
-  const derivationErrors = measureDerivations(drafts.map((d) => d.draft.record), clocks)
+  // The validation of stated values against the record's own clock, sol and mission calendar
+  // (stated-values.ts) runs first: a contradicted value is neither served nor measured against.
+  const stated = new StatedValueCheck(clocks, manifests)
+  const corrected = new Set<PhotoRecord>()
+  for (const entry of drafts) {
+    const fields = stated.correct(entry.draft.record)
+    if (fields.length === 0) continue
+    corrected.add(entry.draft.record)
+    const src = sources[entry.sourceIndex]!
+    const counts = (src.contradicted ??= {})
+    for (const f of fields) counts[f] = (counts[f] ?? 0) + 1
+  }
+  const derivationErrors = measureDerivations(drafts.map((d) => d.draft.record).filter((r) => !corrected.has(r)), clocks, fitted.lmst)
+  for (const [rover, e] of Object.entries(fitted.validation) as Array<[RoverSlug, (typeof fitted.validation)[RoverSlug]]>) {
+    const table = (derivationErrors[rover] ??= {})
+    table.utc_from_sclk_loso = e!.utc
+    if (e!.lmst) table.lmst_from_sclk_loso = e!.lmst
+  }
   for (const entry of drafts) {
     const rec = entry.draft.record
-    const d = deriveFields(rec, clocks[rec.rover])
+    const d = deriveFields(rec, clocks[rec.rover], fitted.lmst[rec.rover])
+    if (rec.earth_date === '' && rec.date_taken_utc === undefined) {
+      // No capture time to date it (a URL without a clock count): NASA's v1 date of its sol.
+      const nasa = stated.manifestDate(rec.rover, rec.sol)
+      if (nasa !== undefined) {
+        rec.earth_date = nasa
+        d.filled.push('earth_date')
+      }
+    }
     if (rec.earth_date === '') {
-      const err = new SourceError(rec.source, rec.nasa_id, 'no earth_date and no capture time to derive it from')
+      const err = new SourceError(rec.source, rec.nasa_id, 'no earth_date, no capture time to derive it from, and no v1 manifest dating its sol')
       if (!skipBad) throw err
       skipped.push({ file: err.file, record: err.record, reason: err.reason })
       sources[entry.sourceIndex]!.skipped++
@@ -94,18 +125,50 @@ export function normalizeSources(read: SourceFiles, opts: Pick<ReadOptions, 'ski
 }
 
 /** Per-rover SCLK → UTC: the built-in calibrations plus the MER timetables read. */
-function buildClocks(timetables: readonly MerTimetableRow[]): Record<RoverSlug, SclkToUtc> {
+function buildCalibrations(timetables: readonly MerTimetableRow[]): SclkCalibration {
   const cal: SclkCalibration = { ...BUILT_IN_CALIBRATION }
   for (const rover of ['spirit', 'opportunity'] as const) {
     const rows = timetables.filter((r) => r.rover === rover)
     if (rows.length > 0) cal[rover] = calibrationFromTimetable(rows)
   }
-  return {
-    curiosity: sclkToUtcFor(cal.curiosity),
-    opportunity: sclkToUtcFor(cal.opportunity),
-    perseverance: sclkToUtcFor(cal.perseverance),
-    spirit: sclkToUtcFor(cal.spirit),
+  return cal
+}
+
+interface FittedClocks {
+  clocks: Record<RoverSlug, SclkToUtc>
+  lmst: Partial<Record<RoverSlug, (sclk: number) => number>>
+  validation: Partial<Record<RoverSlug, NonNullable<ReturnType<typeof leaveOneSolOut>>>>
+}
+
+/**
+ * The clocks fitted on every label read (clock-fit.ts): a record stating its capture time whose
+ * image id holds a clock count, and whose time agrees with the built-in clock within the
+ * stated-value tolerance (a contradicted time is no label).
+ */
+function fitClocks(records: readonly PhotoRecord[], timetables: readonly MerTimetableRow[]): FittedClocks {
+  const cal = buildCalibrations(timetables)
+  const out: FittedClocks = { clocks: {} as Record<RoverSlug, SclkToUtc>, lmst: {}, validation: {} }
+  for (const rover of ROVER_SLUGS) {
+    const base = sclkToUtcFor(cal[rover])
+    const labels: ClockLabel[] = []
+    for (const r of records) {
+      if (r.rover !== rover || r.date_taken_utc === undefined) continue
+      const sclk = parseImageId(rover, r.nasa_id).sclk
+      const t = sclk === undefined ? undefined : base(sclk)
+      if (t === undefined || Math.abs(t - r.date_taken_utc) > TIME_TOLERANCE_MS) continue
+      const lmst = r.date_taken_mars !== undefined ? parseMarsTimeMs(r.date_taken_mars) : undefined
+      labels.push({ sol: r.sol, sclk: sclk!, utcMs: r.date_taken_utc, ...(lmst !== undefined ? { lmstMs: lmst } : {}) })
+    }
+    // Three labelled sols at least: fewer are no drift curve, and leaving one out validates nothing.
+    const fit = new Set(labels.map((l) => l.sol)).size >= 3 ? fitClock(rover, labels, cal[rover]) : undefined
+    out.clocks[rover] = fit?.toUtc ?? base
+    if (fit) {
+      out.lmst[rover] = fit.lmstCorrectionMs
+      const v = leaveOneSolOut(rover, labels, cal[rover])
+      if (v) out.validation[rover] = v
+    }
   }
+  return out
 }
 
 /** Two different images claiming one v1 id: the second is a bad record. */

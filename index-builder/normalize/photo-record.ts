@@ -11,8 +11,10 @@ export interface PhotoRecord {
   rover: RoverSlug
   /** Camera abbreviation as in src/catalog/cameras.ts (upper-case, mapped from feed instrument names). */
   camera: string
-  /** NASA image id (file stem of the full image, without extension and size suffix). */
+  /** NASA image id (file stem of the full image, without extension and size suffix; Perseverance without the product version, src/catalog/nasa-id-form.ts). */
   nasa_id: string
+  /** The image id as the record states it, where nasa_id is another form of it: an assigned id is computed from this one, so no photo's number changes with the form served. */
+  id_key?: string
   sol: number
   /** UTC date of capture, YYYY-MM-DD. */
   earth_date: string

@@ -1,5 +1,6 @@
 import { parseTable, TableError, type Table } from './delimited-text'
 import { MAX_JSON_DEPTH, MAX_JSON_STRING } from './input-limits'
+import { isCameraUrlLists } from './camera-url-lists'
 import { isFeatureCollection, isLineLayer } from './mmgis-layer'
 import { isMerRmcTable, isMerTraverseTable } from './mer-location-table'
 import { isMerTimetable } from './mer-timetable'
@@ -11,7 +12,7 @@ import { SourceError } from './source-error'
  * (the `format` of ManifestSource, src/store/schema.ts).
  */
 export type Detected =
-  | { format: 'v1-json' | 'manifest' | 'm2020-raw-images' | 'msl-raw-image-items' | 'mru-record' | 'waypoints' | 'traverse'; doc: unknown }
+  | { format: 'v1-json' | 'v1-pics' | 'camera-url-lists' | 'manifest' | 'm2020-raw-images' | 'msl-raw-image-items' | 'mru-record' | 'waypoints' | 'traverse'; doc: unknown }
   | { format: 'v1-csv' | 'mer-rmc-table' | 'mer-traverse-table' | 'mer-timetable'; table: Table }
   | { format: 'pds3-label' | 'url-index'; text: string }
   | { format: 'unknown'; why: string }
@@ -65,10 +66,13 @@ function detectJson(doc: unknown): Detected {
     return { format: 'manifest', doc }
   }
   if (isArrayOf(doc, 'photos')) return { format: 'v1-json', doc }
+  // v1 records under another key (SOURCES.md §2.15), the same reader.
+  if (isArrayOf(doc, 'pics')) return { format: 'v1-pics', doc: { photos: (doc as { pics: unknown[] }).pics } }
   if (isArrayOf(doc, 'images')) return { format: 'm2020-raw-images', doc }
   if (isArrayOf(doc, 'items')) return { format: 'msl-raw-image-items', doc }
   if (has(doc, 'imageid') && has(doc, 'link')) return { format: 'mru-record', doc }
   if (isFeatureCollection(doc)) return { format: isLineLayer(doc) ? 'traverse' : 'waypoints', doc }
+  if (isCameraUrlLists(doc)) return { format: 'camera-url-lists', doc }
   return { format: 'unknown', why: `JSON object with keys ${Object.keys(doc).slice(0, 6).join(', ')}` }
 }
 

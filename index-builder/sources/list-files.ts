@@ -20,14 +20,16 @@ export const REPO_ROOT = findRepoRoot(import.meta.dir)
 export const DEFAULT_RAW_DIR = path.resolve(REPO_ROOT, '../shared/data/raw')
 /** Real sources whose formats the builder learnt later (SOURCES.md §2.11–2.13), read in place. */
 export const DEFAULT_INCOMING_DIR = path.resolve(REPO_ROOT, '../shared/data/incoming')
+/** Real sources of the formats learnt last (SOURCES.md §2.14–2.16), read in place. */
+export const DEFAULT_PENDING_DIR = path.resolve(REPO_ROOT, '../shared/data/pending')
 /**
  * What a build reads when given no source paths (and what given paths are added to):
  * BUILD_SOURCE_DIRS (a `:`-separated list) where an operator keeps the real data elsewhere, else
- * the two folders of ../shared/data.
+ * the three folders of ../shared/data.
  */
 export const DEFAULT_SOURCE_DIRS: readonly string[] = process.env.BUILD_SOURCE_DIRS
   ? process.env.BUILD_SOURCE_DIRS.split(':').filter(Boolean).map((p) => path.resolve(p))
-  : [DEFAULT_RAW_DIR, DEFAULT_INCOMING_DIR]
+  : [DEFAULT_RAW_DIR, DEFAULT_INCOMING_DIR, DEFAULT_PENDING_DIR]
 
 const DATA_FILE = /\.(json|geojson|csv|tsv|tar|tgz|gz)$/i
 /** Deepest folder nesting walked (the real data nests 3 levels). */

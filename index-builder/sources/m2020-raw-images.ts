@@ -1,3 +1,4 @@
+import { splitProductVersion } from '../../src/catalog/nasa-id-form'
 import type { PhotoRecord } from '../normalize/photo-record'
 import { mapCamera } from '../normalize/camera-map'
 import { nasaIdFromUrl } from '../normalize/nasa-id'
@@ -25,6 +26,8 @@ export function readM2020RawImages(doc: unknown, ctx: ReadContext, idMismatch: (
     const files = (r.image_files ?? {}) as Record<string, unknown>
     const ext = (r.extended ?? {}) as Record<string, unknown>
     const imageid = requireString(r.imageid, 'imageid')
+    // Served in the one documented form (src/catalog/nasa-id-form.ts); the id as stated keeps the photo's number.
+    const nasaId = splitProductVersion(imageid).id
     const sol = requireSol(r.sol)
     const instrument = requireString(cam.instrument, 'camera.instrument')
     const camera = mapCamera('perseverance', instrument)
@@ -36,8 +39,8 @@ export function readM2020RawImages(doc: unknown, ctx: ReadContext, idMismatch: (
       full: optionalText(files.full_res),
     })
     const anyUrl = images.full ?? images.large ?? images.medium ?? images.small
-    const fromUrl = anyUrl ? nasaIdFromUrl(anyUrl) : { nasaId: imageid, version: 1 }
-    if (fromUrl.nasaId !== imageid) idMismatch(imageid, fromUrl.nasaId)
+    const fromUrl = anyUrl ? nasaIdFromUrl(anyUrl) : { nasaId, version: 1 }
+    if (fromUrl.nasaId !== nasaId) idMismatch(imageid, fromUrl.nasaId)
     const utc = parseUtc(r.date_taken_utc)
     if (r.date_taken_utc !== undefined && r.date_taken_utc !== null && utc === undefined) throw new RecordError(`date_taken_utc ${JSON.stringify(r.date_taken_utc)} is not an ISO time`)
     const sclk = parseNumber(ext.sclk)
@@ -45,7 +48,8 @@ export function readM2020RawImages(doc: unknown, ctx: ReadContext, idMismatch: (
     const record: PhotoRecord = compact({
       rover: 'perseverance' as const,
       camera,
-      nasa_id: imageid,
+      nasa_id: nasaId,
+      id_key: nasaId !== imageid ? imageid : undefined,
       sol,
       earth_date: '',
       date_taken_utc: utc,

@@ -1,5 +1,6 @@
 import type { ManifestSource } from '../../src/store/schema'
 import { DEFAULT_INCOMING_DIR, DEFAULT_RAW_DIR, DEFAULT_SOURCE_DIRS, displayPath, listFiles, REPO_ROOT } from './list-files'
+import { readCameraUrlLists } from './camera-url-lists'
 import { detectFormat } from './detect-format'
 import { readMerRmcTable, readMerTraverseTable } from './mer-location-table'
 import { readMerTimetable, type MerTimetableRow } from './mer-timetable'
@@ -157,7 +158,9 @@ function readOneFile(
         r = { records: list.length }
         break
       }
-      case 'v1-json': r = readV1Photos(d.doc, ctx); break
+      case 'v1-json':
+      case 'v1-pics': r = readV1Photos(d.doc, ctx); break
+      case 'camera-url-lists': r = readCameraUrlLists(d.doc, ctx); break
       case 'v1-csv': r = readV1Csv(d.table, ctx); break
       case 'mru-record': r = readMruRecord(d.doc, ctx, idMismatch); break
       case 'm2020-raw-images': r = readM2020RawImages(d.doc, ctx, idMismatch); break

@@ -1,4 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox'
+import { splitProductVersion } from '../catalog/nasa-id-form'
 import { CAMERAS } from '../catalog/cameras'
 import { ROVER_SLUGS, roverCode } from '../catalog/rovers'
 import { validationError, type ParamError } from '../http/problems'
@@ -224,7 +225,8 @@ export function parsePhotoQuery(query: URLSearchParams, store: Store, extra: Par
   if (azMin !== undefined || azMax !== undefined) filters.mastAzimuth = { lo: azMin ?? -Infinity, hi: azMax ?? Infinity }
 
   const nasa = rawParam(params, 'nasa_id')
-  if (nasa !== undefined) filters.nasaId = nasa.toLowerCase()
+  // A whole Perseverance id written with its product version finds the photo served without it.
+  if (nasa !== undefined) filters.nasaId = splitProductVersion(nasa).id.toLowerCase()
 
   const imageSizes = readParam(params, IMAGE_SIZES_PARAM, errors)
   const excludeImages = readParam(params, EXCLUDE_IMAGES, errors)

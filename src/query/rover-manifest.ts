@@ -16,6 +16,8 @@ export interface ManifestDay {
   total: number
   /** NASA's v1 manifest total for the sol; undefined when no manifest states it. */
   nasaTotal: number | undefined
+  /** NASA's v1 manifest date of the sol (days); undefined when no manifest states it. */
+  nasaDay: number | undefined
   /** Camera names, ascending. */
   cameras: string[]
 }
@@ -53,7 +55,8 @@ export const roverManifests: (store: Store) => RoverManifest[] = perSnapshot((st
     const name = m.camera.dict[m.camera.codes[i]!]!
     if (last === undefined || lastRover !== r || last.sol !== sol || last.day !== day) {
       const nasa = m.nasa_total_photos[i]!
-      last = { sol, day, total: 0, nasaTotal: nasa === INT_ABSENT ? undefined : nasa, cameras: [] }
+      const nasaDay = m.nasa_earth_date[i]!
+      last = { sol, day, total: 0, nasaTotal: nasa === INT_ABSENT ? undefined : nasa, nasaDay: nasaDay === INT_ABSENT ? undefined : nasaDay, cameras: [] }
       lastRover = r
       rover.days.push(last)
     }
@@ -73,3 +76,44 @@ export const roverManifests: (store: Store) => RoverManifest[] = perSnapshot((st
   for (const rover of out) rover.cameras = new Map([...rover.cameras].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
   return out
 })
+
+/**
+ * The v1 view of a rover's days (decisions.md, v1 layer; NASA's v1 manifests had one entry per
+ * sol): one day per sol, dated with NASA's v1 earth_date of the sol where a manifest states it,
+ * else with the sol's earliest date in the catalogue; totals summed over the sol's UTC dates,
+ * cameras merged. `solsOnDay` answers v1's `photos?earth_date=`: the sols v1 dates that day.
+ * (v2 keeps earth_date as the UTC date of capture, so a sol may span two v2 dates.)
+ */
+export interface V1RoverDays {
+  days: ManifestDay[]
+  /** v1 date (days) of each sol, -1 where the rover has no photo of the sol. */
+  dayOfSol: Int32Array
+  /** days -> the sols v1 dates that day, ascending. */
+  solsOnDay: Map<number, number[]>
+}
+
+export const v1RoverDays: (store: Store) => V1RoverDays[] = perSnapshot((store) =>
+  roverManifests(store).map((rover) => {
+    const days: ManifestDay[] = []
+    for (const d of rover.days) {
+      const last = days[days.length - 1]
+      if (last === undefined || last.sol !== d.sol) {
+        days.push({ ...d, day: d.nasaDay ?? d.day, cameras: [...d.cameras] })
+        continue
+      }
+      // Days of one sol come in date order: the first already holds the earliest date.
+      last.total += d.total
+      for (const c of d.cameras) if (!last.cameras.includes(c)) last.cameras.push(c)
+      last.cameras.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    }
+    const dayOfSol = new Int32Array(rover.maxSol + 1).fill(-1)
+    const solsOnDay = new Map<number, number[]>()
+    for (const d of days) {
+      dayOfSol[d.sol] = d.day
+      const list = solsOnDay.get(d.day)
+      if (list) list.push(d.sol)
+      else solsOnDay.set(d.day, [d.sol])
+    }
+    return { days, dayOfSol, solsOnDay }
+  }),
+)

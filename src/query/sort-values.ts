@@ -28,7 +28,7 @@ export function sortValue(p: PhotoColumns, field: SortField, row: number): SortV
     case 'id': return p.id[row]
     case 'sol': return nonNegative(p.sol[row])
     case 'earth_date': return nonNegative(p.earth_date[row])
-    case 'date_taken_utc': return finite(p.date_taken_utc[row])
+    case 'date_taken_utc': return takenSortKey(p.date_taken_utc[row], p.earth_date[row])
     case 'date_taken_mars': return nonNegative(p.mars_time_ms[row])
     case 'camera': return p.camera.dict[p.camera.codes[row]] || null
     case 'rover': return ROVER_SLUGS[p.rover[row]] ?? null
@@ -40,6 +40,30 @@ export function sortValue(p: PhotoColumns, field: SortField, row: number): SortV
     case 'mast_azimuth': return finite(p.mast_azimuth[row])
     case 'mast_elevation': return finite(p.mast_elevation[row])
   }
+}
+
+const DAY_MS = 86_400_000
+
+/**
+ * The `date_taken_utc` sort key (decisions.md, Sorting): the capture time, else the last instant
+ * of the photo's `earth_date` (23:59:59.999 UTC), so a photo whose records state no time still
+ * falls on its day in "latest first" and in ascending order alike; null only without either.
+ * The attribute itself stays absent: this is an ordering, not a value.
+ */
+export function takenSortKey(utcMs: number, earthDay: number): number | null {
+  if (!Number.isNaN(utcMs)) return utcMs
+  return earthDay >= 0 ? earthDay * DAY_MS + DAY_MS - 1 : null
+}
+
+/** takenSortKey of every row, NaN where it is null (the builder's sorts read a column). */
+export function takenSortColumn(utcMs: Float64Array, earthDay: Int32Array, n: number): Float64Array {
+  const out = new Float64Array(n)
+  for (let r = 0; r < n; r++) {
+    const u = utcMs[r]!
+    const d = earthDay[r]!
+    out[r] = u === u ? u : d >= 0 ? d * DAY_MS + DAY_MS - 1 : NaN
+  }
+  return out
 }
 
 /** Kind of value a field holds (cursor tokens are checked against it). */

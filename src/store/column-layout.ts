@@ -92,6 +92,7 @@ export const SOL_MANIFEST_LAYOUT: ColumnLayout = [
   ['camera', 'dict16'],
   ['photo_count', 'int32'],
   ['nasa_total_photos', 'int32'],
+  ['nasa_earth_date', 'date'],
 ]
 
 export const TRAVERSE_LAYOUT: ColumnLayout = [

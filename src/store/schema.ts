@@ -10,7 +10,8 @@
  *    Arrow null, and the value slot holds INT_ABSENT (-1), so the typed array needs no copy;
  *  - float columns: Arrow null, value slot NaN;
  *  - string and dictionary columns: never null, the empty string "" means absent.
- * Rows of `photos.arrow` are in the default order: date_taken_utc descending (unknown last),
+ * Rows of `photos.arrow` are in the default order: the date_taken_utc sort key descending (a photo
+ * without a time at the last instant of its earth_date, src/query/sort-values.ts; unknown last),
  * then id ascending.
  */
 
@@ -130,6 +131,7 @@ export interface SolManifestColumns {
   camera: DictColumn             // Arrow Dictionary<Utf8,Int16>
   photo_count: Int32Array        // photos of that camera on that (sol, earth_date)
   nasa_total_photos: Int32Array  // NASA's v1 manifest total for the sol, on every row of it; -1 unknown
+  nasa_earth_date: Int32Array    // DateDay: NASA's v1 manifest earth_date of the sol (v1 dated each sol once), on every row of it; -1 unknown
 }
 
 /**
@@ -174,6 +176,8 @@ export interface ManifestSource {
   records: number                // records read
   photos: number                 // photos contributed after dedupe
   skipped: number                // bad records skipped (--skip-bad)
+  /** Stated values served otherwise because they contradict their own record (index-builder/normalize/stated-values.ts), per field. */
+  contradicted?: Partial<Record<'date_taken_utc' | 'earth_date', number>>
 }
 
 export interface Manifest {

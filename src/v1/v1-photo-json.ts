@@ -5,6 +5,7 @@ import { perSnapshot } from '../store/per-snapshot'
 import { dayText } from '../query/day-text'
 import { utf8Inner } from '../query/json-string'
 import { formatDay } from '../query/param-parsers'
+import { v1RoverDays } from '../query/rover-manifest'
 import { roverStats } from '../query/stats/rover-stats'
 import { V1_ROVERS, v1Camera } from './v1-catalog'
 
@@ -64,7 +65,7 @@ export function v1PhotoJson(store: Store, row: number): string {
   const img = file(p.image_large, row) ?? file(p.image_full, row) ?? file(p.image_medium, row) ?? file(p.image_small, row)
   const src = img === undefined ? 'null' : `"${dir}${img}"`
   return (
-    `{"id":${p.id[row]},"sol":${p.sol[row]},"camera":${cam},"img_src":${src},"earth_date":"${dayText(p.earth_date[row]!)}",` +
+    `{"id":${p.id[row]},"sol":${p.sol[row]},"camera":${cam},"img_src":${src},"earth_date":"${dayText(v1Day(store, code, row))}",` +
     `"rover":${v1RoverBlocks(store).inPhoto[code]}}`
   )
 }
@@ -73,4 +74,13 @@ function file(col: Utf8Column, row: number): string | undefined {
   const a = col.offsets[row]!
   const b = col.offsets[row + 1]!
   return a === b ? undefined : utf8Inner(col, a, b)
+}
+
+/** v1's earth_date of a photo: the one date v1 gives its sol (v1RoverDays), else the photo's own. */
+function v1Day(store: Store, code: number, row: number): number {
+  const p = store.photos
+  const sol = p.sol[row]!
+  const days = v1RoverDays(store)[code]!.dayOfSol
+  const d = sol >= 0 && sol < days.length ? days[sol]! : -1
+  return d >= 0 ? d : p.earth_date[row]!
 }

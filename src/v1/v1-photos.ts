@@ -4,6 +4,7 @@ import { validationError, type ParamError } from '../http/problems'
 import type { PhotoFilters } from '../query/filters'
 import { echo, INT32_MAX, parseDay } from '../query/param-parsers'
 import { roverStats } from '../query/stats/rover-stats'
+import { v1RoverDays } from '../query/rover-manifest'
 import { scanMatches } from '../query/run-query'
 import { V1_ROVERS } from './v1-catalog'
 import { v1Rover } from './v1-errors'
@@ -14,7 +15,8 @@ import { v1CameraIds, v1PhotoJson } from './v1-photo-json'
  * rover in v1's shape and order (camera id, then photo id), through the v2 engine's filters and
  * access paths (scanMatches: rover + sol or earth_date + camera), so v1 and v2 find the same rows.
  *
- * - `sol` (integer ≥ 0) or `earth_date` (YYYY-M-D, zero padding optional, as v1 took it): one is
+ * - `sol` (integer ≥ 0) or `earth_date` (YYYY-M-D, zero padding optional, as v1 took it; the sols v1
+ *   dates that day, src/query/rover-manifest.ts v1RoverDays): one is
  *   required on photos (v1 answered nothing without one); when both come, `sol` wins, as in v1.
  *   latest_photos takes neither: the day is the rover's highest sol in the catalogue.
  * - `camera`: one of the rover's camera names, any case; another name is a 400 naming them.
@@ -32,6 +34,7 @@ export function v1Photos(store: Store, name: string, params: URLSearchParams, la
   const code = v1Rover(name)
   const errors: ParamError[] = []
   const filters: PhotoFilters = { rovers: [code] }
+  let keepRow: ((row: number) => boolean) | undefined
   if (latest) {
     const maxSol = roverStats(store).rovers[code]!.maxSol
     filters.sol = maxSol < 0 ? { lo: 1, hi: 0 } : { lo: maxSol, hi: maxSol }
@@ -46,7 +49,14 @@ export function v1Photos(store: Store, name: string, params: URLSearchParams, la
     } else if (date !== null && date.trim() !== '') {
       const day = v1Day(date.trim())
       if (day === undefined) errors.push({ parameter: 'earth_date', message: `must be a calendar date YYYY-MM-DD, got "${echo(date)}"` })
-      else filters.earthDate = { lo: day, hi: day }
+      else {
+        // The sols v1 dates that day (one date per sol, as v1 had: NASA's, else the sol's
+        // earliest), so a sol whose photos span two UTC dates is answered whole on its v1 date.
+        const v1 = v1RoverDays(store)[code]!
+        const sols = v1.solsOnDay.get(day) ?? []
+        filters.sol = sols.length === 0 ? { lo: 1, hi: 0 } : { lo: sols[0]!, hi: sols[sols.length - 1]! }
+        if (sols.length > 1 && sols[sols.length - 1]! - sols[0]! + 1 !== sols.length) keepRow = (row) => v1.dayOfSol[store.photos.sol[row]!] === day
+      }
     } else {
       errors.push({ parameter: 'sol', message: 'sol or earth_date is required (v1 answers one day of photos)' })
     }
@@ -67,7 +77,7 @@ export function v1Photos(store: Store, name: string, params: URLSearchParams, la
   }
   if (errors.length) throw validationError(errors)
 
-  const keys = dayKeys(store, filters, code)
+  const keys = dayKeys(store, filters, code, keepRow)
   if (page === undefined && keys.length > MAX_UNPAGED) {
     throw validationError([{ parameter: 'page', message: `this day has ${keys.length} photos, more than ${MAX_UNPAGED} in one answer: ask for them ${V1_PER_PAGE} at a time with page=1, 2, …` }])
   }
@@ -85,12 +95,13 @@ export function v1Photos(store: Store, name: string, params: URLSearchParams, la
  * below 2^8, ids are int32). Typed-array sorts and compares need no comparator calls, and rows
  * come back from ids through the id access path, only for the page asked (ids are unique).
  */
-function dayKeys(store: Store, filters: PhotoFilters, code: number): Float64Array {
+function dayKeys(store: Store, filters: PhotoFilters, code: number, keep?: (row: number) => boolean): Float64Array {
   const camIds = v1CameraIds(store)[code]!
   const { id, camera } = store.photos
   let keys = new Float64Array(256)
   let n = 0
   const push = (r: number) => {
+    if (keep && !keep(r)) return
     if (n === keys.length) {
       const grown = new Float64Array(n * 2)
       grown.set(keys)

@@ -1,6 +1,6 @@
 /**
  * bun test preload (bunfig.toml): every test runs against the index built from the real records
- * in ../shared/data (the builder's default sources: raw/ and incoming/). It is built once into data/index-test and rebuilt only when it is stale:
+ * in ../shared/data (the builder's default sources: raw/, incoming/ and pending/). It is built once into data/index-test and rebuilt only when it is stale:
  * the fingerprint covers the content of every module the builder imports (followed from
  * index-builder/cli.ts) and the size and mtime of every real data file. When nothing changed
  * this costs a few milliseconds. Several `bun test` processes may start at once: the build runs
@@ -13,7 +13,7 @@ import { afterAll } from 'bun:test'
 import { runAtEnd } from './at-end'
 
 const REPO = resolve(import.meta.dir, '../..')
-const SOURCE_DIRS = [resolve(REPO, '../shared/data/raw'), resolve(REPO, '../shared/data/incoming')]
+const SOURCE_DIRS = [resolve(REPO, '../shared/data/raw'), resolve(REPO, '../shared/data/incoming'), resolve(REPO, '../shared/data/pending')]
 const OUT = join(REPO, 'data', 'index-test')
 const FINGERPRINT = join(OUT, '.fingerprint')
 const LOCK = join(REPO, 'data', '.index-test.lock')

@@ -142,6 +142,8 @@ export function bruteForce(all: PlainPhoto[], params: URLSearchParams): PlainPho
 /** The sort value a plain photo is ordered by. */
 function value(p: PlainPhoto, field: string): number | string | null {
   if (field === 'date_taken_mars') return marsSeconds(p.date_taken_mars) === null ? null : marsMs(p.date_taken_mars)
+  // decisions.md: without a capture time, the last instant of the photo's earth_date.
+  if (field === 'date_taken_utc' && p.date_taken_utc === null && p.earth_date !== null) return Date.parse(`${p.earth_date}T23:59:59.999Z`)
   return (p as unknown as Record<string, number | string | null>)[field] ?? null
 }
 
