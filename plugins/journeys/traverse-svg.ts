@@ -20,6 +20,9 @@ export interface SiteMark {
 const WIDTH = 900
 const PAD = 28
 const BINS = 32
+/** Width of one digit of a rank at the page's 13px bold, and the gap after each rank. */
+const RANK_DIGIT_PX = 8.5
+const RANK_GAP_PX = 8
 
 /** Perceptually ordered colours (viridis, 9 stops) from the earliest to the latest sol. */
 const STOPS = ['#440154', '#472d7b', '#3b528b', '#2c728e', '#21918c', '#28ae80', '#5ec962', '#addc30', '#fde725']
@@ -101,11 +104,21 @@ export function traverseSvg(t: TraverseColumns, first: number, end: number, mark
     const title = `<title>${escapeXml(c.marks.map((m) => m.label).join('\n'))}</title>`
     if (c.marks.length === 1) {
       const m = c.marks[0]!
-      return `<a href="#${m.anchor}"><circle cx="${c.x}" cy="${c.y}" r="${r.toFixed(1)}" class="site">${title}</circle><text x="${c.x}" y="${c.y}" class="rank">${m.rank}</text></a>`
+      return `<a href="#${m.anchor}"><circle cx="${c.x}" cy="${c.y}" r="${r.toFixed(1)}" class="mark">${title}</circle><text x="${c.x}" y="${c.y}" class="rank">${m.rank}</text></a>`
     }
-    // several places at one spot: one circle, and each rank as its own link beside it
-    const links = c.marks.map((m, k) => `<a href="#${m.anchor}"><text x="${(c.x + r + 9 + k * 16).toFixed(1)}" y="${c.y}" class="rank tag">${m.rank}<title>${escapeXml(m.label)}</title></text></a>`)
-    return `<circle cx="${c.x}" cy="${c.y}" r="${r.toFixed(1)}" class="site">${title}</circle>${links.join('')}`
+    // several places at one spot: one circle, and each rank as its own link beside it, spaced by
+    // the width of its digits (a two-digit rank never runs into the next), on the side of the
+    // circle with room for them all, each with a light halo so the path under it does not blur it
+    const widths = c.marks.map((m) => String(m.rank).length * RANK_DIGIT_PX + RANK_GAP_PX)
+    const total = widths.reduce((s, w) => s + w, 0)
+    const right = c.x + r + 6 + total <= WIDTH - PAD / 2
+    let x = right ? c.x + r + 6 : c.x - r - 6 - total
+    const links = c.marks.map((m, k) => {
+      const at = x
+      x += widths[k]!
+      return `<a href="#${m.anchor}"><text x="${at.toFixed(1)}" y="${c.y}" class="rank tag">${m.rank}<title>${escapeXml(m.label)}</title></text></a>`
+    })
+    return `<circle cx="${c.x}" cy="${c.y}" r="${r.toFixed(1)}" class="mark">${title}</circle>${links.join('')}`
   })
   const barM = niceLength(spanX / 4)
   const barPx = barM * scale
