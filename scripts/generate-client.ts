@@ -1,5 +1,5 @@
 /**
- * `npm run client:generate`: regenerates clients/typescript/schema.d.ts from the OpenAPI
+ * `npm run client:generate`: regenerates clients/typescript/src/schema.ts from the OpenAPI
  * document the app serves (openapi-typescript, run from tools/openapi with its own TypeScript 5).
  * The typed-client test fails while the committed file differs from what this writes.
  */
@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
-  console.log('Usage: npm run client:generate\n\nRegenerates clients/typescript/schema.d.ts from the served OpenAPI document (needs the test index: npm test builds it).')
+  console.log('Usage: npm run client:generate\n\nRegenerates clients/typescript/src/schema.ts from the served OpenAPI document (needs the test index: npm test builds it).')
   process.exit(0)
 }
 
@@ -21,7 +21,7 @@ const doc = await (await t.app.handle(new Request('http://mars-photos.test/api/v
 await t.close()
 const dir = mkdtempSync(join(tmpdir(), 'mv-gen-'))
 writeFileSync(join(dir, 'openapi.json'), doc)
-const out = resolve(import.meta.dir, '../clients/typescript/schema.d.ts')
+const out = resolve(import.meta.dir, '../clients/typescript/src/schema.ts')
 const r = Bun.spawnSync([toolBin('openapi-typescript'), join(dir, 'openapi.json'), '-o', out], { cwd: TOOLS, stdout: 'inherit', stderr: 'inherit' })
 rmSync(dir, { recursive: true, force: true })
 process.exit(r.exitCode ?? 1)

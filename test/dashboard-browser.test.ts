@@ -70,12 +70,21 @@ for (const kind of keyStoreKinds()) {
         expect(await page.$eval('#key-state', (e) => e.textContent)).toBe('No key yet.')
         await shot(page, 'signed-in-no-key')
 
-        await clickAndWait(page, 'form[action="/dashboard/key"] button')
+        // POST/redirect/GET: the form's answer is a 303 that the browser follows to /dashboard.
+        expect((await clickAndWait(page, 'form[action="/dashboard/key"] button')).status()).toBe(200)
+        expect(new URL(page.url()).pathname).toBe('/dashboard')
         const first = (await page.$eval('#api-key', (e) => e.textContent))!
         expect(first).toMatch(KEY)
         expect(await page.$eval('button[data-copy]', (e) => (e as unknown as { hidden: boolean }).hidden)).toBe(false) // the script ran under the CSP
         await shot(page, 'key-created')
         expect(await api(origin, first)).toBe(200)
+        // A reload asks for /dashboard again (no form resent): the dashboard, the key no longer shown.
+        const reloaded = (await page.reload())!
+        expect(reloaded.status()).toBe(200)
+        expect(reloaded.request().method()).toBe('GET')
+        expect(await page.$eval('h1', (e) => e.textContent)).toBe('Your API key')
+        expect(await page.$('#api-key')).toBeNull()
+        expect(await page.content()).not.toContain('out of date')
 
         await page.goto(`${origin}/dashboard`)
         expect(await page.$('#api-key')).toBeNull() // shown once only
@@ -111,3 +120,74 @@ for (const kind of keyStoreKinds()) {
     }, 60_000)
   })
 }
+
+/**
+ * The site as one product, walked through its shared header in Chromium, and two of the
+ * screenshots the README shows: the API docs page and the dashboard right after a key is created
+ * (the key and the first request with it); the rover page's is test/rover-page.test.ts's. Written
+ * to docs/screenshots/ with UPDATE_SCREENSHOTS=1, else to .tmp/site-screenshots/ (a run does not
+ * change tracked files).
+ */
+const SITE_SHOTS = process.env.UPDATE_SCREENSHOTS ? join(import.meta.dir, '..', 'docs', 'screenshots') : join(import.meta.dir, '..', '.tmp', 'site-screenshots')
+
+describe.skipIf(!available)('the site in Chromium', () => {
+  test('from / through the shared header: the dashboard (sign in, create a key: 303 to the page showing it once, with a ready first request; a reload shows the dashboard), the API docs and a rover page', async () => {
+    const t = await makeDashboardApp(keyStoreKinds()[0]!)
+    const origin = t.listen()
+    const context = await browser.createBrowserContext()
+    mkdirSync(SITE_SHOTS, { recursive: true })
+    const follow = async (page: Page, selector: string) => {
+      const [res] = await Promise.all([page.waitForNavigation(), page.click(selector)])
+      return res!
+    }
+    try {
+      const page = await context.newPage()
+      // Offline machine: NASA's image hosts are answered 404 here (the rover page's thumbnails).
+      await page.setRequestInterception(true)
+      page.on('request', (r) => void (r.url().startsWith(origin) ? r.continue() : r.respond({ status: 404, body: '' })))
+      await page.setViewport({ width: 1000, height: 800 })
+      expect((await page.goto(`${origin}/`))!.status()).toBe(200)
+      const nav = await page.$$eval('header.site a', (as) => as.map((a) => a.getAttribute('href')))
+      expect(nav).toEqual(['/', '/api/v2/docs', '/dashboard', '/rovers/curiosity', '/rovers/opportunity', '/rovers/perseverance', '/rovers/spirit'])
+
+      expect((await follow(page, 'header.site a[href="/dashboard"]')).status()).toBe(200)
+      expect(await page.$$eval('header.site a', (as) => as.map((a) => a.getAttribute('href')))).toEqual(nav)
+      await page.type('#email', 'site.walk@example.org')
+      await follow(page, 'button[type=submit]')
+      expect(await page.$eval('main', (e) => e.textContent)).toContain('a sign-in link is on its way to its mailbox')
+      await page.goto(linkIn(await t.smtp.nextTo('site.walk@example.org')))
+      await follow(page, 'button[type=submit]')
+      const created = await follow(page, 'form[action="/dashboard/key"] button')
+      expect(created.status()).toBe(200)
+      expect(created.request().redirectChain().map((r) => [r.method(), r.response()?.status()])).toEqual([['POST', 303]])
+      expect(new URL(page.url()).pathname).toBe('/dashboard')
+      const key = (await page.$eval('#api-key', (e) => e.textContent))!
+      expect(key).toMatch(KEY)
+      const first = (await page.$eval('#first-request', (e) => e.textContent))!
+      expect(first).toBe(`curl -H 'X-API-Key: ${key}' \\\n  'https://mars-api.example/api/v2/photos?rovers=curiosity&sol=1000&per_page=5'`)
+      // the request as shown, sent to this server, answers the five photos
+      const shown = /'(https:\/\/mars-api\.example[^']+)'/.exec(first)![1]!.replace('https://mars-api.example', origin)
+      const answer = await fetch(shown, { headers: { 'x-api-key': key } })
+      expect(answer.status).toBe(200)
+      expect(((await answer.json()) as { data: unknown[] }).data.length).toBe(5)
+      await page.screenshot({ path: join(SITE_SHOTS, 'dashboard-key-created.png'), fullPage: true })
+      expect((await page.reload())!.status()).toBe(200)
+      expect(await page.$('#api-key')).toBeNull()
+      expect(await page.$('#first-request')).toBeNull()
+
+      expect((await follow(page, 'header.site a[href="/api/v2/docs"]')).status()).toBe(200)
+      // the reference may render from the OpenAPI document after load: wait until it has
+      await page.waitForFunction(`!document.body.innerText.includes('Loading the OpenAPI document')`, { timeout: 20_000 })
+      expect(await page.$eval('body', (e) => (e as unknown as { innerText: string }).innerText)).toContain('/api/v2/photos')
+      await page.screenshot({ path: join(SITE_SHOTS, 'api-docs.png') })
+
+      await page.goto(`${origin}/`)
+      expect((await follow(page, 'main a[href="/rovers/perseverance"]')).status()).toBe(200)
+      expect(await page.$eval('h1', (e) => e.textContent)).toBe('Perseverance: where it went')
+      expect(await page.$eval('header.site a[aria-current="page"]', (e) => e.getAttribute('href'))).toBe('/rovers/perseverance')
+    } finally {
+      await context.close()
+      await t.close()
+    }
+  }, 90_000)
+})

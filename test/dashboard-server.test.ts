@@ -62,14 +62,16 @@ afterAll(async () => {
 })
 
 describe('the server with the dashboard', () => {
-  test('without SMTP_URL it says at start that sign-in links go to stdout, and writes each link there as one JSON line (and nowhere else)', async () => {
+  test('without SMTP_URL it says at start that sign-in links go to stdout, the sign-in page says the link went to the server console, and each link is one JSON line there (and nowhere else)', async () => {
     const s = await serve({ KEYS_DB: await SQLITE.fresh() })
     running.push(s)
     expect(s.started).toMatchObject({ key_store: 'sqlite', mail: 'log' })
     expect(await s.wait(() => s.event(s.out, 'mail.to-stdout'), 'mail.to-stdout notice')).toMatchObject({ level: 'warn' })
     const c = new FormClient((r) => fetch(r, { redirect: 'manual' }), s.origin)
     const form = await (await c.get('/dashboard')).text()
-    expect((await c.post('/dashboard/sign-in', formFields(form, '/dashboard/sign-in', { email: 'Dev@Example.org' }))).status).toBe(200)
+    const sent = await c.post('/dashboard/sign-in', formFields(form, '/dashboard/sign-in', { email: 'Dev@Example.org' }))
+    expect(sent.status).toBe(200)
+    expect(await sent.text()).toContain("the sign-in link was written to the server's console (its standard output), not mailed")
     const line = await s.wait(() => s.event(s.out, 'mail.sign-in-link'), 'sign-in link on stdout')
     expect(line.to).toBe('dev@example.org')
     expect(line.link).toStartWith(`${s.origin}/dashboard/link?token=`)
@@ -92,7 +94,7 @@ describe('the server with the dashboard', () => {
     const confirm = await (await c.get(link.pathname + link.search)).text()
     expect((await c.post('/dashboard/link', formFields(confirm, '/dashboard/link'))).status).toBe(303)
     const page = await (await c.get('/dashboard')).text()
-    const created = await (await c.post('/dashboard/key', formFields(page, '/dashboard/key'))).text()
+    const created = await (await c.postAndFollow('/dashboard/key', formFields(page, '/dashboard/key'))).text()
     const key = /mv_live_[0-9a-f]{40}/.exec(created)![0]
     expect((await fetch(`${s.origin}/api/v2/photos?per_page=1`, { headers: { 'x-api-key': key } })).status).toBe(200)
     expect(s.out.join('\n')).not.toContain(key)

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from '
 import { linkIn } from './setup/smtp'
 import { FormClient, formFields, makeDashboardApp, type DashboardApp } from './setup/dashboard-app'
 import { keyStoreKinds } from './setup/key-stores'
+import { hashSecret } from '../plugins/dashboard/tokens'
+import { openFlash } from '../plugins/dashboard/flash'
 
 // A test may be the first to start this process's PostgreSQL cluster (initdb, a few seconds on a loaded machine).
 setDefaultTimeout(30_000)
@@ -15,6 +17,8 @@ async function signIn(t: DashboardApp, email: string): Promise<{ c: FormClient; 
   expect(form.status).toBe(200)
   const sent = await c.post('/dashboard/sign-in', formFields(await form.text(), '/dashboard/sign-in', { email }))
   expect(sent.status).toBe(200)
+  // Mail is configured here: the page says the link went to the mailbox.
+  expect(await sent.text()).toContain('a sign-in link is on its way to its mailbox')
   const link = new URL(linkIn(await t.smtp.nextTo(email.trim().toLowerCase())))
   const confirm = await c.get(link.pathname + link.search)
   expect(confirm.status).toBe(200)
@@ -39,11 +43,20 @@ for (const kind of keyStoreKinds()) {
       const { c, page } = await signIn(t, '  Flow.User@Example.ORG ')
       expect(page).toContain('Signed in as <strong>flow.user@example.org</strong>')
       expect(page).toContain('No key yet.')
-      const created = await c.post('/dashboard/key', formFields(page, '/dashboard/key'))
+      // POST/redirect/GET: the action answers 303 to /dashboard, whose next view shows the key once.
+      const posted = await c.post('/dashboard/key', formFields(page, '/dashboard/key'))
+      expect(posted.status).toBe(303)
+      expect(posted.headers.get('location')).toBe('/dashboard')
+      expect(posted.headers.get('cache-control')).toBe('no-store')
+      expect(await posted.text()).not.toMatch(KEY)
+      const created = await c.get('/dashboard')
       expect(created.status).toBe(200)
       expect(created.headers.get('cache-control')).toBe('no-store')
       const createdHtml = await created.text()
+      expect(createdHtml).toContain('Your key is created.')
       const key = KEY.exec(createdHtml)![0]
+      // The first request, ready with the key in it (the placeholder base: no PUBLIC_URL here).
+      expect(createdHtml).toContain(`curl -H &#39;X-API-Key: ${key}&#39; \\\n  &#39;https://mars-api.example/api/v2/photos?rovers=curiosity&#38;sol=1000&#38;per_page=5&#39;`)
       expect((await t.app.handle(new Request('http://localhost/api/v2/photos?per_page=1', { headers: { 'x-api-key': key } }))).status).toBe(200)
       // Reloading the dashboard never shows the key again.
       const again = await (await c.get('/dashboard')).text()
@@ -54,7 +67,7 @@ for (const kind of keyStoreKinds()) {
       expect(again).toMatch(/id="use-day">1 of 100,000</)
 
       const confirm = await (await c.get('/dashboard/confirm?action=regenerate')).text()
-      const regenerated = await c.post('/dashboard/key', formFields(confirm, '/dashboard/key'))
+      const regenerated = await c.postAndFollow('/dashboard/key', formFields(confirm, '/dashboard/key'))
       expect(regenerated.status).toBe(200)
       const fresh = KEY.exec(await regenerated.text())![0]
       expect(fresh).not.toBe(key)
@@ -68,9 +81,12 @@ for (const kind of keyStoreKinds()) {
       expect((await t.app.handle(new Request('http://localhost/api/v2/photos?per_page=1', { headers: { 'x-api-key': fresh } }))).status).toBe(200)
 
       const revokeForm = await (await c.get('/dashboard/confirm?action=revoke')).text()
-      const revoked = await c.post('/dashboard/key', formFields(revokeForm, '/dashboard/key'))
+      const revoked = await c.postAndFollow('/dashboard/key', formFields(revokeForm, '/dashboard/key'))
       expect(revoked.status).toBe(200)
-      expect(await revoked.text()).toContain('Revoked on')
+      const revokedHtml = await revoked.text()
+      expect(revokedHtml).toContain('Revoked on')
+      expect(revokedHtml).toContain('Your key is revoked: it no longer works.')
+      expect(await (await c.get('/dashboard')).text()).not.toContain('Your key is revoked: it no longer works.')
       expect((await t.app.handle(new Request('http://localhost/api/v2/photos?per_page=1', { headers: { 'x-api-key': fresh } }))).status).toBe(401)
 
       const home = await (await c.get('/dashboard')).text()
@@ -81,6 +97,41 @@ for (const kind of keyStoreKinds()) {
       const logged = JSON.stringify(t.logs)
       expect(logged).not.toMatch(KEY)
       expect(logged).not.toContain('token=')
+    })
+
+    test('the new key reaches the page after the redirect as a one-time flash sealed for that session: not in the Location, not in the stored row, not shown to another session of the account, gone after one view', async () => {
+      const a = await signIn(t, 'flash@example.org')
+      const b = await signIn(t, 'flash@example.org') // a second session of the same account
+      const posted = await a.c.post('/dashboard/key', formFields(a.page, '/dashboard/key'))
+      expect(posted.status).toBe(303)
+      expect(posted.headers.get('location')).toBe('/dashboard')
+      expect(await (await b.c.get('/dashboard')).text()).not.toMatch(KEY) // bound to the session that acted
+      const first = await (await a.c.get('/dashboard')).text()
+      const key = KEY.exec(first)![0]
+      expect((await t.app.handle(new Request('http://localhost/api/v2/rovers', { headers: { 'x-api-key': key } }))).status).toBe(200)
+      expect(await (await a.c.get('/dashboard')).text()).not.toMatch(KEY) // a reload: shown once only
+
+      // What the store keeps for the next view opens only with the browser's session id.
+      const confirm = await (await a.c.get('/dashboard/confirm?action=regenerate')).text()
+      expect((await a.c.post('/dashboard/key', formFields(confirm, '/dashboard/key'))).status).toBe(303)
+      const secretA = a.c.jar.get('mv_session')!
+      const sealed = (await t.keys.takeFlash(hashSecret(secretA), Date.now()))!
+      expect(sealed).toBeString()
+      expect(sealed).not.toMatch(KEY)
+      const opened = openFlash(sealed, secretA)!
+      expect(opened.key).toMatch(KEY)
+      expect(opened.key).not.toBe(key)
+      expect(openFlash(sealed, b.c.jar.get('mv_session')!)).toBeUndefined()
+      expect(openFlash(sealed.slice(0, -2) + (sealed.endsWith('A') ? 'BA' : 'AA'), secretA)).toBeUndefined()
+      // Taken once: the page after it shows no key (the flash was consumed above).
+      expect(await (await a.c.get('/dashboard')).text()).not.toMatch(KEY)
+
+      // A flash older than its time is not shown, and signing out drops a waiting one.
+      await t.keys.putFlash(hashSecret(secretA), 'flash@example.org', sealed, Date.now() - 1)
+      expect(await (await a.c.get('/dashboard')).text()).not.toMatch(KEY)
+      await t.keys.putFlash(hashSecret(secretA), 'flash@example.org', sealed, Date.now() + 60_000)
+      await t.keys.endSession(hashSecret(secretA))
+      expect(await t.keys.takeFlash(hashSecret(secretA), Date.now())).toBeUndefined()
     })
 
     test('a sign-in link works once: the second use and a made-up token get the refusal page, and no session cookie', async () => {
@@ -239,7 +290,7 @@ for (const kind of keyStoreKinds()) {
 
     test('deleting the account revokes the key at once and erases the address and its sessions', async () => {
       const { c, page } = await signIn(t, 'delete-me@example.org')
-      const key = KEY.exec(await (await c.post('/dashboard/key', formFields(page, '/dashboard/key'))).text())![0]
+      const key = KEY.exec(await (await c.postAndFollow('/dashboard/key', formFields(page, '/dashboard/key'))).text())![0]
       const other = await signIn(t, 'delete-me@example.org') // a second session of the same account
       const confirm = await (await c.get('/dashboard/confirm?action=delete')).text()
       const deleted = await c.post('/dashboard/account/delete', formFields(confirm, '/dashboard/account/delete'))
@@ -255,11 +306,11 @@ for (const kind of keyStoreKinds()) {
       const other = await makeDashboardApp(kind, { location: t.location })
       try {
         const { c, page } = await signIn(t, 'two-instances@example.org')
-        const key = KEY.exec(await (await c.post('/dashboard/key', formFields(page, '/dashboard/key'))).text())![0]
+        const key = KEY.exec(await (await c.postAndFollow('/dashboard/key', formFields(page, '/dashboard/key'))).text())![0]
         const onOther = (k: string) => other.app.handle(new Request('http://localhost/api/v2/rovers', { headers: { 'x-api-key': k } }))
         expect((await onOther(key)).status).toBe(200) // the other instance has it cached now
         const confirm = await (await c.get('/dashboard/confirm?action=regenerate')).text()
-        const fresh = KEY.exec(await (await c.post('/dashboard/key', formFields(confirm, '/dashboard/key'))).text())![0]
+        const fresh = KEY.exec(await (await c.postAndFollow('/dashboard/key', formFields(confirm, '/dashboard/key'))).text())![0]
         const t0 = performance.now()
         while ((await onOther(key)).status !== 401 && performance.now() - t0 < 2000) await Bun.sleep(10)
         expect(performance.now() - t0).toBeLessThan(1000)

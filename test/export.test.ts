@@ -44,9 +44,28 @@ async function paged(app: TestApp, query: string): Promise<Photo[]> {
   throw new Error('too many pages')
 }
 
-/** A photo's JSON flattened as the export's columns name it ("dimensions.width", "rover.name"); raw kept as its JSON value. */
-function flat(p: Photo): Record<string, unknown> {
-  const out: Record<string, unknown> = { id: p.id }
+/** `query` with the rover and camera relationships every export writes (include=rover,camera). */
+const withRel = (q: string) => (q.includes('include=') ? q : q + '&include=rover,camera')
+
+/**
+ * The photos of `q` as the list writes them (`want`), and each with its rover and camera
+ * relationships (`rel`): one paged walk with include=rover,camera, the relationships removed
+ * for `want` when `q` does not ask for them (the rest of the object does not depend on include).
+ */
+async function pagedWithRel(q: string): Promise<{ want: Photo[]; rel: Photo[] }> {
+  const rel = await paged(t, withRel(q))
+  const want = q.includes('include=') ? rel : rel.map(({ relationships: _, ...p }) => p)
+  return { want, rel }
+}
+
+/**
+ * A photo's JSON flattened as the export's columns name it ("dimensions.width", "rover.name");
+ * raw kept as its JSON value; `rover` and `camera` from the same photo listed with both
+ * relationships (`r`).
+ */
+function flat(p: Photo, r: Photo): Record<string, unknown> {
+  expect(r.id).toBe(p.id)
+  const out: Record<string, unknown> = { id: p.id, rover: r.relationships!.rover!.id, camera: r.relationships!.camera!.id }
   const walk = (o: Record<string, unknown>, prefix: string) => {
     for (const [k, v] of Object.entries(o)) {
       if (k === 'raw' && prefix === '') out.raw = v
@@ -74,8 +93,8 @@ function arrowValue(v: unknown, type: string): unknown {
   return v
 }
 
-function expected(p: Photo, name: string, float32: boolean): unknown {
-  const v = flat(p)[name]
+function expected(p: Photo, r: Photo, name: string, float32: boolean): unknown {
+  const v = flat(p, r)[name]
   if (name === 'raw' && v !== undefined) return typeof v === 'string' ? v : JSON.stringify(v)
   return float32 && typeof v === 'number' ? Math.fround(v) : v
 }
@@ -95,7 +114,7 @@ const QUERIES = [
 describe('each format read back by its own reader equals the paged API', () => {
   for (const q of QUERIES) {
     test(`arrow (apache-arrow) — ${q}`, async () => {
-      const want = await paged(t, q)
+      const { want, rel } = await pagedWithRel(q)
       expect(want.length).toBeGreaterThan(50)
       const { r, bytes } = await exportBody(q + '&format=arrow')
       expect(r.headers.get('content-type')).toBe('application/vnd.apache.arrow.stream')
@@ -108,15 +127,17 @@ describe('each format read back by its own reader equals the paged API', () => {
         const row: Record<string, unknown> = {}
         for (const c of cols) row[c.name] = arrowValue(c.vec.get(i), c.type)
         const exp: Record<string, unknown> = {}
-        for (const c of cols) exp[c.name] = expected(want[i]!, c.name, c.type === 'Float32')
+        for (const c of cols) exp[c.name] = expected(want[i]!, rel[i]!, c.name, c.type === 'Float32')
         expect(row).toEqual(exp)
       }
+      expect(names.slice(0, 3)).toEqual(['id', 'rover', 'camera'])
+      expect(String(table.schema.fields[1]!.type)).toStartWith('Dictionary')
       // Every attribute of the JSON has its column.
-      for (const p of want) for (const k of Object.keys(flat(p))) expect(names).toContain(k)
+      for (let i = 0; i < want.length; i++) for (const k of Object.keys(flat(want[i]!, rel[i]!))) expect(names).toContain(k)
     })
 
     test(`csv (DuckDB read_csv_auto) — ${q}`, async () => {
-      const want = await paged(t, q)
+      const { want, rel } = await pagedWithRel(q)
       const { r, bytes } = await exportBody(q + '&format=csv')
       expect(r.headers.get('content-disposition')).toMatch(/^attachment; filename="photos-[0-9a-f]+\.csv"$/)
       const file = join(work, `e${Bun.hash(q)}.csv`)
@@ -125,7 +146,8 @@ describe('each format read back by its own reader equals the paged API', () => {
       const rows = (await duck.runAndReadAll(`SELECT * FROM read_csv_auto('${file}', all_varchar=true, header=true)`)).getRowObjectsJS()
       expect(rows.length).toBe(want.length)
       for (let i = 0; i < want.length; i++) {
-        const exp = flat(want[i]!)
+        const exp = flat(want[i]!, rel[i]!)
+        expect(Object.keys(rows[i]!).slice(0, 3)).toEqual(['id', 'rover', 'camera'])
         for (const [name, text] of Object.entries(rows[i]!)) {
           const e = exp[name]
           if (name === 'raw' && text !== null) expect(JSON.parse(text as string)).toEqual(e)
@@ -137,7 +159,8 @@ describe('each format read back by its own reader equals the paged API', () => {
     })
 
     test(`ndjson (DuckDB read_json_auto) — ${q}`, async () => {
-      const want = await paged(t, q)
+      // Each line carries the rover and camera: the list's photo with include=rover,camera.
+      const want = await paged(t, withRel(q))
       const { r, bytes } = await exportBody(q + '&format=ndjson')
       expect(r.headers.get('content-type')).toBe('application/x-ndjson')
       const text = new TextDecoder().decode(bytes)
@@ -161,6 +184,23 @@ describe('each format read back by its own reader equals the paged API', () => {
   })
 })
 
+describe('rover and camera on every export', () => {
+  test('fields=sol still exports each photo\'s rover (slug) and camera (abbreviation): CSV header and records, Arrow columns, NDJSON relationships', async () => {
+    const rel = await paged(t, 'rovers=spirit,perseverance&sol_max=3&fields=sol&include=rover,camera')
+    expect(new Set(rel.map((p) => p.relationships!.rover!.id))).toEqual(new Set(['spirit', 'perseverance']))
+    const q = 'rovers=spirit,perseverance&sol_max=3&fields=sol'
+    const csv = new TextDecoder().decode((await exportBody(q + '&format=csv')).bytes).split('\r\n')
+    expect(csv[0]).toBe('id,rover,camera,sol')
+    expect(csv.slice(1, -1)).toEqual(rel.map((p) => `${p.id},${p.relationships!.rover!.id},${p.relationships!.camera!.id},${p.attributes.sol}`))
+    const table = tableFromIPC((await exportBody(q + '&format=arrow')).bytes)
+    expect(table.schema.fields.map((f) => f.name)).toEqual(['id', 'rover', 'camera', 'sol'])
+    expect([...table.getChild('rover')!].map(String)).toEqual(rel.map((p) => p.relationships!.rover!.id))
+    expect([...table.getChild('camera')!].map(String)).toEqual(rel.map((p) => p.relationships!.camera!.id))
+    const lines = new TextDecoder().decode((await exportBody(q + '&format=ndjson')).bytes).trimEnd().split('\n')
+    expect(lines).toEqual(rel.map((p) => JSON.stringify(p)))
+  })
+})
+
 describe('format choice', () => {
   test('Accept picks the format when format= is absent; format= wins over Accept; an unknown Accept gets one JSON array (no 406)', async () => {
     const csv = await exportBody('rovers=spirit', { headers: { accept: 'text/csv' } })
@@ -172,7 +212,7 @@ describe('format choice', () => {
     const unknown = await exportBody('rovers=spirit', { headers: { accept: 'image/png' } })
     expect(unknown.r.status).toBe(200)
     expect(unknown.r.headers.get('content-type')).toBe('application/json; charset=utf-8')
-    expect(JSON.parse(new TextDecoder().decode(unknown.bytes))).toEqual(await paged(t, 'rovers=spirit'))
+    expect(JSON.parse(new TextDecoder().decode(unknown.bytes))).toEqual(await paged(t, withRel('rovers=spirit')))
     expect(csv.r.headers.get('vary')).toBe('Accept')
   })
 

@@ -178,4 +178,24 @@ describe('include', () => {
     const [p] = await photos('include=CAMERA&per_page=1')
     expect(Object.keys(p.relationships!)).toEqual(['camera'])
   })
+  test('fields=rover and fields=camera add relationships.rover / relationships.camera byte for byte as include does', async () => {
+    for (const [byFields, byInclude] of [
+      ['fields=sol,rover,camera&per_page=100&sort=camera', 'fields=sol&include=rover,camera&per_page=100&sort=camera'],
+      ['fields=ROVER&rovers=spirit,perseverance&per_page=50', 'fields=id&include=rover&rovers=spirit,perseverance&per_page=50'],
+      ['field_set=minimal&fields=camera&per_page=30&page=7', 'field_set=minimal&include=camera&per_page=30&page=7'],
+    ]) {
+      const a = await (await t.request(`/api/v2/photos?${byFields}`)).json() as any
+      const b = await (await t.request(`/api/v2/photos?${byInclude}`)).json() as any
+      expect(a.data.length).toBeGreaterThan(0)
+      expect(JSON.stringify(a.data)).toBe(JSON.stringify(b.data))
+    }
+    const [p] = await photos('fields=rover&per_page=1')
+    expect(Object.keys(p.attributes)).toEqual([])
+    expect(Object.keys(p.relationships!)).toEqual(['rover'])
+    const row = store.paths.rowOfId(p.id)
+    expect(p.relationships!.rover.id).toBe(ROVERS[store.photos.rover[row]].slug)
+    const byId = await one(RICH, 'fields=camera,sol')
+    expect(Object.keys(byId.relationships!)).toEqual(['camera'])
+    expect(byId.relationships!.camera.id).toBe(store.photos.camera.dict[store.photos.camera.codes[store.paths.rowOfId(RICH)]])
+  })
 })

@@ -40,12 +40,12 @@ function typeCheck(file: string): { ok: boolean; output: string } {
 }
 
 describe('the typed TypeScript client (openapi-typescript + openapi-fetch)', () => {
-  test('generated from the served document equals the committed clients/typescript/schema.d.ts', () => {
-    const out = join(dir, 'schema.d.ts')
+  test('generated from the served document equals the committed clients/typescript/src/schema.ts', () => {
+    const out = join(dir, 'schema.ts')
     const r = Bun.spawnSync([toolBin('openapi-typescript'), join(dir, 'openapi.json'), '-o', out], { cwd: TOOLS })
     expect(r.exitCode).toBe(0)
     // When this fails after a deliberate change: `npm run client:generate` rewrites the committed file.
-    expect(readFileSync(out, 'utf8')).toBe(readFileSync(join(CLIENT, 'schema.d.ts'), 'utf8'))
+    expect(readFileSync(out, 'utf8')).toBe(readFileSync(join(CLIENT, 'src', 'schema.ts'), 'utf8'))
   }, 60_000)
 
   test('the tour program type-checks with TypeScript 5, and a call with a wrongly typed parameter does not', () => {

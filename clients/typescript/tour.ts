@@ -1,11 +1,11 @@
 /**
  * A small program over the typed client (openapi-fetch + the types openapi-typescript generated
- * from the served OpenAPI document into ./schema.d.ts). The contract test type-checks it with
+ * from the served OpenAPI document into ./src/schema.ts). The contract test type-checks it with
  * TypeScript 5 and runs it against the app: every call below is typed end to end, so a renamed
  * parameter or a changed answer shape fails the type-check before it fails a user.
  */
 import createClient from 'openapi-fetch'
-import type { paths } from './schema'
+import type { paths } from './src/schema'
 
 export type MarsClient = ReturnType<typeof createClient<paths>>
 

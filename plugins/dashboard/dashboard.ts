@@ -7,6 +7,7 @@ import { clientAddress } from '../../src/limits/failed-auth-throttle'
 import { effectiveLimits } from '../../src/limits/limit-rules'
 import { clearCookie, readCookie, setCookie } from './cookies'
 import { csrfMatches, csrfToken, sameOrigin } from './csrf'
+import { FLASH_TTL_MS, openFlash, sealFlash, type Flash } from './flash'
 import * as pages from './pages'
 import { readForm } from './read-form'
 import { SESSION_TTL_MS, SIGN_IN_TTL_MS, SIGN_IN_WINDOW_MS, hashSecret, isWellFormedSecret, newSecret } from './tokens'
@@ -29,6 +30,16 @@ export interface Visit {
   formSecret: string
   cookies: string[]
   peer?: string
+}
+
+/**
+ * The origin users reach the API at, for the first request the dashboard shows with a new key:
+ * the configured public address (PUBLIC_URL) when there is one, else the placeholder; never the
+ * request's own host, which a client chooses.
+ */
+function publicBase(config: object): string {
+  const u = (config as { publicUrl?: unknown }).publicUrl
+  return typeof u === 'string' && /^https?:\/\/[^/?#\s]+$/.test(u) ? u : pages.PLACEHOLDER_BASE
 }
 
 /** The answer when the key database cannot be reached: a page, with Retry-After (RFC 9110 §10.2.3). */
@@ -75,10 +86,15 @@ export class Dashboard {
     return visit
   }
 
-  /** GET /dashboard: the account page when signed in, else the sign-in form. */
+  /**
+   * GET /dashboard: the account page when signed in, else the sign-in form. The flash a key
+   * action left (./flash.ts) is taken here, so its notice and new key show on this one view only.
+   */
   async home(v: Visit): Promise<Response> {
     if (!v.session) return this.#page(v, 200, pages.signInPage({ csrf: csrfToken(v.formSecret) }))
-    return this.#page(v, 200, await this.#account(v, v.session.email, {}))
+    const sealed = await this.#deps.keys.takeFlash(hashSecret(v.session.secret), this.#clock())
+    const flash = sealed === undefined ? undefined : openFlash(sealed, v.session.secret)
+    return this.#page(v, 200, await this.#account(v, v.session.email, { shownKey: flash?.key, notice: flash?.notice }))
   }
 
   /** POST /dashboard/sign-in: e-mail a one-time link. The same answer whether or not the address has an account. */
@@ -112,7 +128,7 @@ export class Dashboard {
       this.#deps.log.log('error', 'mail.failed', { transport: this.#mailer.kind, error: e instanceof Error ? e.message : String(e) })
       return this.#page(v, 503, pages.messagePage('The sign-in mail could not be sent', 'The mail server did not take the message. Try again in a few minutes.'))
     }
-    return this.#page(v, 200, pages.checkMailPage())
+    return this.#page(v, 200, pages.checkMailPage(this.#mailer.kind))
   }
 
   /** GET /dashboard/link?token=…: a button that signs in. A GET changes nothing, so link scanners in mail systems cannot use the link up. */
@@ -148,7 +164,11 @@ export class Dashboard {
     return this.#page(v, 200, pages.confirmPage({ csrf: csrfToken(v.session.secret), action, state: pages.keyState(key) }))
   }
 
-  /** POST /dashboard/key: create, regenerate or revoke. The new key is in this answer only. */
+  /**
+   * POST /dashboard/key: create, regenerate or revoke, then a 303 to /dashboard (POST/redirect/
+   * GET: a reload shows the dashboard, never resends the form). The notice and the new key go to
+   * that page as a one-time flash bound to the session (./flash.ts), never in the URL.
+   */
   async keyAction(v: Visit): Promise<Response> {
     if (!v.session) return this.#signedOut(v)
     const form = await this.#checkedForm(v, v.session.secret)
@@ -161,18 +181,17 @@ export class Dashboard {
     if (form.get('state') !== pages.keyState(await keys.keyOf(email))) {
       return this.#page(v, 409, pages.messagePage('This page was out of date', 'Your key changed since this page was shown, so nothing was done. Look at the dashboard again.'))
     }
-    let shownKey: string | undefined
-    let notice: string
+    const flash: Flash = { notice: '' }
     try {
       if (action === 'create') {
-        shownKey = await keys.create(email)
-        notice = 'Your key is created.'
+        flash.key = await keys.create(email)
+        flash.notice = 'Your key is created.'
       } else if (action === 'regenerate') {
-        shownKey = await keys.regenerate(email)
-        notice = 'Your key is regenerated: the previous key no longer works.'
+        flash.key = await keys.regenerate(email)
+        flash.notice = 'Your key is regenerated: the previous key no longer works.'
       } else {
         await keys.revoke(email)
-        notice = 'Your key is revoked: it no longer works.'
+        flash.notice = 'Your key is revoked: it no longer works.'
       }
     } catch (e) {
       if (!(e instanceof KeyStoreError)) throw e
@@ -180,7 +199,8 @@ export class Dashboard {
     }
     const key = await keys.keyOf(email)
     this.#deps.log.log('info', 'dashboard.key-changed', { action, key_id: key?.id })
-    return this.#page(v, 200, await this.#account(v, email, { shownKey, notice, key }))
+    await keys.putFlash(hashSecret(v.session.secret), email, sealFlash(flash, v.session.secret), this.#clock() + FLASH_TTL_MS)
+    return this.#redirect(v, '/dashboard')
   }
 
   /** POST /dashboard/sign-out: the session ends on the server, the cookie is cleared. */
@@ -213,7 +233,7 @@ export class Dashboard {
     const peeked = key ? await counters.peek(key.id, this.#clock()) : { hourCount: 0, dayCount: 0 }
     const inFlightOf = (counters as { inFlight?: (id: number) => number }).inFlight
     const usage = { ...peeked, inFlight: key && typeof inFlightOf === 'function' ? inFlightOf.call(counters, key.id) : undefined }
-    return pages.accountPage({ email, csrf: csrfToken(v.session?.secret ?? v.formSecret), key, limits, usage, shownKey: o.shownKey, notice: o.notice })
+    return pages.accountPage({ email, csrf: csrfToken(v.session?.secret ?? v.formSecret), key, limits, usage, shownKey: o.shownKey, notice: o.notice, apiBase: publicBase(config) })
   }
 
   /** The form of a POST after the Origin and CSRF checks, or the 403/413/415 page. */

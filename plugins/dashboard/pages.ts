@@ -1,15 +1,18 @@
 /**
- * The dashboard's pages, rendered on the server as complete HTML documents. Every form works
- * without JavaScript; the one script (the copy button of a new key) only improves. Style and
+ * The dashboard's pages, rendered on the server as complete HTML documents under the site's
+ * shared header (src/http/site-header.ts). Every form works without JavaScript; the one script
+ * (the copy buttons of a new key and its first request) only improves. Style and
  * script are inline and allowed by their SHA-256 in the Content-Security-Policy, so the pages
  * load nothing at all, from this origin or another. Every value from a user or the store goes
  * through `esc`.
  */
 import type { KeyListing } from '../../src/keys/key-directory'
+import { SITE_STYLE, siteHeader } from '../../src/http/site-header'
 
 const STYLE = `
 :root{color-scheme:light dark;font-family:system-ui,sans-serif;line-height:1.5}
-body{margin:0 auto;max-width:42rem;padding:1rem}
+body{margin:0}main{margin:0 auto;max-width:42rem;padding:1rem}
+${SITE_STYLE}
 h1{font-size:1.5rem}h2{font-size:1.15rem;margin-top:2rem}
 label{display:block;font-weight:600;margin:.75rem 0 .25rem}
 input[type=email]{width:100%;box-sizing:border-box;padding:.6rem;font-size:1rem}
@@ -18,6 +21,7 @@ button{font-size:1rem;padding:.55rem 1rem;margin:.5rem .5rem 0 0;cursor:pointer}
 .notice{padding:.75rem;border-left:4px solid #2e7d32;background:rgba(46,125,50,.1)}
 .error{padding:.75rem;border-left:4px solid #b3261e;background:rgba(179,38,30,.1)}
 .key{font-family:ui-monospace,monospace;font-size:1rem;word-break:break-all;padding:.75rem;border:1px solid;display:block}
+pre{white-space:pre-wrap;word-break:break-all;padding:.75rem;border:1px solid rgba(128,128,128,.6);font-size:.9rem}
 table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.35rem;border-bottom:1px solid rgba(128,128,128,.4)}
 form.inline{display:inline}
 `.trim()
@@ -56,7 +60,7 @@ function layout(title: string, body: string, script = false): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${esc(title)} · Mars rover photo API</title><style>${STYLE}</style></head>
-<body><main>
+<body>${siteHeader('dashboard')}<main>
 <h1>${esc(title)}</h1>
 ${body}
 </main>${script ? `<script>${COPY_SCRIPT}</script>` : ''}</body></html>`
@@ -77,12 +81,17 @@ export function signInPage(o: { csrf: string; error?: string; email?: string }):
   )
 }
 
-export function checkMailPage(): string {
-  return layout(
-    'Check your mailbox',
-    `<p class="notice" role="status">If the address can receive mail, a sign-in link is on its way. It works once, within 15 minutes.</p>
-<p><a href="/dashboard">Back</a></p>`,
-  )
+/**
+ * Where the link went: the mailbox, or, on a server with no mail configured (no SMTP_URL), the
+ * server's console, where its operator (on a machine of one's own, oneself) reads it. The same
+ * page for every address, so it tells nobody whether an address has an account.
+ */
+export function checkMailPage(transport: 'smtp' | 'log'): string {
+  const where =
+    transport === 'smtp'
+      ? `<p class="notice" role="status">If the address can receive mail, a sign-in link is on its way to its mailbox. It works once, within 15 minutes.</p>`
+      : `<p class="notice" role="status">This server sends no mail (no mail server is configured), so the sign-in link was written to the server's console (its standard output), not mailed. Whoever runs the server can open it from there. It works once, within 15 minutes.</p>`
+  return layout('Check your mailbox', `${where}\n<p><a href="/dashboard">Back</a></p>`)
 }
 
 export function linkPage(o: { csrf: string; token: string }): string {
@@ -113,6 +122,21 @@ export interface AccountView {
   /** A key value to show once (just created or regenerated). */
   shownKey?: string
   notice?: string
+  /** The service's public origin, for the first request (the placeholder when none is configured). */
+  apiBase: string
+}
+
+/** The base of the first request when the service does not know its public address. */
+export const PLACEHOLDER_BASE = 'https://mars-api.example'
+
+/** A ready request with the new key in it: the first call a user makes. */
+function firstRequest(key: string, base: string): string {
+  const curl = `curl -H 'X-API-Key: ${key}' \\\n  '${base}/api/v2/photos?rovers=curiosity&sol=1000&per_page=5'`
+  return `<section aria-labelledby="first"><h2 id="first">Your first request</h2>
+<p>Five photos Curiosity took on sol 1000, with your key already in it:</p>
+<pre id="first-request">${esc(curl)}</pre>
+<button type="button" data-copy="first-request" hidden>Copy the request</button>
+${base === PLACEHOLDER_BASE ? `<p>Replace <code>${PLACEHOLDER_BASE}</code> with the address of this service.</p>` : ''}<p>Every operation, its parameters and more examples: <a href="/api/v2/docs">the API docs</a>.</p></section>`
 }
 
 /** The form state that makes a resubmitted page (reload, back button) change nothing: the key's last change. */
@@ -132,7 +156,8 @@ export function accountPage(v: AccountView): string {
     ? `<section aria-labelledby="new-key"><h2 id="new-key">Your new API key</h2>
 <p class="notice" role="status">It is shown this once only: store it now. Send it in the <code>X-API-Key</code> header.</p>
 <code class="key" id="api-key">${esc(v.shownKey)}</code>
-<button type="button" data-copy="api-key" hidden>Copy</button></section>`
+<button type="button" data-copy="api-key" hidden>Copy</button></section>
+${firstRequest(v.shownKey, v.apiBase)}`
     : ''
   const actions = !v.key
     ? `<form method="post" action="/dashboard/key">${csrfField(v.csrf)}<input type="hidden" name="action" value="create"><input type="hidden" name="state" value="${state}"><button type="submit">Create my API key</button></form>`

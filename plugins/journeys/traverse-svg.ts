@@ -20,6 +20,38 @@ export interface SiteMark {
 const WIDTH = 900
 const PAD = 28
 const BINS = 32
+/** Width of one digit of a rank at the page's 13px bold, and the gap after each rank; a row of ranks is ROW_PX high. */
+const RANK_DIGIT_PX = 8.5
+const RANK_GAP_PX = 8
+const ROW_PX = 18
+/** The largest circle (the most photographed place). */
+const MAX_RADIUS = 16
+
+interface Box {
+  x0: number
+  x1: number
+  y0: number
+  y1: number
+}
+
+const overlap = (a: Box, b: Box) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1
+
+/**
+ * Where a row of ranks `width` wide goes beside a circle at (x, y) of radius r: the first of
+ * right, left, then the same a row lower or higher (and so on, up to 4 rows away), that stays in
+ * the drawing and overlaps no box in `taken`; right of the circle when none is free.
+ */
+function labelRow(x: number, y: number, r: number, width: number, taken: Box[]): Box {
+  const candidates: Box[] = []
+  for (const dy of [0, 1, -1, 2, -2, 3, -3, 4, -4].map((k) => k * ROW_PX)) {
+    const cy = y + dy
+    candidates.push({ x0: x + r + 4, x1: x + r + 4 + width, y0: cy - ROW_PX / 2, y1: cy + ROW_PX / 2 })
+    candidates.push({ x0: x - r - 4 - width, x1: x - r - 4, y0: cy - ROW_PX / 2, y1: cy + ROW_PX / 2 })
+  }
+  const inside = (b: Box) => b.x0 >= PAD / 2 && b.x1 <= WIDTH - PAD / 2 && b.y0 >= 0
+  const own = (b: Box) => taken.filter((t) => !(t.x0 === x - MAX_RADIUS && t.y0 === y - MAX_RADIUS))
+  return candidates.find((b) => inside(b) && !own(b).some((t) => overlap(t, b))) ?? candidates[0]!
+}
 
 /** Perceptually ordered colours (viridis, 9 stops) from the earliest to the latest sol. */
 const STOPS = ['#440154', '#472d7b', '#3b528b', '#2c728e', '#21918c', '#28ae80', '#5ec962', '#addc30', '#fde725']
@@ -86,26 +118,41 @@ export function traverseSvg(t: TraverseColumns, first: number, end: number, mark
 
   const last = end - 1 - first
   const maxPhotos = Math.max(1, ...marks.map((m) => m.photos))
-  // marks closer than a circle's width share one circle (labelled with every rank), so none hides another
+  // marks whose circles would touch share one circle (labelled with every rank), so none hides another
   const clusters: Array<{ x: number; y: number; marks: SiteMark[] }> = []
   for (const m of marks) {
     const x = Number(px(m.point - first))
     const y = Number(py(m.point - first))
-    const near = clusters.find((c) => Math.hypot(c.x - x, c.y - y) < 16)
+    const near = clusters.find((c) => Math.hypot(c.x - x, c.y - y) < 2 * MAX_RADIUS + 2)
     if (near) near.marks.push(m)
     else clusters.push({ x, y, marks: [m] })
   }
+  // every circle first, then each row of ranks where it covers no circle and no earlier row
+  const taken: Box[] = clusters.map((c) => ({ x0: c.x - MAX_RADIUS, x1: c.x + MAX_RADIUS, y0: c.y - MAX_RADIUS, y1: c.y + MAX_RADIUS }))
   const circles = clusters.map((c) => {
     const photos = c.marks.reduce((s, m) => s + m.photos, 0)
-    const r = 6 + 10 * Math.sqrt(Math.min(1, photos / maxPhotos))
+    const r = 6 + (MAX_RADIUS - 6) * Math.sqrt(Math.min(1, photos / maxPhotos))
     const title = `<title>${escapeXml(c.marks.map((m) => m.label).join('\n'))}</title>`
     if (c.marks.length === 1) {
       const m = c.marks[0]!
-      return `<a href="#${m.anchor}"><circle cx="${c.x}" cy="${c.y}" r="${r.toFixed(1)}" class="site">${title}</circle><text x="${c.x}" y="${c.y}" class="rank">${m.rank}</text></a>`
+      return `<a href="#${m.anchor}"><circle cx="${c.x}" cy="${c.y}" r="${r.toFixed(1)}" class="mark">${title}</circle><text x="${c.x}" y="${c.y}" class="rank">${m.rank}</text></a>`
     }
-    // several places at one spot: one circle, and each rank as its own link beside it
-    const links = c.marks.map((m, k) => `<a href="#${m.anchor}"><text x="${(c.x + r + 9 + k * 16).toFixed(1)}" y="${c.y}" class="rank tag">${m.rank}<title>${escapeXml(m.label)}</title></text></a>`)
-    return `<circle cx="${c.x}" cy="${c.y}" r="${r.toFixed(1)}" class="site">${title}</circle>${links.join('')}`
+    // several places at one spot: one circle, and each rank as its own link beside it, spaced by
+    // the width of its digits (a two-digit rank never runs into the next), in the first place
+    // beside the circle (right, left, then a row lower or higher) that overlaps nothing placed,
+    // each with a light halo so the path under it does not blur it
+    const widths = c.marks.map((m) => String(m.rank).length * RANK_DIGIT_PX + RANK_GAP_PX)
+    const total = widths.reduce((s, w) => s + w, 0)
+    const row = labelRow(c.x, c.y, r, total, taken)
+    taken.push(row)
+    let x = row.x0
+    const y = (row.y0 + row.y1) / 2
+    const links = c.marks.map((m, k) => {
+      const at = x
+      x += widths[k]!
+      return `<a href="#${m.anchor}"><text x="${at.toFixed(1)}" y="${y.toFixed(1)}" class="rank tag">${m.rank}<title>${escapeXml(m.label)}</title></text></a>`
+    })
+    return `<circle cx="${c.x}" cy="${c.y}" r="${r.toFixed(1)}" class="mark">${title}</circle>${links.join('')}`
   })
   const barM = niceLength(spanX / 4)
   const barPx = barM * scale

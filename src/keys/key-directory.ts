@@ -95,6 +95,14 @@ export interface KeyDirectory {
   startSession(sessionHash: string, email: string, nowMs: number, ttlMs: number): MaybePromise<void>
   /** The live session of that hash, or undefined (unknown or expired). */
   session(sessionHash: string, nowMs: number): MaybePromise<SessionRecord | undefined>
+  /** Ends the session and drops its flash. */
   endSession(sessionHash: string): MaybePromise<void>
+  /**
+   * Leaves one sealed message (dashboard/flash.ts) for the session's next page, replacing any
+   * earlier one; it expires at `expiresAt`.
+   */
+  putFlash(sessionHash: string, email: string, sealed: string, expiresAt: number): MaybePromise<void>
+  /** The session's flash, removed in the same step (one reader only, across instances), or undefined. */
+  takeFlash(sessionHash: string, nowMs: number): MaybePromise<string | undefined>
   close(): MaybePromise<void>
 }

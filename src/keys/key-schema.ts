@@ -8,6 +8,9 @@
  * - sign_in_links: SHA-256 of each e-mailed token, its address and client, single use
  *   (used_at), kept a day as the record the sign-in limits count.
  * - sessions: SHA-256 of each session id, its address and expiry.
+ * - session_flashes: at most one message per session for the next dashboard page (a new key
+ *   shown once after the redirect), sealed with a key derived from the session id, which only
+ *   the browser holds: the row alone opens nothing. Taken (deleted) on first read.
  */
 const TABLES = (id: string) => `
 CREATE TABLE IF NOT EXISTS api_keys (
@@ -39,6 +42,13 @@ CREATE TABLE IF NOT EXISTS sessions (
   expires_at   BIGINT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS sessions_email ON sessions (email);
+CREATE TABLE IF NOT EXISTS session_flashes (
+  session_hash TEXT PRIMARY KEY,
+  email        TEXT NOT NULL,
+  sealed       TEXT NOT NULL,
+  expires_at   BIGINT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS session_flashes_email ON session_flashes (email);
 `
 
 export const SQLITE_SCHEMA = `${TABLES('INTEGER PRIMARY KEY')}

@@ -193,6 +193,14 @@ export class KeyStore implements KeyDirectory {
     this.#signIns.endSession(sessionHash)
   }
 
+  putFlash(sessionHash: string, email: string, sealed: string, expiresAt: number): void {
+    this.#signIns.putFlash(sessionHash, normaliseEmail(email), sealed, expiresAt)
+  }
+
+  takeFlash(sessionHash: string, nowMs: number): string | undefined {
+    return this.#signIns.takeFlash(sessionHash, nowMs)
+  }
+
   /** The generation counter: moves on every key change (any process). */
   generation(): number {
     return this.#db.query<{ value: number }, []>(`SELECT value FROM key_meta WHERE name = 'generation'`).get()!.value

@@ -157,6 +157,7 @@ export class PgKeyStore implements KeyDirectory {
     await this.#change(async (tx) => {
       await tx.unsafe(`DELETE FROM api_keys WHERE email = $1`, [owner])
       await tx.unsafe(`DELETE FROM sessions WHERE email = $1`, [owner])
+      await tx.unsafe(`DELETE FROM session_flashes WHERE email = $1`, [owner])
       await tx.unsafe(`DELETE FROM sign_in_links WHERE email = $1`, [owner])
     }, owner)
   }
@@ -170,6 +171,7 @@ export class PgKeyStore implements KeyDirectory {
       await tx.unsafe(`SELECT pg_advisory_xact_lock(7264003, hashtext($1))`, [client])
       await tx.unsafe(`DELETE FROM sign_in_links WHERE created_at < $1`, [nowMs - SIGN_IN_RETENTION_MS])
       await tx.unsafe(`DELETE FROM sessions WHERE expires_at <= $1`, [nowMs])
+      await tx.unsafe(`DELETE FROM session_flashes WHERE expires_at <= $1`, [nowMs])
       const since = nowMs - limits.windowMs
       const [a] = await tx.unsafe(`SELECT count(*)::int AS n FROM sign_in_links WHERE email = $1 AND created_at > $2`, [owner, since])
       if (Number(a.n) >= limits.perAddress) return 'address-limit' as const
@@ -196,6 +198,19 @@ export class PgKeyStore implements KeyDirectory {
 
   async endSession(sessionHash: string): Promise<void> {
     await this.#sql.unsafe(`DELETE FROM sessions WHERE session_hash = $1`, [sessionHash])
+    await this.#sql.unsafe(`DELETE FROM session_flashes WHERE session_hash = $1`, [sessionHash])
+  }
+
+  async putFlash(sessionHash: string, email: string, sealed: string, expiresAt: number): Promise<void> {
+    await this.#sql.unsafe(
+      `INSERT INTO session_flashes (session_hash, email, sealed, expires_at) VALUES ($1, $2, $3, $4) ON CONFLICT (session_hash) DO UPDATE SET email = excluded.email, sealed = excluded.sealed, expires_at = excluded.expires_at`,
+      [sessionHash, normaliseEmail(email), sealed, expiresAt],
+    )
+  }
+
+  async takeFlash(sessionHash: string, nowMs: number): Promise<string | undefined> {
+    const rows = await this.#sql.unsafe(`DELETE FROM session_flashes WHERE session_hash = $1 RETURNING sealed, expires_at`, [sessionHash])
+    return rows[0] && Number(rows[0].expires_at) > nowMs ? rows[0].sealed : undefined
   }
 
   /** The generation counter: moves on every key change (any instance). */

@@ -18,6 +18,7 @@ export class SqliteSignIns {
       .transaction((): SignInIssue => {
         this.#db.query(`DELETE FROM sign_in_links WHERE created_at < ?`).run(nowMs - SIGN_IN_RETENTION_MS)
         this.#db.query(`DELETE FROM sessions WHERE expires_at <= ?`).run(nowMs)
+        this.#db.query(`DELETE FROM session_flashes WHERE expires_at <= ?`).run(nowMs)
         const since = nowMs - limits.windowMs
         const byAddress = this.#db.query<{ n: number }, [string, number]>(`SELECT count(*) AS n FROM sign_in_links WHERE email = ? AND created_at > ?`).get(email, since)!.n
         if (byAddress >= limits.perAddress) return 'address-limit'
@@ -53,11 +54,24 @@ export class SqliteSignIns {
 
   endSession(sessionHash: string): void {
     this.#db.query(`DELETE FROM sessions WHERE session_hash = ?`).run(sessionHash)
+    this.#db.query(`DELETE FROM session_flashes WHERE session_hash = ?`).run(sessionHash)
   }
 
-  /** Erases every session and sign-in link of an address (account deletion; inside the caller's transaction). */
+  putFlash(sessionHash: string, email: string, sealed: string, expiresAt: number): void {
+    this.#db
+      .query(`INSERT INTO session_flashes (session_hash, email, sealed, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (session_hash) DO UPDATE SET email = excluded.email, sealed = excluded.sealed, expires_at = excluded.expires_at`)
+      .run(sessionHash, email, sealed, expiresAt)
+  }
+
+  takeFlash(sessionHash: string, nowMs: number): string | undefined {
+    const row = this.#db.query<{ sealed: string; expires_at: number }, [string]>(`DELETE FROM session_flashes WHERE session_hash = ? RETURNING sealed, expires_at`).get(sessionHash)
+    return row && Number(row.expires_at) > nowMs ? row.sealed : undefined
+  }
+
+  /** Erases every session, flash and sign-in link of an address (account deletion; inside the caller's transaction). */
   forget(email: string): void {
     this.#db.query(`DELETE FROM sessions WHERE email = ?`).run(email)
+    this.#db.query(`DELETE FROM session_flashes WHERE email = ?`).run(email)
     this.#db.query(`DELETE FROM sign_in_links WHERE email = ?`).run(email)
   }
 }

@@ -68,7 +68,8 @@ export const PRESET_SELECTION: Record<Preset, Selection> = {
  * behaviour.md §8.3. `img_src_<size>` selects `images` with that size; `img_src` all sizes;
  * `width`/`height` the dimensions; `site`/`drive`/`xyz` the location; `mast_az`/`mast_el` the
  * telemetry; `id` adds nothing (id and type are always written); `created_at` (ingest time)
- * is accepted and writes nothing, since this index keeps no ingest time.
+ * is accepted and writes nothing, since this index keeps no ingest time. `rover` and `camera`
+ * add the relationship `include` adds (outputSpec).
  */
 export const FIELD_NAMES: Record<string, Partial<Selection>> = {
   ...Object.fromEntries(ATTRIBUTES.map((a) => [a, { attrs: A[a], sizes: a === 'images' ? ALL_SIZES : 0, coordinates: a === 'location' }])),
@@ -86,6 +87,10 @@ export const FIELD_NAMES: Record<string, Partial<Selection>> = {
   xyz: { attrs: A.location, coordinates: true },
   mast_az: { attrs: A.telemetry },
   mast_el: { attrs: A.telemetry },
+  // The related rover and camera, written as `relationships.rover` / `relationships.camera`
+  // exactly as `include` writes them: a sparse fieldset can name them like any attribute.
+  rover: {},
+  camera: {},
 }
 
 export interface OutputRequest {
@@ -123,9 +128,6 @@ export function outputSpec(req: OutputRequest): OutputSpec {
     sel.sizes &= mask
   }
   if (req.excludeImages) sel.attrs &= ~A.images
-  return {
-    ...sel,
-    includeRover: !!req.include?.includes('rover'),
-    includeCamera: !!req.include?.includes('camera'),
-  }
+  const named = (r: string): boolean => !!req.include?.includes(r) || !!req.fields?.includes(r)
+  return { ...sel, includeRover: named('rover'), includeCamera: named('camera') }
 }

@@ -82,6 +82,18 @@ export class FormClient {
     )
   }
 
+  /**
+   * Posts a form and, as a browser does, follows a 303 with a GET of its Location
+   * (POST/redirect/GET); the answer of that GET, or the POST's own answer when it is not a 303.
+   */
+  async postAndFollow(path: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
+    const r = await this.post(path, fields, headers)
+    if (r.status !== 303) return r
+    const to = new URL(r.headers.get('location')!, this.origin)
+    if (to.origin !== this.origin) throw new Error(`redirect off the site: ${to.href}`)
+    return this.get(to.pathname + to.search)
+  }
+
   #cookie(): Record<string, string> {
     return this.jar.size ? { cookie: [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ') } : {}
   }

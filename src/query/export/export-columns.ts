@@ -5,7 +5,9 @@ import { A, SIZE, type ImageSize, type OutputSpec } from '../photo-fields'
 
 /**
  * The flat columns of an export (Arrow and CSV), following the photo's JSON (interface "Photo")
- * attribute by attribute in its order: `id`, then each selected attribute, nested members
+ * attribute by attribute in its order: `id`, the photo's `rover` (slug) and `camera`
+ * (abbreviation) on every export whatever the fields (a data user never has to join them back
+ * from the ids), then each selected attribute, nested members
  * flattened with "." (`dimensions.width`, `location.coordinates.x`, `images.full`), then the
  * included relationships (`rover.name`, `camera.full_name`). A value the photo's JSON omits is
  * null (Arrow) or an empty field (CSV). Each column says where its values come from in the
@@ -26,7 +28,11 @@ export type ExportColumn =
 export const PERSEVERANCE = ROVERS.findIndex((r) => r.slug === 'perseverance')
 
 export function exportColumns(p: PhotoColumns, out: OutputSpec): ExportColumn[] {
-  const cols: ExportColumn[] = [{ name: 'id', kind: 'int32', values: p.id }]
+  const cols: ExportColumn[] = [
+    { name: 'id', kind: 'int32', values: p.id },
+    { name: 'rover', kind: 'rover', dict: ROVERS.map((r) => r.slug) },
+    { name: 'camera', kind: 'dict', col: p.camera },
+  ]
   const a = out.attrs
   if (a & A.nasa_id) cols.push({ name: 'nasa_id', kind: 'utf8', col: p.nasa_id })
   if (a & A.sol) cols.push({ name: 'sol', kind: 'int32', values: p.sol })

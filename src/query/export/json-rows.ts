@@ -7,13 +7,19 @@ import type { RowWriter } from './row-writer'
 /**
  * NDJSON (and the JSON array fallback): each photo written by the photo list's own writer
  * (photo-json.ts writePhoto, from the snapshot's pre-encoded fragments), so an export and the
- * paged API agree byte for byte per photo. `ndjson`: one photo per line (the last line ends
+ * paged API agree byte for byte per photo. Every photo carries `relationships.rover` and
+ * `relationships.camera` (as the list writes them with `include=rover,camera`), so each line
+ * says which rover and camera took it, as the CSV and Arrow `rover` / `camera` columns do. `ndjson`: one photo per line (the last line ends
  * with "\n"); `json`: one array. A failure is a last line / element `{"error": {...problem}}`.
  */
 export class JsonRows implements RowWriter {
   #first = true
 
-  constructor(readonly store: Store, readonly out: OutputSpec, readonly lines: boolean) {}
+  readonly out: OutputSpec
+
+  constructor(readonly store: Store, out: OutputSpec, readonly lines: boolean) {
+    this.out = { ...out, includeRover: true, includeCamera: true }
+  }
 
   start(o: ByteOut): void {
     if (!this.lines) o.byte(0x5b)

@@ -3106,7 +3106,7 @@ export interface operations {
                 date_max?: string;
                 /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation. Absent values sort last in both directions; id ascending is always the final tie-breaker. */
                 sort?: string;
-                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el. */
+                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
                 fields?: string;
                 /** @description A preset (minimal, standard, extended, scientific, complete) or a comma-separated list of field names as for "fields". */
                 field_set?: string;
@@ -3564,7 +3564,7 @@ export interface operations {
                 date_max?: string;
                 /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation. Absent values sort last in both directions; id ascending is always the final tie-breaker. */
                 sort?: string;
-                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el. */
+                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
                 fields?: string;
                 /** @description A preset (minimal, standard, extended, scientific, complete) or a comma-separated list of field names as for "fields". */
                 field_set?: string;
@@ -3937,7 +3937,7 @@ export interface operations {
                 date_max?: string;
                 /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation. Absent values sort last in both directions; id ascending is always the final tie-breaker. */
                 sort?: string;
-                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el. */
+                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
                 fields?: string;
                 /** @description A preset (minimal, standard, extended, scientific, complete) or a comma-separated list of field names as for "fields". */
                 field_set?: string;
@@ -4346,7 +4346,7 @@ export interface operations {
                 date_max?: string;
                 /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation. Absent values sort last in both directions; id ascending is always the final tie-breaker. */
                 sort?: string;
-                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el. */
+                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
                 fields?: string;
                 /** @description A preset (minimal, standard, extended, scientific, complete) or a comma-separated list of field names as for "fields". */
                 field_set?: string;
@@ -4474,7 +4474,7 @@ export interface operations {
                 date_max?: string;
                 /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation. Absent values sort last in both directions; id ascending is always the final tie-breaker. */
                 sort?: string;
-                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el. */
+                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
                 fields?: string;
                 /** @description A preset (minimal, standard, extended, scientific, complete) or a comma-separated list of field names as for "fields". */
                 field_set?: string;

@@ -1,0 +1,3 @@
+// The generated types live in ./src/schema.ts (the package's source); this path keeps
+// `import type { paths } from './clients/typescript/schema'` working from the repository root.
+export type * from './src/schema'
