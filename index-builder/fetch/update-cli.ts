@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util'
 import { REPO_ROOT } from '../sources/list-files'
 import { FEED_ROVERS, isFeedRover, type FeedRover } from './feed-spec'
 import { fetchFeeds, type FetchSummary } from './fetch-feeds'
-import { baseUrlOption, feedDirOption, numberOption, politeOptions, SHARED_OPTIONS, SHARED_USAGE, UsageError } from './fetch-options'
+import { baseUrlOption, capsOption, feedDirOption, numberOption, politeOptions, SHARED_OPTIONS, SHARED_USAGE, UsageError } from './fetch-options'
 import { formatFetchSummary } from './format-fetch-summary'
 import { acquireLock, LockHeld } from './lock-file'
 import { signalServer, type SignalOutcome } from './signal-server'
@@ -74,13 +74,14 @@ async function main(): Promise<number> {
     const indexDir = resolve((v['index-dir'] as string | undefined) ?? process.env.INDEX_DIR ?? 'data/index')
     const baseUrl = baseUrlOption(v['base-url'] as string | undefined)
     const polite = politeOptions(v as Record<string, string>)
+    const caps = capsOption(v as Record<string, string>)
     const pidFile = (v['pid-file'] as string | undefined) ?? process.env.SERVER_PID_FILE
     lock = acquireLock(`${indexDir}.update.lock`)
 
     const report: UpdateReport = { fetch: [], fetchErrors: [], build: { ran: false }, reload: { sent: false, why: 'no new index' } }
     for (const rover of [...new Set(rovers)]) {
       try {
-        const s = await fetchFeeds({ rover, feedDir, baseUrl, range: { kind: 'since', sols: sinceSols }, polite, progress: v.progress === true || process.stderr.isTTY === true })
+        const s = await fetchFeeds({ rover, feedDir, baseUrl, range: { kind: 'since', sols: sinceSols }, polite, caps, progress: v.progress === true || process.stderr.isTTY === true })
         report.fetch.push(s)
         if (!v.json) process.stdout.write(formatFetchSummary(s) + '\n')
       } catch (e) {
