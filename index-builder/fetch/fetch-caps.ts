@@ -31,10 +31,10 @@ export function parseBytes(raw: string): number | undefined {
   return Number.isSafeInteger(n) ? n : undefined
 }
 
-/** A byte count the way the caps are written: `32 MiB`, `4 GiB`, `1,234 bytes`. */
+/** A byte count the way the caps are written: `32 MiB`, `4 GiB`, `2.2 MiB`, `1,000 bytes`. */
 export function formatBytes(n: number): string {
   for (const [unit, size] of [['GiB', GiB], ['MiB', MiB], ['KiB', 1024]] as const) {
-    if (n >= size && n % (size / 1024) === 0) return `${Number((n / size).toFixed(2))} ${unit}`
+    if (n >= size) return `${Number.isInteger(n / size) ? n / size : (n / size).toFixed(1)} ${unit}`
   }
   return `${n.toLocaleString('en-US')} bytes`
 }
