@@ -94,19 +94,34 @@ export class StagedSol {
     private readonly sol: number,
   ) {
     this.dir = `${join(stagingDir(feedDir, rover), `sol-${pad(sol, 5)}`)}.new.${process.pid}`
-    rmSync(this.dir, { recursive: true, force: true })
-    mkdirSync(this.dir, { recursive: true })
   }
 
   /** Writes the next page (synced) and returns its text's digest. */
   add(text: string): string {
-    writeSynced(join(this.dir, pageName(this.pages++)), text)
+    // The first page waits in memory for a second: a one-page sol found empty or unchanged (most
+    // sols of a mirror run) then costs no folder and no sync. One page is bounded by the client.
+    if (this.pages === 0) this.first = text
+    else {
+      if (this.pages === 1) this.writeFirst()
+      writeSynced(join(this.dir, pageName(this.pages)), text)
+    }
+    this.pages++
     this.bytes += Buffer.byteLength(text)
     return String(Bun.hash(text))
   }
 
+  private first: string | undefined
+
+  private writeFirst(): void {
+    rmSync(this.dir, { recursive: true, force: true })
+    mkdirSync(this.dir, { recursive: true })
+    writeSynced(join(this.dir, pageName(0)), this.first!)
+    this.first = undefined
+  }
+
   /** Replaces the saved sol with the staged pages as one change (see the module note). */
   commit(): void {
+    if (this.first !== undefined) this.writeFirst()
     syncDir(this.dir)
     const final = solDir(this.feedDir, this.rover, this.sol)
     const old = `${join(stagingDir(this.feedDir, this.rover), `sol-${pad(this.sol, 5)}`)}.old.${process.pid}`
@@ -119,7 +134,8 @@ export class StagedSol {
   }
 
   discard(): void {
-    rmSync(this.dir, { recursive: true, force: true })
+    this.first = undefined
+    if (this.pages > 1) rmSync(this.dir, { recursive: true, force: true })
   }
 }
 
