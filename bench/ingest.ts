@@ -19,7 +19,6 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { readManifest } from '../index-builder/encode/manifest'
 import { KeyStore } from '../src/keys/key-store'
-import { spawnServer } from '../test/setup/test-app'
 import type { ScenarioOptions } from './lib/scenario-options'
 import { sampleTreeRss } from './lib/tree-rss'
 
@@ -56,6 +55,30 @@ function diskBytes(dir: string): number {
   return n
 }
 
+/**
+ * `bun app/server.ts` on a free port, waited for as long as loading the index takes (a large
+ * index on a loaded machine takes longer than the tests' start-up wait).
+ */
+async function startServer(root: string, env: Record<string, string>): Promise<{ url: string; proc: ReturnType<typeof Bun.spawn> }> {
+  const proc = Bun.spawn([process.execPath, 'app/server.ts'], { cwd: root, env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ACCESS_LOG: '0', ...env }, stdout: 'pipe', stderr: 'inherit' })
+  let buf = ''
+  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader()
+  const deadline = performance.now() + 10 * 60_000
+  while (performance.now() < deadline) {
+    const { value, done } = await reader.read()
+    if (done) break
+    buf += new TextDecoder().decode(value)
+    const line = buf.split('\n').find((l) => l.includes('"server.started"'))
+    if (line) {
+      // Keep draining its log so the server never blocks on a full pipe.
+      void (async () => { while (!(await reader.read()).done); })()
+      return { url: `http://127.0.0.1:${JSON.parse(line).port}`, proc }
+    }
+  }
+  proc.kill('SIGKILL')
+  throw new Error(`the server did not start: ${buf.slice(-500)}`)
+}
+
 export async function benchIngest(o: ScenarioOptions): Promise<Record<string, unknown>> {
   // INGEST_SOLS / INGEST_PER_SOL size the stand-in feed otherwise (a machine without the memory
   // a 1.5-million build needs measures a smaller one; the result says which size ran).
@@ -81,7 +104,7 @@ export async function benchIngest(o: ScenarioOptions): Promise<Record<string, un
     }
   })()
   const url = (await lines.next()).value as string
-  let server: Awaited<ReturnType<typeof spawnServer>> | undefined
+  let server: { url: string; proc: ReturnType<typeof Bun.spawn> } | undefined
   try {
     o.log(`ingest: stand-in origin ${url}: ${sols} Perseverance sols × ${perSol} records`)
     const mirror = await measured(o.root, ['index-builder/fetch/cli.ts', '--all', '--feed-dir', feeds, '--base-url', url, '--rate', '1000', '--json'])
@@ -92,6 +115,9 @@ export async function benchIngest(o: ScenarioOptions): Promise<Record<string, un
     const pageStoreBytes = diskBytes(feeds)
     o.log(`ingest: mirror ${mirror.seconds} s, ${summaries.map((s) => `${s.rover} ${s.images.new} images`).join(', ')}; page store ${pageStoreBytes} bytes of ${feedBytes} received`)
 
+    const mirrorFigures = { seconds: mirror.seconds, peak_rss_mb: mirror.peak_rss_mb, requests: summaries.reduce((n, s) => n + s.requests, 0), images: summaries.reduce((n, s) => n + s.images.new, 0), feed_bytes: feedBytes, page_store_bytes: pageStoreBytes }
+    // INGEST_MIRROR_ONLY=1: the mirror and its disk alone (a machine without the memory of the build at this size).
+    if (process.env.INGEST_MIRROR_ONLY === '1') return { load_avg_1m: (await import('node:os')).loadavg()[0], stand_in: { perseverance_sols: sols, per_sol: perSol, records: sols * perSol }, mirror: mirrorFigures }
     const build = await measured(o.root, ['index-builder/cli.ts', '--out', index, '--page-store', feeds], buildEnv)
     if (build.code !== 0) throw new Error(`the build from pages failed (exit ${build.code})`)
     const m = readManifest(join(index, 'current'))!
@@ -109,7 +135,7 @@ export async function benchIngest(o: ScenarioOptions): Promise<Record<string, un
     const keys = KeyStore.open(keysDb)
     const key = keys.create('ingest@example.com', { hourly: 10_000_000, daily: 10_000_000, concurrent: 1000 })
     keys.close()
-    server = await spawnServer({ KEYS_DB: keysDb, INDEX_DIR: index, WATCH_INDEX: '1' })
+    server = await startServer(o.root, { KEYS_DB: keysDb, INDEX_DIR: index, WATCH_INDEX: '1' })
     origin.kill('SIGUSR1')
     const added = Number(/added sol (\d+)/.exec((await lines.next()).value as string)?.[1])
     const answered = async () => {
@@ -148,7 +174,7 @@ export async function benchIngest(o: ScenarioOptions): Promise<Record<string, un
     return {
       load_avg_1m: (await import('node:os')).loadavg()[0],
       stand_in: { perseverance_sols: sols, per_sol: perSol, records: sols * perSol, curiosity_records: summaries.find((s) => s.rover === 'curiosity')?.images.new ?? 0 },
-      mirror: { seconds: mirror.seconds, peak_rss_mb: mirror.peak_rss_mb, requests: summaries.reduce((n, s) => n + s.requests, 0), images: summaries.reduce((n, s) => n + s.images.new, 0), feed_bytes: feedBytes },
+      mirror: mirrorFigures,
       build: { seconds: build.seconds, peak_rss_mb: build.peak_rss_mb, photos: rows },
       synthetic: { seconds: synth.seconds, peak_rss_mb: synth.peak_rss_mb, photos: synthRows, scale: round(scale, 4) },
       update: { new_sol: added, served_after_s: servedS ?? null, update_seconds: updateSeconds, update_exit: updCode, build_ms: updReport.build.ms ?? null, peak_rss_mb: Math.round(updRss.peak() / 2 ** 20), ...(rebuild ? { rebuild_seconds: rebuild.seconds } : {}) },
@@ -156,7 +182,8 @@ export async function benchIngest(o: ScenarioOptions): Promise<Record<string, un
       goals,
     }
   } finally {
-    await server?.stop('SIGKILL')
+    server?.proc.kill('SIGKILL')
+    await server?.proc.exited
     origin.kill('SIGKILL')
     await origin.exited
     if (existsSync(work)) rmSync(work, { recursive: true, force: true })
