@@ -1,4 +1,6 @@
-import { rmSync } from 'node:fs'
+import { existsSync, rmSync } from 'node:fs'
+import { pageStoreDigest, type PageStoreDigest } from './fetch/page-store-digest'
+import { DEFAULT_SOURCE_DIRS } from './sources/list-files'
 import { join } from 'node:path'
 import { ROVER_SLUGS, type RoverSlug } from '../src/catalog/rovers'
 import { JOURNEY_STOP_LAYOUT, LOCATION_LAYOUT, PANORAMA_LAYOUT, PHOTO_LAYOUT, SOL_MANIFEST_LAYOUT, TRAVERSE_LAYOUT } from '../src/store/column-layout'
@@ -51,6 +53,11 @@ export interface BuildOptions {
   progress?: boolean | Progress
   /** Versions kept in `out` (the current one included). Default 2. */
   keep?: number
+  /**
+   * A page store (FEED_DIR) read with the sources: its digest, taken before it is read, goes into
+   * the manifest, so `npm run update` knows which pages the published index holds.
+   */
+  pageStore?: string
   /** Publish even 0 photos, or more than MAX_DROP fewer photos than the index served at `out/current`. */
   force?: boolean
 }
@@ -102,6 +109,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
   let seed: number | undefined
   let nasaManifests: RoverManifest[] = []
   let waypoints: Waypoint[] = []
+  let pageStore: PageStoreDigest | undefined
   if (opts.synthetic) {
     kind = 'synthetic'
     const cat = generateSynthetic({ ...opts.synthetic, onProgress: (d, t, s) => progress.update(d, t, `synthetic ${s}`) })
@@ -111,7 +119,9 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
     tableBytes = 256 * table.length
     lap('generate')
   } else {
-    const files = readSourceFiles(opts.sources, { skipBad: opts.skipBad, onProgress: (d, t) => progress.update(d, t, 'read') })
+    if (opts.pageStore) pageStore = pageStoreDigest(opts.pageStore)
+    const paths = opts.pageStore && existsSync(opts.pageStore) ? [...(opts.sources ?? DEFAULT_SOURCE_DIRS), opts.pageStore] : opts.sources
+    const files = readSourceFiles(paths, { skipBad: opts.skipBad, onProgress: (d, t) => progress.update(d, t, 'read') })
     lap('read')
     const read = normalizeSources(files, { skipBad: opts.skipBad })
     sources = read.sources
@@ -182,6 +192,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
       ...(seed !== undefined ? { seed } : {}),
       rows: { photos: rows, locations: locations.length, panoramas: panoramas.length, sol_manifest: solManifest.length, traverse_points: traverses.columns.length, journey_stops: journeyStops.length },
       sources,
+      ...(pageStore ? { page_store: pageStore } : {}),
       files,
     }
     writeDurably(join(staging, FILES.manifest), new TextEncoder().encode(manifestJson(manifest)))

@@ -33,6 +33,8 @@ const USAGE = `usage: npm run build-index -- [options] [source files or folders.
   --progress      draw the progress bar even when stderr is not a terminal
   --keep N        versions to keep in DIR, the current one included (default 2)
   --only-sources  read only the source paths given, not the default real sources
+  --page-store DIR  also read the fetcher's page store DIR, and record which pages it held
+                  (npm run update rebuilds when they differ)
   --force         publish even 0 photos, or more than 10% fewer photos than the index served at DIR
 `
 
@@ -81,6 +83,7 @@ async function main(): Promise<void> {
         keep: { type: 'string' },
         force: { type: 'boolean' },
         'only-sources': { type: 'boolean' },
+        'page-store': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     })
@@ -94,7 +97,7 @@ async function main(): Promise<void> {
   }
   const synthetic = v.synthetic ?? false
   if (!synthetic && (v.seed !== undefined || v.scale !== undefined)) usageError('--seed and --scale need --synthetic')
-  if (synthetic && positionals.length > 0) usageError('--synthetic reads no source paths')
+  if (synthetic && (positionals.length > 0 || v['page-store'])) usageError('--synthetic reads no source paths')
   if (v['only-sources'] && positionals.length === 0) usageError('--only-sources needs source paths')
   const seed = number('seed', v.seed, true)
   const scale = number('scale', v.scale, false)
@@ -120,6 +123,7 @@ async function main(): Promise<void> {
       skipBad: v['skip-bad'] ?? false,
       progress: (v.progress ?? false) || process.stderr.isTTY === true,
       keep,
+      pageStore: v['page-store'],
     })
     process.stdout.write(formatSummary(result.summary, result.ms) + '\n')
   } catch (e) {

@@ -226,7 +226,7 @@ describe('fetching the feeds', () => {
       const p = Bun.spawnSync([process.execPath, 'index-builder/fetch/cli.ts', ...args], { cwd: ROOT })
       expect({ args, code: p.exitCode }).toEqual({ args, code: 2 })
     }
-  })
+  }, 120_000)
 })
 
 describe('validating a feed page before it is saved', () => {

@@ -54,6 +54,15 @@ async function update(...extra: string[]): Promise<{ code: number; report: Recor
   return { code, report }
 }
 
+/** Resolves once the server has logged its `n`th index swap (waitFor answers the first one again). */
+async function swapsLogged(n: number): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (server!.lines.filter((l) => l.includes('"index.swapped"')).length >= n) return
+    await Bun.sleep(50)
+  }
+  throw new Error(`fewer than ${n} index swaps logged`)
+}
+
 /** Every photo the server answers for a rover's sol, by nasa_id, as JSON; fails on a nasa_id served twice. */
 async function served(rover: string, sol: number): Promise<Map<string, string>> {
   const out = new Map<string, string>()
@@ -113,6 +122,31 @@ test('update fetches, rebuilds and reloads the running server: the new photos ar
   expect(third.report.build).toMatchObject({ ran: false })
 }, 60_000)
 
+test('npm run fetch, then npm run update: the pages fetched outside update are built and served, though update itself fetched nothing new', async () => {
+  // Sol 4 (in no base source) loses its first 10 images upstream; it is fetched again by hand,
+  // outside the update's own window (--since-sols 1: sol 8, empty), as a mirror run fetches.
+  expect((await served('perseverance', 4)).size).toBe(160)
+  feed.removedFront.set('perseverance:4', 10)
+  try {
+    const fetched = Bun.spawn([process.execPath, 'index-builder/fetch/cli.ts', '--rover', 'perseverance', '--sol-min', '4', '--sol-max', '4', '--feed-dir', feeds, '--base-url', feed.url, '--rate', '200', '--json'], { cwd: ROOT, stdout: 'pipe' })
+    expect(await fetched.exited).toBe(0)
+    expect(JSON.parse(await new Response(fetched.stdout).text())).toMatchObject({ sols: { changed: 1 }, images: { removed: 10 } })
+    const r = await update('--since-sols', '1', '--pid-file', pidFile)
+    expect(r.code).toBe(0)
+    expect(r.report.fetch.every((s: any) => s.sols.changed === 0)).toBe(true)
+    expect(r.report.build).toMatchObject({ ran: true, code: 0, reason: 'the page store differs from the one the published index was built from' })
+    await swapsLogged(2)
+    const sol4 = await served('perseverance', 4)
+    expect([...sol4.keys()].sort()).toEqual(feed.records('perseverance', 4).map((x) => x.imageid as string).sort())
+    expect(sol4.size).toBe(150)
+  } finally {
+    feed.removedFront.clear()
+  }
+  // The index now records these pages: the next update has nothing to build.
+  const again = await update('--since-sols', '1')
+  expect(again.report.build).toMatchObject({ ran: false, why: expect.stringContaining('was built from the') })
+}, 120_000)
+
 test('a second update while one holds the lock does not start (exit 75) and leaves the index alone', async () => {
   writeFileSync(`${index}.update.lock`, `${process.pid}\n`)
   try {
@@ -131,7 +165,7 @@ test('a lock left by a process that is gone (kill -9, reboot) is taken over', as
   const r = await update()
   expect(r.code).toBe(0)
   expect(existsSync(`${index}.update.lock`)).toBe(false)
-})
+}, 60_000)
 
 test('a pid file naming a process that is not the server is reported, never signalled (SIGHUP would end it)', async () => {
   const other = Bun.spawn(['sleep', '30'])

@@ -134,7 +134,36 @@ export function renderMarkdown(r: BenchResult): string {
     '',
     outcome<ConventionsResult>(sc.conventions, conventionsSection),
     '',
+    // Run only when named (--only ingest): no section otherwise.
+    ...((sc as Record<string, unknown>).ingest ? ['## Ingest: feeds to a served index', '', outcome<IngestFigures>((sc as Record<string, IngestFigures & { status: string }>).ingest, ingestSection), ''] : []),
   ].join('\n').replace(/\n{3,}/g, '\n\n')
+}
+
+interface IngestFigures {
+  stand_in: { records: number; perseverance_sols: number; per_sol: number }
+  mirror: { seconds: number; peak_rss_mb: number; requests: number; images: number; feed_bytes: number; page_store_bytes: number }
+  build?: { seconds: number; peak_rss_mb: number; photos: number }
+  synthetic?: { seconds: number; peak_rss_mb: number; photos: number }
+  update?: { served_after_s: number | null; build_ms: number | null; rebuild_seconds?: number }
+  disk?: { index_bytes: number }
+  goals?: Array<{ goal: string; value: number | null; limit: number; met: boolean }>
+}
+
+function ingestSection(g: IngestFigures): string {
+  const mb = (b: number) => `${Math.round(b / 1e6)} MB`
+  const rows: string[][] = [
+    ['stand-in feed', `${g.stand_in.perseverance_sols} Perseverance sols × ${g.stand_in.per_sol} (${g.stand_in.records} records) + the real Curiosity records`],
+    ['mirror at --rate 1000', `${g.mirror.seconds} s, ${g.mirror.requests} requests, ${g.mirror.images} images, peak RSS ${g.mirror.peak_rss_mb} MiB`],
+    ['page store / feed bytes', `${mb(g.mirror.page_store_bytes)} / ${mb(g.mirror.feed_bytes)}`],
+  ]
+  if (g.build && g.synthetic) {
+    rows.push(['build from pages', `${g.build.seconds} s, ${g.build.photos} photos, peak RSS ${g.build.peak_rss_mb} MiB`])
+    rows.push(['synthetic build, same rows (baseline)', `${g.synthetic.seconds} s, ${g.synthetic.photos} photos, peak RSS ${g.synthetic.peak_rss_mb} MiB`])
+  }
+  if (g.update) rows.push(['update after one new sol', `served after ${g.update.served_after_s ?? '–'} s (its build ${g.update.build_ms ?? '–'} ms)${g.update.rebuild_seconds !== undefined ? `; update --rebuild ${g.update.rebuild_seconds} s` : ''}`])
+  if (g.disk) rows.push(['index on disk', mb(g.disk.index_bytes)])
+  const goals = (g.goals ?? []).map((x) => [x.goal, `${x.value ?? '–'} (limit ${x.limit})`, mark(x.met)])
+  return [table(['figure', 'measured'], rows), '', goals.length ? table(['goal', 'measured', ''], goals) : ''].join('\n')
 }
 
 function conventionsSection(c: ConventionsResult): string {

@@ -55,41 +55,88 @@ function syncDir(dir: string): void {
   }
 }
 
-/** The saved page documents of a sol, in page order; undefined when a page file is missing or unreadable. */
-export function readSavedPages(feedDir: string, spec: FeedSpec, sol: number): Array<Record<string, unknown>> | undefined {
-  const dir = solDir(feedDir, spec.rover, sol)
+/**
+ * The saved page files of a sol, in page order ([] when the sol has none); undefined when the
+ * numbering has a gap (a page file missing), so the caller treats the sol as not saved whole.
+ */
+export function savedPageFiles(feedDir: string, rover: FeedRover, sol: number): string[] | undefined {
+  const dir = solDir(feedDir, rover, sol)
   if (!existsSync(dir)) return []
   const names = readdirSync(dir).filter((n) => /^page-\d{3}\.json$/.test(n)).sort()
-  const docs: Array<Record<string, unknown>> = []
-  for (const [i, name] of names.entries()) {
-    if (name !== pageName(i)) return undefined
-    try {
-      const doc = JSON.parse(readFileSync(join(dir, name), 'utf8'))
-      if (!doc || typeof doc !== 'object' || !Array.isArray(doc[spec.listKey])) return undefined
-      docs.push(doc)
-    } catch {
-      return undefined
-    }
-  }
-  return docs
+  for (const [i, name] of names.entries()) if (name !== pageName(i)) return undefined
+  return names.map((n) => join(dir, n))
 }
 
-/** Replaces the sol's pages with `pages` as one change (see the module note). */
-export function replaceSol(feedDir: string, rover: FeedRover, sol: number, pages: ReadonlyArray<Record<string, unknown>>): void {
-  const final = solDir(feedDir, rover, sol)
-  const base = join(stagingDir(feedDir, rover), `sol-${pad(sol, 5)}`)
-  const fresh = `${base}.new.${process.pid}`
-  const old = `${base}.old.${process.pid}`
-  rmSync(fresh, { recursive: true, force: true })
-  mkdirSync(fresh, { recursive: true })
-  for (const [i, doc] of pages.entries()) writeSynced(join(fresh, pageName(i)), JSON.stringify(doc))
-  syncDir(fresh)
-  mkdirSync(dirname(final), { recursive: true })
-  const hadOld = existsSync(final)
-  if (hadOld) renameSync(final, old)
-  renameSync(fresh, final)
-  syncDir(dirname(final))
-  if (hadOld) rmSync(old, { recursive: true, force: true })
+/** One saved page document, or undefined when it is unreadable or not a page of `spec`'s feed. */
+export function readSavedPage(path: string, spec: FeedSpec): { doc: Record<string, unknown>; text: string } | undefined {
+  try {
+    const text = readFileSync(path, 'utf8')
+    const doc = JSON.parse(text)
+    if (!doc || typeof doc !== 'object' || !Array.isArray(doc[spec.listKey])) return undefined
+    return { doc, text }
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * A sol's new pages, written one by one into `.staging/` as they arrive (so a sol is never held
+ * in memory), then swapped in whole by `commit`, or deleted whole by `discard`.
+ */
+export class StagedSol {
+  readonly dir: string
+  pages = 0
+  bytes = 0
+
+  constructor(
+    private readonly feedDir: string,
+    private readonly rover: FeedRover,
+    private readonly sol: number,
+  ) {
+    this.dir = `${join(stagingDir(feedDir, rover), `sol-${pad(sol, 5)}`)}.new.${process.pid}`
+  }
+
+  /** Writes the next page (synced) and returns its text's digest. */
+  add(text: string): string {
+    // The first page waits in memory for a second: a one-page sol found empty or unchanged (most
+    // sols of a mirror run) then costs no folder and no sync. One page is bounded by the client.
+    if (this.pages === 0) this.first = text
+    else {
+      if (this.pages === 1) this.writeFirst()
+      writeSynced(join(this.dir, pageName(this.pages)), text)
+    }
+    this.pages++
+    this.bytes += Buffer.byteLength(text)
+    return String(Bun.hash(text))
+  }
+
+  private first: string | undefined
+
+  private writeFirst(): void {
+    rmSync(this.dir, { recursive: true, force: true })
+    mkdirSync(this.dir, { recursive: true })
+    writeSynced(join(this.dir, pageName(0)), this.first!)
+    this.first = undefined
+  }
+
+  /** Replaces the saved sol with the staged pages as one change (see the module note). */
+  commit(): void {
+    if (this.first !== undefined) this.writeFirst()
+    syncDir(this.dir)
+    const final = solDir(this.feedDir, this.rover, this.sol)
+    const old = `${join(stagingDir(this.feedDir, this.rover), `sol-${pad(this.sol, 5)}`)}.old.${process.pid}`
+    mkdirSync(dirname(final), { recursive: true })
+    const hadOld = existsSync(final)
+    if (hadOld) renameSync(final, old)
+    renameSync(this.dir, final)
+    syncDir(dirname(final))
+    if (hadOld) rmSync(old, { recursive: true, force: true })
+  }
+
+  discard(): void {
+    this.first = undefined
+    if (this.pages > 1) rmSync(this.dir, { recursive: true, force: true })
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import { DEFAULT_FEED_BASE_URL } from './feed-spec'
+import { DEFAULT_CAPS, parseBytes, type FetchCaps } from './fetch-caps'
 import { DEFAULT_POLITE, type PoliteOptions } from './polite-client'
 
 /**
@@ -17,6 +18,9 @@ export const SHARED_OPTIONS = {
   'backoff-ms': { type: 'string' },
   'timeout-ms': { type: 'string' },
   'max-retry-after': { type: 'string' },
+  'max-sol-bytes': { type: 'string' },
+  'max-sol-records': { type: 'string' },
+  'max-run-bytes': { type: 'string' },
   progress: { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -29,6 +33,10 @@ export const SHARED_USAGE = `  --feed-dir DIR         where pages are saved (env
   --backoff-ms MS        first retry delay, doubled per try, with jitter (env FETCH_BACKOFF_MS; default 2000)
   --timeout-ms MS        deadline of one request (env FETCH_TIMEOUT_MS; default 30000)
   --max-retry-after S    longest Retry-After honoured (env FETCH_MAX_RETRY_AFTER_S; default 300)
+  --max-sol-bytes B      a sol whose pages pass B bytes is refused whole (env FETCH_MAX_SOL_BYTES; default 32MiB)
+  --max-sol-records N    a sol of more than N records is refused whole (env FETCH_MAX_SOL_RECORDS; default 20000)
+  --max-run-bytes B      a run stops after the sol that passes B bytes; run again to go on
+                         (env FETCH_MAX_RUN_BYTES; default 4GiB; --all goes on by itself)
   --progress             draw the progress bar even when stderr is not a terminal
   --json                 print the summary as JSON
   -h, --help             this text
@@ -73,4 +81,20 @@ export function politeOptions(v: Values): PoliteOptions {
 
 export function feedDirOption(v: Values): string {
   return (v['feed-dir'] as string | undefined) ?? process.env.FEED_DIR ?? 'data/feeds'
+}
+
+function bytesOption(name: string, raw: string | undefined, min: number): number | undefined {
+  if (raw === undefined) return undefined
+  const n = parseBytes(raw)
+  if (n === undefined || n < min) throw new UsageError(`--${name} must be a byte count of at least ${min} (e.g. 33554432, 32MiB, 4GiB), got "${raw.slice(0, 40)}"`)
+  return n
+}
+
+export function capsOption(v: Values): FetchCaps {
+  const pick = (name: string, env: string) => (v[name] as string | undefined) ?? process.env[env]
+  return {
+    solBytes: bytesOption('max-sol-bytes', pick('max-sol-bytes', 'FETCH_MAX_SOL_BYTES'), 1024) ?? DEFAULT_CAPS.solBytes,
+    solRecords: numberOption('max-sol-records', pick('max-sol-records', 'FETCH_MAX_SOL_RECORDS'), 1, 10_000_000) ?? DEFAULT_CAPS.solRecords,
+    runBytes: bytesOption('max-run-bytes', pick('max-run-bytes', 'FETCH_MAX_RUN_BYTES'), 1024) ?? DEFAULT_CAPS.runBytes,
+  }
 }

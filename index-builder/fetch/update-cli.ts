@@ -7,17 +7,22 @@
  * served index alone when the build fails), then tell the running server: SIGHUP to the pid in
  * --pid-file / SERVER_PID_FILE, or nothing when the server watches `current` (WATCH_INDEX).
  * A lock file next to the index folder (`<INDEX_DIR>.update.lock`) keeps two updates apart.
- * Nothing new fetched and an index already published: no rebuild (--rebuild forces one).
+ * The published index records the page store it was built from: when the pages saved now are
+ * the same, no rebuild (--rebuild forces one); when they differ in any way (this run's fetch,
+ * a `npm run fetch` run since), a rebuild.
  * Exit 0 on success; 1 when a fetch or the build failed (what could be done is done); 2 on a
  * usage error; 75 when another update holds the lock.
  */
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { readManifest } from '../encode/manifest'
+import { CURRENT } from '../encode/publish'
 import { REPO_ROOT } from '../sources/list-files'
+import { pageStoreDigest } from './page-store-digest'
 import { FEED_ROVERS, isFeedRover, type FeedRover } from './feed-spec'
 import { fetchFeeds, type FetchSummary } from './fetch-feeds'
-import { baseUrlOption, feedDirOption, numberOption, politeOptions, SHARED_OPTIONS, SHARED_USAGE, UsageError } from './fetch-options'
+import { baseUrlOption, capsOption, feedDirOption, numberOption, politeOptions, SHARED_OPTIONS, SHARED_USAGE, UsageError } from './fetch-options'
 import { formatFetchSummary } from './format-fetch-summary'
 import { acquireLock, LockHeld } from './lock-file'
 import { signalServer, type SignalOutcome } from './signal-server'
@@ -28,7 +33,7 @@ const USAGE = `usage: npm run update -- [options]
   --index-dir DIR        the index folder to publish into (env INDEX_DIR; default data/index)
   --pid-file PATH        the server's pid file, to send it SIGHUP (env SERVER_PID_FILE);
                          without it a server with WATCH_INDEX on reloads by itself
-  --rebuild              rebuild even when no page changed
+  --rebuild              rebuild even when the index was built from the pages saved now
   --skip-bad             passed to the builder: leave out records it cannot read instead of failing
   --keep N               passed to the builder: index versions to keep (default 2)
 ${SHARED_USAGE}`
@@ -36,7 +41,7 @@ ${SHARED_USAGE}`
 interface UpdateReport {
   fetch: FetchSummary[]
   fetchErrors: string[]
-  build: { ran: boolean; code?: number; ms?: number; output?: string; why?: string }
+  build: { ran: boolean; code?: number; ms?: number; output?: string; why?: string; reason?: string }
   reload: SignalOutcome | { sent: false; why: string }
 }
 
@@ -74,13 +79,14 @@ async function main(): Promise<number> {
     const indexDir = resolve((v['index-dir'] as string | undefined) ?? process.env.INDEX_DIR ?? 'data/index')
     const baseUrl = baseUrlOption(v['base-url'] as string | undefined)
     const polite = politeOptions(v as Record<string, string>)
+    const caps = capsOption(v as Record<string, string>)
     const pidFile = (v['pid-file'] as string | undefined) ?? process.env.SERVER_PID_FILE
     lock = acquireLock(`${indexDir}.update.lock`)
 
     const report: UpdateReport = { fetch: [], fetchErrors: [], build: { ran: false }, reload: { sent: false, why: 'no new index' } }
     for (const rover of [...new Set(rovers)]) {
       try {
-        const s = await fetchFeeds({ rover, feedDir, baseUrl, range: { kind: 'since', sols: sinceSols }, polite, progress: v.progress === true || process.stderr.isTTY === true })
+        const s = await fetchFeeds({ rover, feedDir, baseUrl, range: { kind: 'since', sols: sinceSols }, polite, caps, progress: v.progress === true || process.stderr.isTTY === true })
         report.fetch.push(s)
         if (!v.json) process.stdout.write(formatFetchSummary(s) + '\n')
       } catch (e) {
@@ -89,20 +95,23 @@ async function main(): Promise<number> {
         if (!v.json) process.stdout.write(`fetch ${why}\n`)
       }
     }
-    const changed = report.fetch.some((s) => s.sols.changed > 0)
-    const published = existsSync(join(indexDir, 'current'))
-    if (!changed && published && !v.rebuild) report.build.why = 'no page changed and an index is published'
+    // The published index records the page store it was built from: any difference (this run's
+    // fetch, a `npm run fetch` since, pages removed by hand) means it does not serve what is saved.
+    const store = pageStoreDigest(feedDir)
+    const builtFrom = readManifest(join(indexDir, CURRENT))?.page_store
+    const published = existsSync(join(indexDir, CURRENT))
+    if (published && builtFrom?.digest === store.digest && !v.rebuild) report.build.why = `the published index was built from the ${store.pages} pages saved now`
     else {
+      if (published && !v.rebuild) report.build.reason = builtFrom ? 'the page store differs from the one the published index was built from' : 'the published index records no page store'
       // FEED_DIR is added to the builder's default real sources (BUILD_SOURCE_DIRS, else
       // ../shared/data), so the rebuilt index never drops them.
-      const args = ['index-builder/cli.ts', '--out', indexDir, ...(v['skip-bad'] ? ['--skip-bad'] : []), ...(keep ? ['--keep', String(keep)] : [])]
-      if (existsSync(feedDir)) args.push(feedDir)
+      const args = ['index-builder/cli.ts', '--out', indexDir, '--page-store', feedDir, ...(v['skip-bad'] ? ['--skip-bad'] : []), ...(keep ? ['--keep', String(keep)] : [])]
       const started = performance.now()
       const p = Bun.spawn([process.execPath, ...args], { cwd: REPO_ROOT, stdout: 'pipe', stderr: 'inherit' })
       const output = await new Response(p.stdout).text()
       const code = await p.exited
-      report.build = { ran: true, code, ms: Math.round(performance.now() - started), output: output.trim().split('\n').slice(0, 3).join('\n') }
-      if (!v.json) process.stdout.write(code === 0 ? `build   published into ${indexDir} (${report.build.ms} ms)\n${report.build.output}\n` : `build   failed with exit code ${code}; the served index is unchanged\n`)
+      report.build = { ran: true, reason: report.build.reason, code, ms: Math.round(performance.now() - started), output: output.trim().split('\n').slice(0, 3).join('\n') }
+      if (!v.json) process.stdout.write(code === 0 ? `build   published into ${indexDir} (${report.build.ms} ms)${report.build.reason ? `: ${report.build.reason}` : ''}\n${report.build.output}\n` : `build   failed with exit code ${code}; the served index is unchanged\n`)
       if (code === 0) report.reload = signalServer(pidFile)
       else report.reload = { sent: false, why: 'the build failed' }
     }

@@ -189,6 +189,8 @@ export interface Manifest {
   seed?: number                  // synthetic only
   rows: { photos: number; locations: number; panoramas: number; sol_manifest: number; traverse_points: number; journey_stops: number }
   sources: ManifestSource[]
+  /** The page store (FEED_DIR) the index was built from, when it was built from one (index-builder/fetch/page-store-digest.ts). */
+  page_store?: { digest: string; pages: number }
   /**
    * Per file: size, SHA-256 (INDEX_VERIFY=sha256), and xxh3, the fast checksum verified at every load
    * (16 hex digits; absent in older indexes). A file of 4 GiB or more has `xxh3_parts` instead: the

@@ -56,6 +56,8 @@ export function curiosityItems(): Array<Record<string, unknown>> {
 export interface ReplayOptions {
   /** The newest sol the Perseverance feed reports in `latest_sol` (default: its newest sol with records). */
   latestPerseverance?: number
+  /** Serve the Curiosity records of sol 3027 as a record of this sol (their `sol` changed; nothing else of theirs names it). */
+  curiositySol?: number
 }
 
 export class FeedReplayServer {
@@ -73,7 +75,7 @@ export class FeedReplayServer {
 
   constructor(private readonly opts: ReplayOptions = {}) {
     for (const r of perseveranceRecords()) push(this.bySol.perseverance, r)
-    for (const r of curiosityItems()) push(this.bySol.curiosity, r)
+    for (const r of curiosityItems()) push(this.bySol.curiosity, this.opts.curiositySol === undefined ? r : { ...r, sol: this.opts.curiositySol })
     this.server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: (req) => this.answer(req) })
     this.url = `http://127.0.0.1:${this.server.port}`
   }

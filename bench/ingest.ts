@@ -1,0 +1,199 @@
+/**
+ * The real ingest path at real size (`npm run bench -- --only ingest`; `--quick`: 60 sols of
+ * 1,000 records plus the bundled sources). A stand-in origin on loopback
+ * (test/support/stand-in-origin.ts: real recorded feed records moved to other sols) serves a
+ * full-mission feed of 2,000 Perseverance sols × 750 records (1.5 million) and the real
+ * Curiosity records we hold; then, each in its own process with its peak RSS sampled:
+ *   mirror     `npm run fetch -- --all --rate 1000` of both rovers into a fresh page store;
+ *   build      `npm run build-index` from the page store (what `npm run update` runs);
+ *   synthetic  the synthetic generator's build of the same row count, in the same run: the baseline;
+ *   update     one new sol appears upstream, then `npm run update -- --since-sols 1` against a
+ *              running server (WATCH_INDEX): wall time from the update's start until the server
+ *              answers the new sol's photos; with --quick also `npm run update -- --rebuild`;
+ *   disk       the page store against the feed bytes received, and the index.
+ * Goals (issue figures): build ≤ 3× synthetic and ≤ 6 GB peak RSS; the new sol served ≤ 15 s after
+ * update starts and ≤ 20% of a full build (quick: ≤ 25% of update --rebuild); page store ≤ feed bytes.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { readManifest } from '../index-builder/encode/manifest'
+import { KeyStore } from '../src/keys/key-store'
+import type { ScenarioOptions } from './lib/scenario-options'
+import { sampleTreeRss } from './lib/tree-rss'
+
+/** Rows of the synthetic catalogue at scale 1 (its manifest; the scale factor is fitted to this). */
+const SYNTHETIC_FULL_ROWS = 1_900_824
+
+interface Measured {
+  seconds: number
+  peak_rss_mb: number
+  code: number
+  out: string
+}
+
+async function measured(root: string, cmd: string[], env: Record<string, string> = {}): Promise<Measured> {
+  const t0 = performance.now()
+  const p = Bun.spawn([process.execPath, ...cmd], { cwd: root, env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'inherit' })
+  const rss = sampleTreeRss(p.pid, 200)
+  const [out, code] = await Promise.all([new Response(p.stdout).text(), p.exited])
+  rss.stop()
+  return { seconds: round((performance.now() - t0) / 1000), peak_rss_mb: Math.round(rss.peak() / 2 ** 20), code, out }
+}
+
+const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d
+
+/** Bytes of every file under `dir`, dot folders (the fetcher's state and staging) left out. */
+function diskBytes(dir: string): number {
+  let n = 0
+  for (const name of readdirSync(dir)) {
+    if (name.startsWith('.')) continue
+    const p = join(dir, name)
+    const st = statSync(p)
+    n += st.isDirectory() ? diskBytes(p) : st.size
+  }
+  return n
+}
+
+/**
+ * `bun app/server.ts` on a free port, waited for as long as loading the index takes (a large
+ * index on a loaded machine takes longer than the tests' start-up wait).
+ */
+async function startServer(root: string, env: Record<string, string>): Promise<{ url: string; proc: ReturnType<typeof Bun.spawn> }> {
+  const proc = Bun.spawn([process.execPath, 'app/server.ts'], { cwd: root, env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ACCESS_LOG: '0', ...env }, stdout: 'pipe', stderr: 'inherit' })
+  let buf = ''
+  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader()
+  const deadline = performance.now() + 10 * 60_000
+  while (performance.now() < deadline) {
+    const { value, done } = await reader.read()
+    if (done) break
+    buf += new TextDecoder().decode(value)
+    const line = buf.split('\n').find((l) => l.includes('"server.started"'))
+    if (line) {
+      // Keep draining its log so the server never blocks on a full pipe.
+      void (async () => { while (!(await reader.read()).done); })()
+      return { url: `http://127.0.0.1:${JSON.parse(line).port}`, proc }
+    }
+  }
+  proc.kill('SIGKILL')
+  throw new Error(`the server did not start: ${buf.slice(-500)}`)
+}
+
+export async function benchIngest(o: ScenarioOptions): Promise<Record<string, unknown>> {
+  // INGEST_SOLS / INGEST_PER_SOL size the stand-in feed otherwise (a machine without the memory
+  // a 1.5-million build needs measures a smaller one; the result says which size ran).
+  const sols = Number(process.env.INGEST_SOLS) || (o.quick ? 60 : 2000)
+  const perSol = Number(process.env.INGEST_PER_SOL) || (o.quick ? 1000 : 750)
+  const work = mkdtempSync(join(o.workDir ?? tmpdir(), 'ingest-'))
+  const feeds = join(work, 'feeds')
+  const index = join(work, 'index')
+  const empty = join(work, 'no-sources')
+  mkdirSync(empty)
+  // At full size the catalogue is the feed alone; quick adds the bundled sources, as the issue asks.
+  const buildEnv: Record<string, string> = o.quick ? {} : { BUILD_SOURCE_DIRS: empty }
+  const origin = Bun.spawn([process.execPath, 'test/support/stand-in-origin.ts', String(sols), String(perSol)], { cwd: o.root, stdout: 'pipe', stderr: 'inherit' })
+  const lines = (async function* () {
+    let buf = ''
+    for await (const chunk of origin.stdout as ReadableStream<Uint8Array>) {
+      buf += new TextDecoder().decode(chunk)
+      let nl: number
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        yield buf.slice(0, nl)
+        buf = buf.slice(nl + 1)
+      }
+    }
+  })()
+  const url = (await lines.next()).value as string
+  let server: { url: string; proc: ReturnType<typeof Bun.spawn> } | undefined
+  try {
+    o.log(`ingest: stand-in origin ${url}: ${sols} Perseverance sols × ${perSol} records`)
+    const mirror = await measured(o.root, ['index-builder/fetch/cli.ts', '--all', '--feed-dir', feeds, '--base-url', url, '--rate', '1000', '--json'])
+    if (mirror.code !== 0) throw new Error(`the mirror failed (exit ${mirror.code})`)
+    const summaries = mirror.out.trim().split('\n').map((l) => JSON.parse(l) as { rover: string; bytes: number; requests: number; images: { new: number } })
+    const feedBytes = summaries.reduce((n, s) => n + s.bytes, 0)
+    // The page store as the mirror left it, before the update adds a sol to it.
+    const pageStoreBytes = diskBytes(feeds)
+    o.log(`ingest: mirror ${mirror.seconds} s, ${summaries.map((s) => `${s.rover} ${s.images.new} images`).join(', ')}; page store ${pageStoreBytes} bytes of ${feedBytes} received`)
+
+    const mirrorFigures = { seconds: mirror.seconds, peak_rss_mb: mirror.peak_rss_mb, requests: summaries.reduce((n, s) => n + s.requests, 0), images: summaries.reduce((n, s) => n + s.images.new, 0), feed_bytes: feedBytes, page_store_bytes: pageStoreBytes }
+    // INGEST_MIRROR_ONLY=1: the mirror and its disk alone (a machine without the memory of the build at this size).
+    if (process.env.INGEST_MIRROR_ONLY === '1') return { load_avg_1m: (await import('node:os')).loadavg()[0], stand_in: { perseverance_sols: sols, per_sol: perSol, records: sols * perSol }, mirror: mirrorFigures }
+    const build = await measured(o.root, ['index-builder/cli.ts', '--out', index, '--page-store', feeds], buildEnv)
+    if (build.code !== 0) throw new Error(`the build from pages failed (exit ${build.code})`)
+    const m = readManifest(join(index, 'current'))!
+    const rows = m.rows.photos
+    o.log(`ingest: build from pages ${build.seconds} s, ${rows} photos, peak ${build.peak_rss_mb} MiB`)
+
+    const scale = rows / SYNTHETIC_FULL_ROWS
+    const synth = await measured(o.root, ['index-builder/cli.ts', '--synthetic', '--scale', String(scale), '--out', join(work, 'synthetic')])
+    if (synth.code !== 0) throw new Error(`the synthetic build failed (exit ${synth.code})`)
+    const synthRows = readManifest(join(work, 'synthetic', 'current'))!.rows.photos
+    rmSync(join(work, 'synthetic'), { recursive: true, force: true })
+    o.log(`ingest: synthetic build ${synth.seconds} s, ${synthRows} photos, peak ${synth.peak_rss_mb} MiB`)
+
+    const keysDb = join(work, 'keys.sqlite')
+    const keys = KeyStore.open(keysDb)
+    const key = keys.create('ingest@example.com', { hourly: 10_000_000, daily: 10_000_000, concurrent: 1000 })
+    keys.close()
+    server = await startServer(o.root, { KEYS_DB: keysDb, INDEX_DIR: index, WATCH_INDEX: '1' })
+    origin.kill('SIGUSR1')
+    const added = Number(/added sol (\d+)/.exec((await lines.next()).value as string)?.[1])
+    const answered = async () => {
+      const r = await fetch(`${server!.url}/api/v2/photos?rovers=perseverance&sol=${added}&per_page=1`, { headers: { 'x-api-key': key } })
+      return r.status === 200 && ((await r.json()) as { data: unknown[] }).data.length > 0
+    }
+    if (await answered()) throw new Error(`sol ${added} is served before it was fetched`)
+    const t0 = performance.now()
+    const upd = Bun.spawn([process.execPath, 'index-builder/fetch/update-cli.ts', '--since-sols', '1', '--rover', 'perseverance', '--feed-dir', feeds, '--index-dir', index, '--base-url', url, '--rate', '1000', '--json'], { cwd: o.root, env: { ...process.env, ...buildEnv }, stdout: 'pipe', stderr: 'inherit' })
+    const updRss = sampleTreeRss(upd.pid, 200)
+    let servedS: number | undefined
+    while (servedS === undefined && performance.now() - t0 < 30 * 60_000) {
+      if (await answered()) servedS = round((performance.now() - t0) / 1000)
+      else await Bun.sleep(100)
+    }
+    const updOut = await new Response(upd.stdout).text()
+    const updCode = await upd.exited
+    updRss.stop()
+    const updateSeconds = round((performance.now() - t0) / 1000)
+    const updReport = JSON.parse(updOut) as { build: { ms?: number } }
+    o.log(`ingest: update after one new sol: served after ${servedS} s (update exit ${updCode}, its build ${updReport.build.ms} ms)`)
+
+    let rebuild: Measured | undefined
+    if (o.quick) rebuild = await measured(o.root, ['index-builder/fetch/update-cli.ts', '--since-sols', '1', '--rover', 'perseverance', '--feed-dir', feeds, '--index-dir', index, '--base-url', url, '--rate', '1000', '--rebuild', '--json'], buildEnv)
+
+    const indexBytes = diskBytes(join(index, 'current'))
+    const goals = [
+      { goal: 'build from pages ≤ 3× synthetic build', value: round(build.seconds / synth.seconds), limit: 3, met: build.seconds <= 3 * synth.seconds },
+      { goal: 'build from pages ≤ 6 GB peak RSS', value: build.peak_rss_mb, limit: 6000, met: build.peak_rss_mb <= 6000 },
+      { goal: 'new sol served ≤ 15 s after update starts', value: servedS ?? null, limit: 15, met: servedS !== undefined && servedS <= 15 },
+      o.quick
+        ? { goal: 'new sol served ≤ 25% of update --rebuild', value: rebuild && servedS !== undefined ? round(servedS / rebuild.seconds) : null, limit: 0.25, met: !!rebuild && servedS !== undefined && servedS <= 0.25 * rebuild.seconds }
+        : { goal: 'new sol served ≤ 20% of a full build', value: servedS !== undefined ? round(servedS / build.seconds) : null, limit: 0.2, met: servedS !== undefined && servedS <= 0.2 * build.seconds },
+      { goal: 'page store ≤ feed bytes', value: round(pageStoreBytes / feedBytes, 3), limit: 1, met: pageStoreBytes <= feedBytes },
+    ]
+    return {
+      load_avg_1m: (await import('node:os')).loadavg()[0],
+      stand_in: { perseverance_sols: sols, per_sol: perSol, records: sols * perSol, curiosity_records: summaries.find((s) => s.rover === 'curiosity')?.images.new ?? 0 },
+      mirror: mirrorFigures,
+      build: { seconds: build.seconds, peak_rss_mb: build.peak_rss_mb, photos: rows },
+      synthetic: { seconds: synth.seconds, peak_rss_mb: synth.peak_rss_mb, photos: synthRows, scale: round(scale, 4) },
+      update: { new_sol: added, served_after_s: servedS ?? null, update_seconds: updateSeconds, update_exit: updCode, build_ms: updReport.build.ms ?? null, peak_rss_mb: Math.round(updRss.peak() / 2 ** 20), ...(rebuild ? { rebuild_seconds: rebuild.seconds } : {}) },
+      disk: { page_store_bytes: pageStoreBytes, feed_bytes: feedBytes, index_bytes: indexBytes },
+      goals,
+    }
+  } finally {
+    server?.proc.kill('SIGKILL')
+    await server?.proc.exited
+    origin.kill('SIGKILL')
+    await origin.exited
+    if (existsSync(work)) rmSync(work, { recursive: true, force: true })
+  }
+}
+
+/** `bun bench/ingest.ts [--quick]`: the scenario alone, its result as JSON on stdout. */
+if (import.meta.main) {
+  const { join: j } = await import('node:path')
+  const quick = process.argv.includes('--quick')
+  const r = await benchIngest({ quick, indexDir: '', scale: 1, seed: 0, root: j(import.meta.dir, '..'), log: (l) => process.stderr.write(l + '\n') })
+  console.log(JSON.stringify(r, null, 2))
+}
