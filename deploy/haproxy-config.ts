@@ -10,6 +10,10 @@
  *   whose instance died before answering is sent again to another one. Only idempotent
  *   requests are retried by HAProxy; the API is read-only (GET, and POST batch, which reads).
  * - `http-reuse safe`: keep-alive connections to the instances, as the instances expect.
+ * - `resolveNames`: instances named by a DNS name that may not resolve yet when HAProxy starts,
+ *   and whose address changes when they restart (containers: compose.yaml). Resolved again at run
+ *   time through the nameservers of /etc/resolv.conf; a name not yet known starts the server
+ *   without an address (down) instead of refusing the whole configuration.
  */
 export interface HaproxyConfigOptions {
   /** Address the load balancer listens on, e.g. `127.0.0.1:8080` or `:443 ssl crt ...`. */
@@ -20,6 +24,8 @@ export interface HaproxyConfigOptions {
   statsSocket?: string
   /** Milliseconds between health checks. */
   checkIntervalMs?: number
+  /** Servers are DNS names to resolve at run time (containers), not fixed addresses. */
+  resolveNames?: boolean
 }
 
 export function haproxyConfig(o: HaproxyConfigOptions): string {
@@ -52,7 +58,8 @@ export function haproxyConfig(o: HaproxyConfigOptions): string {
     '  http-check send meth GET uri /health ver HTTP/1.1 hdr Host health.check',
     '  http-check expect status 200',
     `  default-server inter ${inter}ms fall 2 rise 2`,
-    ...o.servers.map((s, i) => `  server i${i + 1} ${s} check`),
+    ...o.servers.map((s, i) => `  server i${i + 1} ${s} check${o.resolveNames ? ' resolvers system init-addr last,libc,none' : ''}`),
     '',
+    ...(o.resolveNames ? ['resolvers system', '  parse-resolv-conf', '  hold valid 10s', ''] : []),
   ].join('\n')
 }
