@@ -89,10 +89,14 @@ let failure: unknown
 let stoppedCleanly = false
 const figures = { healthyS: 0, keyCalls: {} as Record<string, number>, version: { from: '', to: '' } }
 try {
-  await compose('down', '-v').catch(() => {}) // a run stopped half-way leaves its stack
+  // A run stopped half-way leaves its stack: take it down first (podman-compose takes a while
+  // even over nothing, so only when a container of the project is there).
+  const leftovers = await run(['podman', 'ps', '-aq', '--filter', `label=io.podman.compose.project=${PROJECT}`], { env, capture: true, quiet: true })
+  if (leftovers.trim()) await compose('down', '-v').catch(() => {})
   log(`compose up: ${instances.length} instances × ${WORKERS} workers, HAProxy on ${origin}`)
   const upAt = performance.now()
   await compose('up', '-d')
+  log(`compose up returned after ${((performance.now() - upAt) / 1000).toFixed(1)} s`)
 
   // 1. Healthy: /health through HAProxy answers 200 from every instance in turn.
   const first = await until('/health 200 through HAProxy', 300, async () => {

@@ -21,8 +21,8 @@ import { run } from './podman'
 const ROOT = join(import.meta.dir, '../..')
 const HERE = import.meta.dir
 export const DEFAULT_BASE_IMAGE = 'docker.io/library/debian:bookworm-slim'
-/** What the service image needs of the repository (the tests, bench and tools stay out). */
-const SOURCE_PATHS = ['package.json', 'package-lock.json', 'tsconfig.json', 'app', 'src', 'plugins', 'index-builder']
+/** What the service image needs of the repository, and the key CLI for operators (the tests, bench and tools stay out). */
+const SOURCE_PATHS = ['package.json', 'package-lock.json', 'tsconfig.json', 'app', 'src', 'plugins', 'index-builder', 'scripts/keys.ts']
 /** The port each instance serves on inside the stack, and HAProxy's. */
 export const SERVICE_PORT = 3000
 export const HAPROXY_PORT = 8080
@@ -101,7 +101,8 @@ async function stageServiceContext(context: string): Promise<void> {
   }
   // install, not ci: the committed lockfile lacks some platforms' optional bindings, which ci
   // refuses; install keeps the locked versions and writes only the staged copy of the lockfile.
-  await run(['npm', 'install', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: app, capture: true })
+  // --omit=peer: TypeScript (a peer of elysia's) checks types; nothing runs it in the image.
+  await run(['npm', 'install', '--omit=dev', '--omit=peer', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: app, capture: true })
   const data = join(ROOT, '../shared/data')
   cpSync(data, join(context, 'shared/data'), { recursive: true, dereference: true })
 }
