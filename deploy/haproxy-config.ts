@@ -10,22 +10,23 @@
  *   whose instance died before answering is sent again to another one. Only idempotent
  *   requests are retried by HAProxy; the API is read-only (GET, and POST batch, which reads).
  * - `http-reuse safe`: keep-alive connections to the instances, as the instances expect.
- * - `resolveNames`: instances named by a DNS name that may not resolve yet when HAProxy starts,
- *   and whose address changes when they restart (containers: compose.yaml). Resolved again at run
- *   time through the nameservers of /etc/resolv.conf; a name not yet known starts the server
- *   without an address (down) instead of refusing the whole configuration.
  */
 export interface HaproxyConfigOptions {
   /** Address the load balancer listens on, e.g. `127.0.0.1:8080` or `:443 ssl crt ...`. */
   bind: string
   /** Instances as `host:port`. */
   servers: string[]
+  /**
+   * The servers are DNS names that may not resolve yet when HAProxy starts and whose address
+   * changes when they restart (containers: compose.yaml): resolved again at run time through the
+   * nameservers of /etc/resolv.conf; a name not known yet starts its server without an address
+   * (down) instead of refusing the whole configuration.
+   */
+  resolveNames?: boolean
   /** A unix socket for `show stat` (the cluster test reads which servers are up). */
   statsSocket?: string
   /** Milliseconds between health checks. */
   checkIntervalMs?: number
-  /** Servers are DNS names to resolve at run time (containers), not fixed addresses. */
-  resolveNames?: boolean
 }
 
 export function haproxyConfig(o: HaproxyConfigOptions): string {
