@@ -80,7 +80,12 @@ const composeEnv = {
 // cannot reach systemd to schedule the image's HEALTHCHECK (these sandboxes have no systemd).
 const compose = (...args: string[]) => run(['podman-compose', '-p', PROJECT, '-f', join(ROOT, 'compose.yaml'), ...args], { env: composeEnv, cwd: ROOT, capture: true, quiet: true })
 const container = (service: string) => `${PROJECT}_${service}_1`
-const logsOf = async (service: string) => (await run(['podman', 'logs', container(service)], { env, capture: true, quiet: true })).split('\n')
+/** A container's output, stdout and stderr (a worker's start failure is on stderr). */
+async function logsOf(service: string): Promise<string[]> {
+  const p = Bun.spawn(['podman', 'logs', container(service)], { env, stdout: 'pipe', stderr: 'pipe' })
+  const [out, err] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited])
+  return (out + err).split('\n')
+}
 const events = (lines: string[], event: string) =>
   lines.filter((l) => l.includes(`"event":"${event}"`)).map((l) => JSON.parse(l.slice(l.indexOf('{'))) as Record<string, any>)
 
@@ -201,7 +206,7 @@ try {
   failure = e
   for (const s of instances) {
     const tail = await logsOf(s).catch(() => [] as string[])
-    process.stderr.write(`--- ${s} (last lines)\n${tail.slice(-15).join('\n')}\n`)
+    process.stderr.write(`--- ${s} (last lines)\n${tail.filter((l) => !l.includes('systemd')).slice(-25).join('\n')}\n`)
   }
 } finally {
   feed.stop()

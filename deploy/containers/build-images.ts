@@ -11,7 +11,7 @@
  * --base: the base image (default docker.io/library/debian:bookworm-slim). RUN steps use the
  * host's network, so they reach Debian's mirror wherever the host does.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -57,23 +57,29 @@ export interface BuiltImages {
 export async function buildImages(base: string, env: Record<string, string | undefined>, log: (line: string) => void): Promise<BuiltImages> {
   const version = projectVersion()
   const names = Object.fromEntries(Object.entries(IMAGES).map(([role, name]) => [role, `localhost/${name}:${version}`])) as BuiltImages['names']
-  const context = mkdtempSync(join(tmpdir(), 'mars-build-'))
+  const work = mkdtempSync(join(tmpdir(), 'mars-build-'))
   try {
-    log(`staging the service's build context in ${context}`)
-    await stageServiceContext(context)
-    await build(names.service, join(ROOT, 'Containerfile'), context, base, version, env, log)
-
     // The three helpers share one small context: this folder's files and the HAProxy text.
-    const helpers = join(context, 'helpers')
+    const helpers = join(work, 'helpers')
     mkdirSync(helpers)
     cpSync(join(HERE, 'postgres-start.sh'), join(helpers, 'postgres-start.sh'))
     writeFileSync(join(helpers, 'haproxy.cfg'), stackHaproxyConfig())
-    for (const role of ['redis', 'postgres', 'haproxy'] as const) await build(names[role], join(HERE, `${role}.Containerfile`), helpers, base, version, env, log)
-
+    const service = join(work, 'service')
+    // All four at once: one image's downloads and package installs overlap another's CPU work.
+    const builds = await Promise.allSettled([
+      (async () => {
+        log(`staging the service's build context in ${service}`)
+        await stageServiceContext(service)
+        await build(names.service, join(ROOT, 'Containerfile'), service, base, version, env, log)
+      })(),
+      ...(['redis', 'postgres', 'haproxy'] as const).map((role) => build(names[role], join(HERE, `${role}.Containerfile`), helpers, base, version, env, log)),
+    ])
+    // Settled, not all: the contexts are removed only once no build reads them.
+    for (const b of builds) if (b.status === 'rejected') throw b.reason
     const size = await run(['podman', 'image', 'inspect', '--format', '{{.Size}}', names.service], { env, capture: true })
     return { version, names, serviceBytes: Number(size.trim()) }
   } finally {
-    rmSync(context, { recursive: true, force: true })
+    rmSync(work, { recursive: true, force: true })
   }
 }
 
@@ -86,7 +92,7 @@ async function build(name: string, file: string, context: string, base: string, 
   log(`built ${name} in ${((performance.now() - started) / 1000).toFixed(0)} s`)
 }
 
-/** app/: the tracked source files (as in the working tree) and production node_modules; shared/data/: the real records. */
+/** app/: the tracked source files (as in the working tree); node_modules/: their production dependencies; shared/data/: the real records. */
 async function stageServiceContext(context: string): Promise<void> {
   const app = join(context, 'app')
   const tracked = (await run(['git', 'ls-files', '-z', '--', ...SOURCE_PATHS], { cwd: ROOT, capture: true })).split('\0').filter(Boolean)
@@ -103,6 +109,8 @@ async function stageServiceContext(context: string): Promise<void> {
   // refuses; install keeps the locked versions and writes only the staged copy of the lockfile.
   // --omit=peer: TypeScript (a peer of elysia's) checks types; nothing runs it in the image.
   await run(['npm', 'install', '--omit=dev', '--omit=peer', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: app, capture: true })
+  // Its own layer, copied before the source: a change of the source alone reuses it.
+  renameSync(join(app, 'node_modules'), join(context, 'node_modules'))
   const data = join(ROOT, '../shared/data')
   cpSync(data, join(context, 'shared/data'), { recursive: true, dereference: true })
 }
