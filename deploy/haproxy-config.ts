@@ -16,6 +16,13 @@ export interface HaproxyConfigOptions {
   bind: string
   /** Instances as `host:port`. */
   servers: string[]
+  /**
+   * The servers are DNS names that may not resolve yet when HAProxy starts and whose address
+   * changes when they restart (containers: compose.yaml): resolved again at run time through the
+   * nameservers of /etc/resolv.conf; a name not known yet starts its server without an address
+   * (down) instead of refusing the whole configuration.
+   */
+  resolveNames?: boolean
   /** A unix socket for `show stat` (the cluster test reads which servers are up). */
   statsSocket?: string
   /** Milliseconds between health checks. */
@@ -52,7 +59,8 @@ export function haproxyConfig(o: HaproxyConfigOptions): string {
     '  http-check send meth GET uri /health ver HTTP/1.1 hdr Host health.check',
     '  http-check expect status 200',
     `  default-server inter ${inter}ms fall 2 rise 2`,
-    ...o.servers.map((s, i) => `  server i${i + 1} ${s} check`),
+    ...o.servers.map((s, i) => `  server i${i + 1} ${s} check${o.resolveNames ? ' resolvers system init-addr last,libc,none' : ''}`),
     '',
+    ...(o.resolveNames ? ['resolvers system', '  parse-resolv-conf', '  hold valid 10s', ''] : []),
   ].join('\n')
 }
