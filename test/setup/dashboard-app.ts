@@ -29,7 +29,8 @@ export async function makeDashboardApp(kind: KeyStoreKind, options: Partial<Conf
   const smtp = await startTestSmtp()
   const where = location ?? (await kind.fresh())
   const keys = await kind.open(where)
-  const config = loadConfig({ redisUrl: undefined, smtpUrl: smtp.url, mailFrom: 'Mars photos <dashboard@example.org>', ...overrides })
+  // PUBLIC_URL: the origin FormClient browses from (a server with SMTP_URL needs one).
+  const config = loadConfig({ redisUrl: undefined, smtpUrl: smtp.url, mailFrom: 'Mars photos <dashboard@example.org>', publicUrl: 'http://localhost', ...overrides })
   const logs: LogLine[] = []
   const log: Logger = { log: (level, event, fields = {}) => void logs.push({ level, event, fields }) }
   const mailer = openMailer({ smtpUrl: smtp.url, mailFrom: config.mailFrom })
