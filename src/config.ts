@@ -19,8 +19,10 @@ export interface Config {
   smtpUrl?: string
   /** From address of that mail. */
   mailFrom?: string
-  /** Sign-in links one address may ask for per hour. Optional: default 5. */
+  /** Sign-in links one client may ask for one address per hour. Optional: default 5. */
   signInPerAddress?: number
+  /** Sign-in links mailed to one address from any client per 15 minutes (a link's life). Optional: default 5. */
+  signInPerMailbox?: number
   /** Sign-in links one client address may ask for per hour. Optional: default 20. */
   signInPerClient?: number
   /** When set, rate-limit counters live in Redis so several instances share one budget. */
@@ -106,6 +108,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     mailFrom: process.env.MAIL_FROM || undefined,
     signInPerAddress: int('SIGN_IN_LIMIT_ADDRESS', 5),
     signInPerClient: int('SIGN_IN_LIMIT_CLIENT', 20),
+    signInPerMailbox: int('SIGN_IN_LIMIT_MAILBOX', 5),
     rateLimitHourly: int('RATE_LIMIT_HOURLY', 10_000),
     rateLimitDaily: int('RATE_LIMIT_DAILY', 100_000),
     rateLimitConcurrent: int('RATE_LIMIT_CONCURRENT', 50),

@@ -164,7 +164,7 @@ for (const kind of keyStoreKinds()) {
       const c = new FormClient((r) => t.app.handle(r))
       const form = formFields(await (await c.get('/dashboard')).text(), '/dashboard/sign-in')
       for (const [email, why] of [
-        ['not-an-address', 'not of the form'],
+        ['not-an-address', 'not one address of the form'],
         ['a\u200b@example.org', 'invisible'],
         ['a\u202e@example.org', 'text-direction'],
         [`${'a'.repeat(250)}@example.org`, 'longer than 254'],

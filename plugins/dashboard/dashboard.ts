@@ -107,15 +107,25 @@ export class Dashboard {
     const { config } = this.#deps
     const client = clientAddress(v.peer, v.request.headers.get('x-forwarded-for'), config.trustProxy) ?? 'unknown'
     const token = newSecret()
-    const limits = { perAddress: config.signInPerAddress ?? 5, perClient: config.signInPerClient ?? 20, windowMs: SIGN_IN_WINDOW_MS }
+    const limits = {
+      perAddress: config.signInPerAddress ?? 5,
+      perClient: config.signInPerClient ?? 20,
+      windowMs: SIGN_IN_WINDOW_MS,
+      perMailbox: config.signInPerMailbox ?? 5,
+      mailboxWindowMs: SIGN_IN_TTL_MS,
+    }
     const outcome = await this.#deps.keys.issueSignIn(hashSecret(token), email, client, this.#clock(), SIGN_IN_TTL_MS, limits)
     this.#deps.log.log('info', 'dashboard.sign-in-link', { client, outcome })
     if (outcome !== 'issued') {
+      const minutes = SIGN_IN_TTL_MS / 60_000
       const detail =
         outcome === 'address-limit'
-          ? `Too many sign-in links were asked for this address in the last hour (at most ${limits.perAddress}). Use the last link you received, or try again later.`
-          : `Too many sign-in links were asked for from your network in the last hour (at most ${limits.perClient}). Try again later.`
-      return this.#page(v, 429, pages.signInPage({ csrf: csrfToken(v.formSecret), error: detail, email }), { 'retry-after': String(SIGN_IN_WINDOW_MS / 1000) })
+          ? `Too many sign-in links were asked for this address from your network in the last hour (at most ${limits.perAddress}). Use the last link you received, or try again later.`
+          : outcome === 'mailbox-full'
+            ? `${limits.perMailbox} sign-in links were mailed to this address in the last ${minutes} minutes, the most it receives. Each works for ${minutes} minutes: use the latest one in your mail.`
+            : `Too many sign-in links were asked for from your network in the last hour (at most ${limits.perClient}). Try again later.`
+      const retryS = outcome === 'mailbox-full' ? limits.mailboxWindowMs / 1000 : SIGN_IN_WINDOW_MS / 1000
+      return this.#page(v, 429, pages.signInPage({ csrf: csrfToken(v.formSecret), error: detail, email }), { 'retry-after': String(retryS) })
     }
     try {
       await this.#mailer.sendSignIn({ to: email, link: `${this.#linkOrigin}/dashboard/link?token=${token}`, validMinutes: SIGN_IN_TTL_MS / 60_000 })
