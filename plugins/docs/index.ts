@@ -1,3 +1,4 @@
+import { pagePolicy } from '../../src/http/html-security'
 import { Elysia } from 'elysia'
 import { Type } from '@sinclair/typebox'
 import type { PluginDeps } from '../../src/app-deps'
@@ -79,15 +80,13 @@ export function docsPlugin(deps: PluginDeps) {
 
   // `=> new JsonBody(...)`: Elysia reads these as synchronous (src/http/sync-hook.ts).
   const landing = landingPage()
+  const landingHeaders = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=3600', 'content-security-policy': pagePolicy(landing) }
+  const docs = docsPage(`${API_PREFIX}/openapi.json`)
+  // The docs page's one inline script is allowed by its hash; it calls the API on this origin.
+  const docsHeaders = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=3600', 'content-security-policy': pagePolicy(docs) }
   return new Elysia({ name: 'docs' })
-    .get('/', () => new Response(landing, { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=3600' } }))
+    .get('/', () => new Response(landing, { headers: landingHeaders }))
     .get(API_PREFIX, ({ request }) => new JsonBody(rootText(request)))
     .get(`${API_PREFIX}/openapi.json`, () => new JsonBody(openApiText(), 200, { 'cache-control': 'public, max-age=3600' }))
-    .get(
-      `${API_PREFIX}/docs`,
-      () =>
-        new Response(docsPage(`${API_PREFIX}/openapi.json`), {
-          headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=3600' },
-        }),
-    )
+    .get(`${API_PREFIX}/docs`, () => new Response(docs, { headers: docsHeaders }))
 }

@@ -47,7 +47,11 @@ export async function makeDashboardApp(kind: KeyStoreKind, options: Partial<Conf
     listen() {
       listening = true
       app.listen({ port: 0, hostname: '127.0.0.1' })
-      return `http://127.0.0.1:${app.server!.port}`
+      const origin = `http://127.0.0.1:${app.server!.port}`
+      // Served on a socket, the app's public origin is the one it listens on (as an operator sets
+      // PUBLIC_URL), unless the test chose one: mailed links and the Origin check follow it.
+      if (!('publicUrl' in overrides)) config.publicUrl = origin
+      return origin
     },
     async close() {
       if (listening) await app.stop(true)
