@@ -57,7 +57,8 @@ describe('HTML answers cannot be framed', () => {
     }
     paths.add('/no-such-page')
     for (const path of paths) {
-      for (const init of [{}, { headers: { 'x-api-key': t.key, host: 'evil.example' } }, { headers: { accept: 'text/html' } }]) {
+      const inits: RequestInit[] = [{}, { headers: { 'x-api-key': t.key, host: 'evil.example' } }, { headers: { accept: 'text/html' } }]
+      for (const init of inits) {
         const r = await t.request(path, init)
         if (!(r.headers.get('content-type') ?? '').startsWith('text/html')) {
           await r.arrayBuffer()
