@@ -6,6 +6,7 @@ import { contextOf, type RequestContext } from '../src/http/request-context'
 import { urlFacts } from '../src/http/url-facts'
 import { writeStdoutLine } from '../src/http/line-writer'
 import { isHtml, secureHtml } from '../src/http/html-security'
+import { secretEquals } from '../src/http/secret-equal'
 
 type Fetch = (request: Request) => Response | Promise<Response>
 
@@ -75,7 +76,7 @@ export function installEdge(app: { wrap(fn: (fn: any, request: Request) => any):
     const ctx = contextOf(request)
     if (isPreflight(request)) return finish(request, preflightResponse(cors, request), ctx, 'preflight')
     if (token !== undefined && request.method === 'GET' && urlFacts(request.url).path === '/metrics') {
-      const ok = request.headers.get('authorization') === 'Bearer ' + token
+      const ok = secretEquals(request.headers.get('authorization'), 'Bearer ' + token)
       const res = ok
         ? new Response(metrics.render(), { headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' } })
         : new Response(null, { status: 401, headers: { 'www-authenticate': 'Bearer realm="metrics"' } })
