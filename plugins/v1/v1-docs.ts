@@ -22,7 +22,8 @@ export function registerV1Docs(routes: RouteDocs): void {
     V1_TAG,
     'Drop-in replacement for the archived NASA Mars Rover Photos API v1: every path is served under both `/api/v1` and ' +
       '`/mars-photos/api/v1`, success bodies in v1\'s exact shapes, key as `api_key=` or `X-API-Key` (same keys, limits, ' +
-      'counting and headers as v2; v2 itself reads only the header). Errors are the same problem documents as v2 with `errors` ' +
+      'counting and headers as v2; v2 itself reads only the header), except that a photos answer without `page` (a whole day) ' +
+      'counts like an export of its rows: one call per started 1,000 photos, 429 stating the cost when fewer are left. Errors are the same problem documents as v2 with `errors` ' +
       'as the v1 string (e.g. "Invalid Rover Name" for an unknown rover, 404) and the bad parameters in `invalid_params`. ' +
       'Rover figures and manifests are counted from our catalogue, so they agree with the photo endpoints; they can be ' +
       'lower than NASA\'s published figures (the v2 manifest shows NASA\'s per-sol totals beside ours).',
