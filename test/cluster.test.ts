@@ -143,7 +143,9 @@ describe.skipIf(!ready)('cluster: HAProxy, three instances, one Redis, one key s
     const port = lbPort
     const cfg = join(work, 'haproxy.cfg')
     const socket = join(work, 'haproxy.sock')
-    writeFileSync(cfg, haproxyConfig({ bind: `127.0.0.1:${port}`, servers: instances.map((s) => `127.0.0.1:${s.port}`), statsSocket: socket, checkIntervalMs: 200 }))
+    // Every simulated client connects from 127.0.0.1: the per-source connection cap is raised
+    // above their number (test/security/haproxy-recipe.test.ts tests the cap itself).
+    writeFileSync(cfg, haproxyConfig({ bind: `127.0.0.1:${port}`, servers: instances.map((s) => `127.0.0.1:${s.port}`), statsSocket: socket, checkIntervalMs: 200, connectionsPerSource: 1000 }))
     lb = { url: `http://127.0.0.1:${port}`, proc: Bun.spawn([haproxyBin!, '-f', cfg, '-db'], { stdout: 'ignore', stderr: 'ignore' }), socket }
     await until('HAProxy to see three instances up', async () => {
       try {
