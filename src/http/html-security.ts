@@ -41,9 +41,11 @@ export function pagePolicy(html: string, extras: PolicyExtras = {}): string {
   ].join('; ')
 }
 
-/** True when a Content-Type names HTML (any parameters). */
+/** True when a Content-Type names HTML (any parameters). Asked of every answer: most are JSON, told apart by their first character. */
 export function isHtml(contentType: string | null): boolean {
-  return contentType !== null && /^\s*text\/html\s*(?:;|$)/i.test(contentType)
+  if (contentType === null) return false
+  const c = contentType.charCodeAt(0)
+  return (c === 0x74 || c === 0x54 || c === 0x20) && /^\s*text\/html\s*(?:;|$)/i.test(contentType)
 }
 
 /** Puts the HTML security headers on `headers` (an HTML answer's), keeping a stricter policy the page set itself. */
