@@ -185,7 +185,7 @@ async function main(): Promise<void> {
     runtime_env: runtimeSettings(),
   })
   // decisions.md, Sign-in links in the log: the one place a token is written is announced at start.
-  if (mailer.kind === 'log') logger.log('warn', 'mail.to-stdout', { detail: 'SMTP_URL is not set: dashboard sign-in links are written to stdout as JSON lines (event mail.sign-in-link). Set SMTP_URL and MAIL_FROM to send them by mail.' })
+  if (mailer.kind === 'log') logger.log('warn', 'mail.to-stdout', { detail: 'SMTP_URL is not set: dashboard sign-in links are written to stdout as JSON lines (event mail.sign-in-link). Set SMTP_URL, MAIL_FROM and PUBLIC_URL to send them by mail.' })
 
 
   const shutdownMs = (config.shutdownTimeoutS ?? SHUTDOWN_MS / 1000) * 1000
