@@ -36,7 +36,8 @@ export function createApp(appDeps: AppDeps) {
   const routes = new RouteTable()
   // `app` is read when a request asks for its peer, by then assigned.
   const peer = (request: Request) => app.server?.requestIP(request)?.address
-  const deps: PluginDeps = { ...appDeps, routes: new RouteDocs(), early: new EarlyAnswers(), peer }
+  const port = () => app.server?.port
+  const deps: PluginDeps = { ...appDeps, routes: new RouteDocs(), early: new EarlyAnswers(), peer, port }
   // standardHostname off: Elysia reads the path after the first `/` past `//`, not at a fixed
   // offset that a Host shorter than 4 characters moved into the path.
   const app = new Elysia({ handler: { standardHostname: false } })

@@ -5,6 +5,8 @@ import { ServiceMetrics } from '../src/metrics/service-metrics'
 import { contextOf, type RequestContext } from '../src/http/request-context'
 import { urlFacts } from '../src/http/url-facts'
 import { writeStdoutLine } from '../src/http/line-writer'
+import { isHtml, secureHtml } from '../src/http/html-security'
+import { secretEquals } from '../src/http/secret-equal'
 
 type Fetch = (request: Request) => Response | Promise<Response>
 
@@ -14,7 +16,7 @@ type Fetch = (request: Request) => Response | Promise<Response>
  * counted: decisions.md), then revalidations the gates can answer before routing
  * (./early-answers.ts), then on the way out the request id (when the renderer has not written
  * it already), the CORS headers, one access-log
- * line and the metrics. Installed with Elysia's `wrap`, which both `app.handle` and the server's
+ * line and the metrics, and the security headers of every HTML answer. Installed with Elysia's `wrap`, which both `app.handle` and the server's
  * native routes go through. /metrics on the main port answers only with `Authorization: Bearer METRICS_TOKEN`.
  */
 export function installEdge(app: { wrap(fn: (fn: any, request: Request) => any): unknown }, deps: PluginDeps): ServiceMetrics {
@@ -32,6 +34,8 @@ export function installEdge(app: { wrap(fn: (fn: any, request: Request) => any):
     let out = response
     const id = ctx.id
     if (!ctx.idSent) out = withHeader(out, 'x-request-id', id)
+    // Every HTML answer, whichever plugin made it: no framing, no undeclared script (src/http/html-security.ts).
+    if (isHtml(out.headers.get('content-type'))) out = withHeaders(out, secureHtml)
     if (cors.enabled) {
       const allowed = cors.allow(request.headers.get('origin'))
       if (allowed) {
@@ -72,7 +76,7 @@ export function installEdge(app: { wrap(fn: (fn: any, request: Request) => any):
     const ctx = contextOf(request)
     if (isPreflight(request)) return finish(request, preflightResponse(cors, request), ctx, 'preflight')
     if (token !== undefined && request.method === 'GET' && urlFacts(request.url).path === '/metrics') {
-      const ok = request.headers.get('authorization') === 'Bearer ' + token
+      const ok = secretEquals(request.headers.get('authorization'), 'Bearer ' + token)
       const res = ok
         ? new Response(metrics.render(), { headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' } })
         : new Response(null, { status: 401, headers: { 'www-authenticate': 'Bearer realm="metrics"' } })
@@ -113,6 +117,18 @@ export function installEdge(app: { wrap(fn: (fn: any, request: Request) => any):
     return w
   })
   return metrics
+}
+
+/** `response` with `edit` applied to its headers: in place, or on a copy when they are immutable. */
+function withHeaders(response: Response, edit: (h: Headers) => void): Response {
+  try {
+    edit(response.headers)
+    return response
+  } catch {
+    const copy = new Response(response.body, response)
+    edit(copy.headers)
+    return copy
+  }
 }
 
 /** `response` with the header `k` set: in place, or on a copy when its headers are immutable (a fetched Response). */

@@ -28,6 +28,7 @@ import type { Store } from '../src/store/store'
 import { StoreHolder } from '../src/store/store-holder'
 import { supervise, WORKER_ENV, workersRefusal } from './supervisor'
 import { runtimeSettings } from './runtime-env'
+import { mailLinkOrigin, publicUrlRefusal } from '../src/http/public-origin'
 
 const SHUTDOWN_MS = 10_000
 /** Closing Redis may hang when Redis does: never wait longer than this for it at shutdown. */
@@ -44,7 +45,8 @@ function errorText(e: unknown): string {
 
 const USAGE = `usage: npm run serve [-- --help]
   Serves the API on PORT from the index at INDEX_DIR. Configuration is read from the environment:
-  PORT (3000)  INDEX_DIR (data/index)  KEYS_DB (data/keys.sqlite)  REDIS_URL (unset: local counters)
+  PORT (3000)  HOST (unset: every interface)  PUBLIC_URL (origin of mailed links; needed with SMTP_URL)
+  INDEX_DIR (data/index)  KEYS_DB (data/keys.sqlite)  REDIS_URL (unset: local counters)
   RATE_LIMIT_HOURLY (10000)  RATE_LIMIT_DAILY (100000)  RATE_LIMIT_CONCURRENT (50)  TRUST_PROXY (0)
   RESPONSE_CACHE_ENTRIES (2000)  MAX_BODY_BYTES (65536)  BODY_TIMEOUT_S (10)  SHUTDOWN_TIMEOUT_S (10)
   WATCH_INDEX (1)  CORS_ORIGINS (unset: no cross-origin access; comma list or *)  COMPRESSION (1)
@@ -64,7 +66,7 @@ async function main(): Promise<void> {
     fail(errorText(e))
   }
 
-  const refusal = workersRefusal(config)
+  const refusal = workersRefusal(config) ?? publicUrlRefusal(config)
   if (refusal) fail(refusal)
   const worker = process.env[WORKER_ENV]
   if (config.workers > 1 && !worker) return supervise(config, import.meta.path, logger)
@@ -96,6 +98,9 @@ async function main(): Promise<void> {
     // Only the workers of one supervisor share a port, on purpose; a lone server owns its port.
     app.listen({
       port: config.port,
+      // HOST: the listen address; unset, every interface. TRUST_PROXY assumes only the proxy can
+      // reach this address (docs/reliability.md, Security).
+      ...(config.host ? { hostname: config.host } : {}),
       reusePort: worker !== undefined,
       maxRequestBodySize: Math.max(config.maxBodyBytes * 2, 1 << 20),
       development: false,
@@ -105,7 +110,7 @@ async function main(): Promise<void> {
       },
     })
   } catch (e) {
-    fail(`cannot listen on port ${config.port}: ${errorText(e)} (is another server already using it? set PORT to a free port)`)
+    fail(`cannot listen on ${config.host ? `${config.host} ` : ''}port ${config.port}: ${errorText(e)} (is another server already using it? set PORT to a free port)`)
   }
   const server = app.server!
   // METRICS_PORT: a second listener with only /metrics (on loopback unless METRICS_HOST says otherwise).
@@ -162,6 +167,10 @@ async function main(): Promise<void> {
   // Logged once every handler is in place: whoever waits for this line may signal or rebuild at once.
   logger.log('info', 'server.started', {
     port: server.port,
+    host: config.host ?? 'all interfaces',
+    // Where mailed sign-in links point; without PUBLIC_URL, this machine (said here so nobody mistakes it for a public address).
+    mail_link_origin: mailLinkOrigin(config, server.port),
+    ...(config.publicUrl ? {} : { mail_link_note: `PUBLIC_URL is not set: sign-in links point at ${mailLinkOrigin(config, server.port)}` }),
     index_version: store.version,
     kind: store.manifest.kind,
     rows: store.manifest.rows,
@@ -176,7 +185,7 @@ async function main(): Promise<void> {
     runtime_env: runtimeSettings(),
   })
   // decisions.md, Sign-in links in the log: the one place a token is written is announced at start.
-  if (mailer.kind === 'log') logger.log('warn', 'mail.to-stdout', { detail: 'SMTP_URL is not set: dashboard sign-in links are written to stdout as JSON lines (event mail.sign-in-link). Set SMTP_URL and MAIL_FROM to send them by mail.' })
+  if (mailer.kind === 'log') logger.log('warn', 'mail.to-stdout', { detail: 'SMTP_URL is not set: dashboard sign-in links are written to stdout as JSON lines (event mail.sign-in-link). Set SMTP_URL, MAIL_FROM and PUBLIC_URL to send them by mail.' })
 
 
   const shutdownMs = (config.shutdownTimeoutS ?? SHUTDOWN_MS / 1000) * 1000

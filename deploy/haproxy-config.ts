@@ -10,6 +10,20 @@
  *   whose instance died before answering is sent again to another one. Only idempotent
  *   requests are retried by HAProxy; the API is read-only (GET, and POST batch, which reads).
  * - `http-reuse safe`: keep-alive connections to the instances, as the instances expect.
+ * - Forwarded headers are the proxy's own: whatever a client sent as `X-Forwarded-For`,
+ *   `X-Forwarded-Proto` or `X-Forwarded-Host` is deleted, then `X-Forwarded-For` is the peer
+ *   address (`option forwardfor`) and `X-Forwarded-Proto` is `https` only when this frontend
+ *   terminated TLS (`ssl_fc`). The instances run with TRUST_PROXY and believe these headers
+ *   (client address of the limits, Secure cookies), so a client must not be able to write them.
+ *   No `X-Forwarded-Host`: the instance sees the client's `Host` as it is and PUBLIC_URL decides
+ *   where mailed links point (src/http/public-origin.ts).
+ * - Slow clients: `timeout http-request` bounds the time from the first byte of a request to
+ *   the end of its head (a header line every few seconds no longer holds a connection for
+ *   `timeout client`), and each source address may hold at most `connectionsPerSource`
+ *   connections at once (a stick table of current connections; over it, refused at accept), so
+ *   one address cannot take all of `maxconn`. `timeout tunnel` lets an upgraded connection
+ *   (a live stream, WebSocket) stay open while it is in use; ordinary long answers are bounded
+ *   by `timeout server`/`timeout client` between two pieces of data, not in total.
  */
 export interface HaproxyConfigOptions {
   /** Address the load balancer listens on, e.g. `127.0.0.1:8080` or `:443 ssl crt ...`. */
@@ -27,10 +41,15 @@ export interface HaproxyConfigOptions {
   statsSocket?: string
   /** Milliseconds between health checks. */
   checkIntervalMs?: number
+  /** Seconds a client has to send a whole request head (`timeout http-request`). Default 10, as Bun's own. */
+  requestHeadTimeoutS?: number
+  /** Connections one source address may hold open at once. Default 100. */
+  connectionsPerSource?: number
 }
 
 export function haproxyConfig(o: HaproxyConfigOptions): string {
   const inter = o.checkIntervalMs ?? 500
+  const perSource = o.connectionsPerSource ?? 100
   return [
     'global',
     '  maxconn 4000',
@@ -42,6 +61,8 @@ export function haproxyConfig(o: HaproxyConfigOptions): string {
     '  timeout client 60s',
     '  timeout server 60s',
     '  timeout http-keep-alive 10s',
+    `  timeout http-request ${o.requestHeadTimeoutS ?? 10}s`,
+    '  timeout tunnel 1h',
     '  option redispatch',
     '  retries 3',
     '  retry-on conn-failure empty-response response-timeout',
@@ -49,6 +70,13 @@ export function haproxyConfig(o: HaproxyConfigOptions): string {
     '',
     'frontend api',
     `  bind ${o.bind}`,
+    '  stick-table type ipv6 size 100k expire 60s store conn_cur',
+    '  tcp-request connection track-sc0 src',
+    `  tcp-request connection reject if { sc0_conn_cur gt ${perSource} }`,
+    '  http-request del-header X-Forwarded-For',
+    '  http-request del-header X-Forwarded-Host',
+    '  http-request set-header X-Forwarded-Proto https if { ssl_fc }',
+    '  http-request set-header X-Forwarded-Proto http if !{ ssl_fc }',
     '  option forwardfor',
     '  default_backend instances',
     '',

@@ -10,6 +10,12 @@
  * key never reaches a keyed handler (keyViolations); one ETag never stands for two different
  * bodies; a sample of cached answers (--diff-every) equals the answer of a second server that
  * runs without the response cache; the server stays up and logs no `request.failed`.
+ * Security classes (test/support/security-probes.ts, --security-share of the requests, default
+ * 3%): the dashboard's sign-in POST under hostile Host/Origin/forwarded headers and spellings of
+ * a few victims' addresses (a mailed link not at PUBLIC_URL, a mail to anything but one canonical
+ * mailbox, or more mails to one mailbox than its limits is a violation), and CSV exports of an
+ * index built from a feed whose texts begin with `=`, `+`, `-`, `@` (a field that would run as a
+ * formula is a violation).
  * Requests include Host fuzzing with path prefixes, parameter names in other cases, repeated
  * parameters in any order and 15,000-character values for every parameter. Each request's time
  * is measured and reported against --budget-ms (reported, not asserted: the machine may be shared).
@@ -38,6 +44,8 @@ import {
   type RawAnswer,
   type WireRequest,
 } from '../test/support/fuzz-arbitraries'
+import { buildIndex } from '../index-builder/build-index'
+import { csvViolations, exportJob, mailViolations, runSignIn, SECURITY_ENV, signInJob, writeFormulaFeed, type SecurityJob } from '../test/support/security-probes'
 
 const ROOT = resolve(import.meta.dir, '..')
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
@@ -45,7 +53,7 @@ if (process.argv.includes('--help') || process.argv.includes('-h')) {
   Hostile-input run against bun app/server.ts on a free port: no 5xx, every answer well formed.
   --requests N      requests (default 100000)   --concurrency C   in flight (default 16)
   --seed S          fast-check seed             --wire-share F    share sent as raw bytes (default 0.12)
-  --index DIR       index folder`)
+  --index DIR       index folder                --security-share F  share of security-class requests (default 0.03)`)
   process.exit(0)
 }
 const { values: opts } = parseArgs({
@@ -57,6 +65,7 @@ const { values: opts } = parseArgs({
     index: { type: 'string' },
     'diff-every': { type: 'string', default: '10' },
     'budget-ms': { type: 'string', default: '250' },
+    'security-share': { type: 'string', default: '0.03' },
   },
 })
 const DIFF_EVERY = Math.max(1, Number(opts['diff-every']))
@@ -65,6 +74,7 @@ const TOTAL = Number(opts.requests)
 const CONCURRENCY = Number(opts.concurrency)
 const SEED = Number(opts.seed)
 const WIRE_SHARE = Number(opts['wire-share'])
+const SECURITY_SHARE = Number(opts['security-share'])
 const INDEX = opts.index ?? process.env.INDEX_DIR ?? join(ROOT, 'data/index')
 const BATCH = 1000
 
@@ -87,13 +97,18 @@ const revoked = keys.create('fuzz-revoked@example.com')
 keys.revoke('fuzz-revoked@example.com')
 keys.close()
 
-const server = await spawnServer({ KEYS_DB: keysDb, INDEX_DIR: INDEX, LOG_LEVEL: 'info' }, ROOT)
+const server = await spawnServer({ KEYS_DB: keysDb, INDEX_DIR: INDEX, LOG_LEVEL: 'info', SMTP_URL: '', ...SECURITY_ENV }, ROOT)
 // The reference for the differential check: the same index and keys, no response cache.
-const fresh = await spawnServer({ KEYS_DB: keysDb, INDEX_DIR: INDEX, LOG_LEVEL: 'info', RESPONSE_CACHE_ENTRIES: '0' }, ROOT)
+const fresh = await spawnServer({ KEYS_DB: keysDb, INDEX_DIR: INDEX, LOG_LEVEL: 'info', RESPONSE_CACHE_ENTRIES: '0', SMTP_URL: '', ...SECURITY_ENV }, ROOT)
+// The export class runs against an index built from a feed of formula-leading texts.
+const feed = writeFormulaFeed(join(work, 'formula-feed'), 2_000, SEED)
+await buildIndex({ out: join(work, 'formula-index'), sources: [feed.file], progress: false })
+const formulaServer = await spawnServer({ KEYS_DB: keysDb, INDEX_DIR: join(work, 'formula-index'), LOG_LEVEL: 'info' }, ROOT)
+let securityJobs = 0
 const ctx = await discoverContext((p) => fetch(server.url + p, { headers: { 'x-api-key': valid } }), { valid, limited, revoked })
 process.stderr.write(`fuzz: ${TOTAL} requests, concurrency ${CONCURRENCY}, seed ${SEED}, index ${INDEX}, ${ctx.routes.length} routes, server pid ${server.proc.pid}\n`)
 
-type Job = { kind: 'fetch'; r: FuzzRequest } | { kind: 'wire'; w: WireRequest }
+type Job = { kind: 'fetch'; r: FuzzRequest } | { kind: 'wire'; w: WireRequest } | { kind: 'security'; s: SecurityJob }
 const statuses = new Map<string, number>()
 const layers = { app: 0, http: 0 }
 const violations: Array<{ request: string; violations: string[] }> = []
@@ -121,7 +136,26 @@ async function runOne(job: Job): Promise<void> {
   let judged: ReturnType<typeof judgeHttpAnswer>
   let label: string
   const t0 = performance.now()
-  if (job.kind === 'wire') {
+  if (job.kind === 'security') {
+    securityJobs++
+    const sj = job.s
+    if (sj.kind === 'sign-in') {
+      answer = await runSignIn(server.port, sj)
+      label = `security sign-in Host ${sj.host} Origin ${sj.origin}${sj.forwarded ? ' forwarded' : ''} email ${JSON.stringify(sj.address)}`
+    } else {
+      try {
+        const res = await fetch(formulaServer.url + sj.target, { headers: { 'x-api-key': valid } })
+        answer = { status: res.status, headers: res.headers, body: await res.text() }
+      } catch {
+        answer = undefined
+      }
+      label = `security export ${sj.target}`
+    }
+    judged = { layer: 'app', violations: [] }
+    if (!answer) judged.violations.push('no answer')
+    else if (answer.status >= 500) judged.violations.push(`answered ${answer.status}`)
+    else if (sj.kind === 'export' && answer.status === 200) judged.violations.push(...csvViolations(answer.body, feed.texts))
+  } else if (job.kind === 'wire') {
     answer = await rawExchange(server.port, job.w.bytes)
     judged = judgeHttpAnswer(job.w, answer)
     label = `wire(${job.w.label}) ${new TextDecoder().decode(job.w.bytes.slice(0, 300))}`
@@ -224,9 +258,11 @@ const rssOf = async (): Promise<number> => {
 for (let b = 0; b * BATCH < TOTAL && server.proc.exitCode === null; b++) {
   const n = Math.min(BATCH, TOTAL - b * BATCH)
   const wireN = Math.round(n * WIRE_SHARE)
+  const securityN = Math.round(n * SECURITY_SHARE)
   const jobs: Job[] = [
-    ...fc.sample(fuzzRequest(ctx), { numRuns: n - wireN, seed: SEED + 2 * b }).map((r) => ({ kind: 'fetch' as const, r })),
-    ...fc.sample(wireRequest(ctx), { numRuns: wireN, seed: SEED + 2 * b + 1 }).map((w) => ({ kind: 'wire' as const, w })),
+    ...fc.sample(fuzzRequest(ctx), { numRuns: n - wireN - securityN, seed: SEED + 3 * b }).map((r) => ({ kind: 'fetch' as const, r })),
+    ...fc.sample(wireRequest(ctx), { numRuns: wireN, seed: SEED + 3 * b + 1 }).map((w) => ({ kind: 'wire' as const, w })),
+    ...fc.sample(fc.oneof({ arbitrary: signInJob, weight: 3 }, { arbitrary: exportJob, weight: 1 }), { numRuns: securityN, seed: SEED + 3 * b + 2 }).map((s) => ({ kind: 'security' as const, s })),
   ]
   let next = 0
   await Promise.all(
@@ -248,9 +284,16 @@ try {
   healthy = false
 }
 const alive = server.proc.exitCode === null
-const failedLogs = server.lines.filter((l) => l.includes('"request.failed"'))
+const failedLogs = [...server.lines, ...formulaServer.lines].filter((l) => l.includes('"request.failed"'))
+// The mail the run caused: every link at PUBLIC_URL, one canonical mailbox each, no mailbox over its limits.
+const mailed = server.lines.filter((l) => l.includes('"mail.sign-in-link"')).length
+for (const v of mailViolations(server.lines)) {
+  violationCount++
+  if (violations.length < 50) violations.push({ request: 'mail sent during the run', violations: [v] })
+}
 const code = alive ? await server.stop('SIGTERM') : server.proc.exitCode
 await fresh.stop('SIGTERM')
+await formulaServer.stop('SIGTERM')
 rmSync(work, { recursive: true, force: true })
 
 const app5xx = [...statuses].filter(([k]) => /^5\d\d$/.test(k)).reduce((n, [, c]) => n + c, 0)
@@ -263,6 +306,7 @@ console.log(`  5xx from the app: ${app5xx}; property violations: ${violationCoun
 times.sort((a, b) => a - b)
 const pct = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]?.toFixed(1)
 console.log(`  sibling requests (re-cased, reordered, repeated parameters): ${siblings}`)
+console.log(`  security classes: ${securityJobs} requests (hostile Host/Origin and address spellings on sign-in, formula-leading CSV exports); ${mailed} sign-in mails, checked for origin, mailbox and limits`)
 console.log(`  cache checks: ${tagChecks} ETag/body pairs checked for one body per tag; ${diffChecks} cached answers compared with the uncached server`)
 console.log(`  time per request (client side, concurrency ${CONCURRENCY}, shared machine): p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms, max ${pct(1)} ms; over the ${BUDGET_MS} ms budget: ${times.filter((t) => t > BUDGET_MS).length}`)
 for (const s of slowest.slice(0, 3)) console.log(`    slow: ${s.ms.toFixed(0)} ms ${s.label}`)

@@ -38,4 +38,6 @@ export interface PluginDeps extends AppDeps {
    * every request's context, for every route.
    */
   peer?: (request: Request) => string | undefined
+  /** The port the app's server listens on (PORT=0 picks one), or undefined before it listens. */
+  port?: () => number | undefined
 }

@@ -1,6 +1,16 @@
+import { parsePublicUrl } from './http/public-origin'
+
 /** Runtime configuration, read once from the environment (names in UPPER_SNAKE, standard ones where they exist). */
 export interface Config {
   port: number
+  /** Listen address (HOST): unset, every interface. Optional. */
+  host?: string
+  /**
+   * The origin users reach the service at (PUBLIC_URL, an origin such as https://mars-api.example):
+   * every mailed link points there (src/http/public-origin.ts), the dashboard's Origin check
+   * expects it, and the API's absolute links use it instead of the request's Host. Optional.
+   */
+  publicUrl?: string
   /** Folder holding `current` -> <version>/ (see src/store/schema.ts). */
   indexDir: string
   /** The API key store: a SQLite file path (bun:sqlite), or a postgres:// URL shared by several instances. */
@@ -9,8 +19,10 @@ export interface Config {
   smtpUrl?: string
   /** From address of that mail. */
   mailFrom?: string
-  /** Sign-in links one address may ask for per hour. Optional: default 5. */
+  /** Sign-in links one client may ask for one address per hour. Optional: default 5. */
   signInPerAddress?: number
+  /** Sign-in links mailed to one address from any client per 15 minutes (a link's life). Optional: default 5. */
+  signInPerMailbox?: number
   /** Sign-in links one client address may ask for per hour. Optional: default 20. */
   signInPerClient?: number
   /** When set, rate-limit counters live in Redis so several instances share one budget. */
@@ -18,7 +30,11 @@ export interface Config {
   rateLimitHourly: number
   rateLimitDaily: number
   rateLimitConcurrent: number
-  /** Honour X-Forwarded-Proto / X-Forwarded-Host when building absolute links (decisions.md). */
+  /**
+   * Honour X-Forwarded-Proto / X-Forwarded-Host (absolute links, Secure cookies) and the last
+   * X-Forwarded-For entry (the client address of the limits), as a proxy in front wrote them
+   * (decisions.md). Assumes nobody but that proxy can reach the instance (HOST, docs/reliability.md).
+   */
   trustProxy: boolean
   /** Entries in the serialised-response cache. */
   responseCacheEntries: number
@@ -83,6 +99,8 @@ function sample(name: string): number {
 export function loadConfig(overrides: Partial<Config> = {}): Config {
   return {
     port: int('PORT', 3000),
+    host: process.env.HOST || undefined,
+    publicUrl: process.env.PUBLIC_URL ? parsePublicUrl(process.env.PUBLIC_URL) : undefined,
     indexDir: process.env.INDEX_DIR || 'data/index',
     keysDb: process.env.KEYS_DB || 'data/keys.sqlite',
     redisUrl: process.env.REDIS_URL || undefined,
@@ -90,6 +108,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     mailFrom: process.env.MAIL_FROM || undefined,
     signInPerAddress: int('SIGN_IN_LIMIT_ADDRESS', 5),
     signInPerClient: int('SIGN_IN_LIMIT_CLIENT', 20),
+    signInPerMailbox: int('SIGN_IN_LIMIT_MAILBOX', 5),
     rateLimitHourly: int('RATE_LIMIT_HOURLY', 10_000),
     rateLimitDaily: int('RATE_LIMIT_DAILY', 100_000),
     rateLimitConcurrent: int('RATE_LIMIT_CONCURRENT', 50),

@@ -35,7 +35,9 @@ const index = copyIndex(work, 'index')
 // only where PostgreSQL is not installed.
 const keysDb = ready && postgresAvailable() ? await POSTGRES.fresh() : join(work, 'keys.sqlite')
 const smtp = ready ? await startTestSmtp() : undefined
-const env = (port = 0) => ({ PORT: String(port), REDIS_URL: redis?.url, KEYS_DB: keysDb, SMTP_URL: smtp?.url, MAIL_FROM: 'Mars photos <keys@example.org>', INDEX_DIR: index.dir, WATCH_INDEX: '0', RATE_LIMIT_CONCURRENT: '1000' })
+// The load balancer's port, chosen first: it is the PUBLIC_URL every instance mails links to.
+const lbPort = ready ? await freePort() : 0
+const env = (port = 0) => ({ PORT: String(port), REDIS_URL: redis?.url, KEYS_DB: keysDb, SMTP_URL: smtp?.url, PUBLIC_URL: `http://127.0.0.1:${lbPort}`, MAIL_FROM: 'Mars photos <keys@example.org>', INDEX_DIR: index.dir, WATCH_INDEX: '0', RATE_LIMIT_CONCURRENT: '1000' })
 const instances: ServerProcess[] = []
 let lb: { url: string; proc: ReturnType<typeof Bun.spawn>; socket: string }
 const figures: Record<string, unknown> = {}
@@ -138,10 +140,12 @@ function load(clients: number, keyOf: (c: number) => string, attempts?: Map<stri
 describe.skipIf(!ready)('cluster: HAProxy, three instances, one Redis, one key store', () => {
   beforeAll(async () => {
     for (let i = 0; i < 3; i++) instances.push(await spawnServer(env()))
-    const port = await freePort()
+    const port = lbPort
     const cfg = join(work, 'haproxy.cfg')
     const socket = join(work, 'haproxy.sock')
-    writeFileSync(cfg, haproxyConfig({ bind: `127.0.0.1:${port}`, servers: instances.map((s) => `127.0.0.1:${s.port}`), statsSocket: socket, checkIntervalMs: 200 }))
+    // Every simulated client connects from 127.0.0.1: the per-source connection cap is raised
+    // above their number (test/security/haproxy-recipe.test.ts tests the cap itself).
+    writeFileSync(cfg, haproxyConfig({ bind: `127.0.0.1:${port}`, servers: instances.map((s) => `127.0.0.1:${s.port}`), statsSocket: socket, checkIntervalMs: 200, connectionsPerSource: 1000 }))
     lb = { url: `http://127.0.0.1:${port}`, proc: Bun.spawn([haproxyBin!, '-f', cfg, '-db'], { stdout: 'ignore', stderr: 'ignore' }), socket }
     await until('HAProxy to see three instances up', async () => {
       try {

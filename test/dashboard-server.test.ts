@@ -74,7 +74,9 @@ describe('the server with the dashboard', () => {
     expect(await sent.text()).toContain("the sign-in link was written to the server's console (its standard output), not mailed")
     const line = await s.wait(() => s.event(s.out, 'mail.sign-in-link'), 'sign-in link on stdout')
     expect(line.to).toBe('dev@example.org')
-    expect(line.link).toStartWith(`${s.origin}/dashboard/link?token=`)
+    // No PUBLIC_URL: links point at this machine, as the start-up line says; never at the request's Host.
+    expect(s.started.mail_link_origin).toBe(`http://localhost:${s.started.port}`)
+    expect(line.link).toStartWith(`http://localhost:${s.started.port}/dashboard/link?token=`)
     const token = new URL(line.link).searchParams.get('token')!
     expect(s.out.filter((l) => l.includes(token)).length).toBe(1)
     expect(s.err.join('\n')).not.toContain(token)
@@ -82,19 +84,22 @@ describe('the server with the dashboard', () => {
 
   test.skipIf(!keyStoreKinds().includes(POSTGRES))('with KEYS_DB=postgres://… and SMTP_URL it keeps keys in PostgreSQL and mails the link; a key made in the dashboard answers 200', async () => {
     const smtp = await startTestSmtp()
-    const s = await serve({ KEYS_DB: await POSTGRES.fresh(), SMTP_URL: smtp.url, MAIL_FROM: 'Mars photos <dash@example.org>' })
+    const s = await serve({ KEYS_DB: await POSTGRES.fresh(), SMTP_URL: smtp.url, MAIL_FROM: 'Mars photos <dash@example.org>', PUBLIC_URL: 'https://mars-api.example' })
     running.push(s, { stop: () => smtp.close() })
-    expect(s.started).toMatchObject({ key_store: 'postgres', mail: 'smtp' })
+    expect(s.started).toMatchObject({ key_store: 'postgres', mail: 'smtp', mail_link_origin: 'https://mars-api.example' })
     const c = new FormClient((r) => fetch(r, { redirect: 'manual' }), s.origin)
+    // The browser is on PUBLIC_URL (a proxy in front of this instance): its posts carry that Origin.
+    const browser = { origin: 'https://mars-api.example' }
     const form = await (await c.get('/dashboard')).text()
-    await c.post('/dashboard/sign-in', formFields(form, '/dashboard/sign-in', { email: 'pg@example.org' }))
+    await c.post('/dashboard/sign-in', formFields(form, '/dashboard/sign-in', { email: 'pg@example.org' }), browser)
     const mail = await smtp.nextTo('pg@example.org')
     expect(mail.from).toBe('dash@example.org')
     const link = new URL(linkIn(mail))
+    expect(link.origin).toBe('https://mars-api.example')
     const confirm = await (await c.get(link.pathname + link.search)).text()
-    expect((await c.post('/dashboard/link', formFields(confirm, '/dashboard/link'))).status).toBe(303)
+    expect((await c.post('/dashboard/link', formFields(confirm, '/dashboard/link'), browser)).status).toBe(303)
     const page = await (await c.get('/dashboard')).text()
-    const created = await (await c.postAndFollow('/dashboard/key', formFields(page, '/dashboard/key'))).text()
+    const created = await (await c.postAndFollow('/dashboard/key', formFields(page, '/dashboard/key'), browser)).text()
     const key = /mv_live_[0-9a-f]{40}/.exec(created)![0]
     expect((await fetch(`${s.origin}/api/v2/photos?per_page=1`, { headers: { 'x-api-key': key } })).status).toBe(200)
     expect(s.out.join('\n')).not.toContain(key)

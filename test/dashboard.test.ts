@@ -215,7 +215,7 @@ for (const kind of keyStoreKinds()) {
       const c = new FormClient((r) => t.app.handle(r))
       const form = formFields(await (await c.get('/dashboard')).text(), '/dashboard/sign-in')
       for (const [email, why] of [
-        ['not-an-address', 'not of the form'],
+        ['not-an-address', 'not one address of the form'],
         ['a\u200b@example.org', 'invisible'],
         ['a\u202e@example.org', 'text-direction'],
         [`${'a'.repeat(250)}@example.org`, 'longer than 254'],
@@ -248,14 +248,14 @@ for (const kind of keyStoreKinds()) {
       }
     })
 
-    test('session cookie: HttpOnly, SameSite=Lax, stored hashed; Secure with the __Host- prefix behind https (TRUST_PROXY)', async () => {
+    test('session cookie: HttpOnly, SameSite=Lax, stored hashed; Secure with the __Host- prefix behind https (TRUST_PROXY), links at PUBLIC_URL', async () => {
       const { c } = await signIn(t, 'cookie@example.org')
       const id = c.jar.get('mv_session')!
       expect(id).toMatch(/^[A-Za-z0-9_-]{43}$/)
       expect(await t.keys.session(id, Date.now())).toBeUndefined() // not stored as it is
       expect(await t.keys.session(Bun.CryptoHasher.hash('sha256', id, 'hex') as string, Date.now())).toMatchObject({ email: 'cookie@example.org' })
 
-      const https = await makeDashboardApp(kind, { trustProxy: true })
+      const https = await makeDashboardApp(kind, { trustProxy: true, publicUrl: 'https://dash.example.org' })
       try {
         // The proxy terminates TLS: the service itself sees http:// URLs and learns https from X-Forwarded-Proto.
         const h = new FormClient((r) => https.app.handle(new Request(r.url.replace(/^https:/, 'http:'), r)), 'https://dash.example.org')

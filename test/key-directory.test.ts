@@ -9,7 +9,7 @@ setDefaultTimeout(30_000)
 
 const ROOT = join(import.meta.dir, '..')
 const KEY = /^mv_live_[0-9a-f]{40}$/
-const LIMITS = { perAddress: 2, perClient: 3, windowMs: 3600_000 }
+const LIMITS = { perAddress: 2, perClient: 3, windowMs: 3600_000, perMailbox: 3, mailboxWindowMs: 900_000 }
 const h = (s: string) => hashKey(s) // any SHA-256 stands for a token or session hash here
 
 /** The error a store call throws or rejects with (SQLite throws, PostgreSQL rejects). */
@@ -65,20 +65,23 @@ for (const kind of keyStoreKinds()) {
       expect(await caught(() => s.create('not an address'))).toBeInstanceOf(KeyStoreError)
     })
 
-    test('a sign-in link is redeemed once, not after its expiry, and limits count per address and per client', async () => {
+    test('a sign-in link is redeemed once, not after its expiry, and limits count per address and client, per client, and per mailbox', async () => {
       const { s } = await fresh()
       const now = 1_800_000_000_000
       expect(await s.issueSignIn(h('t1'), 'a@example.org', '10.0.0.1', now, 900_000, LIMITS)).toBe('issued')
-      expect(await s.issueSignIn(h('t2'), 'A@example.org', '10.0.0.2', now, 900_000, LIMITS)).toBe('issued')
-      expect(await s.issueSignIn(h('t3'), 'a@example.org', '10.0.0.3', now, 900_000, LIMITS)).toBe('address-limit')
+      expect(await s.issueSignIn(h('t2'), 'A@example.org', '10.0.0.1', now, 900_000, LIMITS)).toBe('issued')
+      expect(await s.issueSignIn(h('t3'), 'a@example.org', '10.0.0.1', now, 900_000, LIMITS)).toBe('address-limit')
+      expect(await s.issueSignIn(h('t3b'), 'a@example.org', '10.0.0.3', now, 900_000, LIMITS)).toBe('issued') // another client still gets one
+      expect(await s.issueSignIn(h('t3c'), 'a@example.org', '10.0.0.4', now, 900_000, LIMITS)).toBe('mailbox-full')
+      expect(await s.issueSignIn(h('t3d'), 'a@example.org', '10.0.0.4', now + 900_001, 900_000, LIMITS)).toBe('issued') // the mailbox window is a link's life
       expect(await s.issueSignIn(h('t4'), 'b@example.org', '10.0.0.1', now, 900_000, LIMITS)).toBe('issued')
-      expect(await s.issueSignIn(h('t5'), 'c@example.org', '10.0.0.1', now, 900_000, LIMITS)).toBe('issued')
       expect(await s.issueSignIn(h('t6'), 'd@example.org', '10.0.0.1', now, 900_000, LIMITS)).toBe('client-limit')
       // An hour later the window has moved on.
       expect(await s.issueSignIn(h('t7'), 'a@example.org', '10.0.0.1', now + 3600_001, 900_000, LIMITS)).toBe('issued')
       expect(await s.redeemSignIn(h('t1'), now + 1000)).toBe('a@example.org')
       expect(await s.redeemSignIn(h('t1'), now + 2000)).toBeUndefined()
       expect(await s.redeemSignIn(h('t2'), now + 900_000)).toBeUndefined() // expired at exactly its TTL
+      expect(await s.redeemSignIn(h('t3b'), now + 1000)).toBe('a@example.org')
       expect(await s.redeemSignIn(h('t3'), now)).toBeUndefined() // refused links were never stored
     })
 

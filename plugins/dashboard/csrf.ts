@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto'
+import { secretEquals } from '../../src/http/secret-equal'
 
 /**
  * Cross-site request forgery defences on every dashboard POST (OWASP CSRF cheat sheet):
@@ -18,9 +18,7 @@ export function csrfToken(secret: string): string {
 /** Constant-time check of a submitted token against the cookie's secret. */
 export function csrfMatches(submitted: unknown, secret: string | undefined): boolean {
   if (typeof submitted !== 'string' || !secret) return false
-  const expected = Buffer.from(csrfToken(secret))
-  const got = Buffer.from(submitted)
-  return got.length === expected.length && timingSafeEqual(got, expected)
+  return secretEquals(submitted, csrfToken(secret))
 }
 
 /**

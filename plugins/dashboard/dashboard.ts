@@ -1,5 +1,6 @@
 import type { AppDeps } from '../../src/app-deps'
-import { originFor } from '../../src/http/links'
+import { requestOrigin } from '../../src/http/links'
+import { mailLinkOrigin } from '../../src/http/public-origin'
 import { normaliseEmail, InvalidEmailError } from '../../src/keys/email-address'
 import { KeyStoreError, type KeyListing, type SessionRecord } from '../../src/keys/key-directory'
 import type { Mailer } from '../../src/mail/mailer'
@@ -22,7 +23,9 @@ const REFUSED_FORM = {
 /** What one request to the dashboard knows about its visitor, worked out once. */
 export interface Visit {
   request: Request
+  /** The origin every POST's Origin must equal: PUBLIC_URL's when set, else the request's own. */
   origin: string
+  /** Cookies are Secure when the request arrived over https (as a trusted proxy wrote it). */
   secure: boolean
   /** The signed-in session (and its secret from the cookie), if any. */
   session?: SessionRecord & { secret: string }
@@ -59,16 +62,24 @@ export class Dashboard {
   readonly #deps: AppDeps
   readonly #mailer: Mailer
   readonly #clock: () => number
+  readonly #port: () => number | undefined
 
-  constructor(deps: AppDeps, mailer: Mailer) {
+  constructor(deps: AppDeps & { port?: () => number | undefined }, mailer: Mailer) {
     this.#deps = deps
     this.#mailer = mailer
     this.#clock = deps.clock ?? Date.now
+    this.#port = deps.port ?? (() => undefined)
+  }
+
+  /** Where mailed links point: PUBLIC_URL, or this machine; never the request (src/http/public-origin.ts). */
+  get #linkOrigin(): string {
+    return mailLinkOrigin(this.#deps.config, this.#port())
   }
 
   async visit(request: Request, peer: string | undefined): Promise<Visit> {
-    const origin = originFor(request, this.#deps.config)
-    const secure = origin.startsWith('https:')
+    const own = requestOrigin(request, this.#deps.config)
+    const origin = this.#deps.config.publicUrl ?? own
+    const secure = own.startsWith('https:')
     const cookie = request.headers.get('cookie')
     const cookies: string[] = []
     let formSecret = readCookie(cookie, 'form', secure)
@@ -112,18 +123,28 @@ export class Dashboard {
     const { config } = this.#deps
     const client = clientAddress(v.peer, v.request.headers.get('x-forwarded-for'), config.trustProxy) ?? 'unknown'
     const token = newSecret()
-    const limits = { perAddress: config.signInPerAddress ?? 5, perClient: config.signInPerClient ?? 20, windowMs: SIGN_IN_WINDOW_MS }
+    const limits = {
+      perAddress: config.signInPerAddress ?? 5,
+      perClient: config.signInPerClient ?? 20,
+      windowMs: SIGN_IN_WINDOW_MS,
+      perMailbox: config.signInPerMailbox ?? 5,
+      mailboxWindowMs: SIGN_IN_TTL_MS,
+    }
     const outcome = await this.#deps.keys.issueSignIn(hashSecret(token), email, client, this.#clock(), SIGN_IN_TTL_MS, limits)
     this.#deps.log.log('info', 'dashboard.sign-in-link', { client, outcome })
     if (outcome !== 'issued') {
+      const minutes = SIGN_IN_TTL_MS / 60_000
       const detail =
         outcome === 'address-limit'
-          ? `Too many sign-in links were asked for this address in the last hour (at most ${limits.perAddress}). Use the last link you received, or try again later.`
-          : `Too many sign-in links were asked for from your network in the last hour (at most ${limits.perClient}). Try again later.`
-      return this.#page(v, 429, pages.signInPage({ csrf: csrfToken(v.formSecret), error: detail, email }), { 'retry-after': String(SIGN_IN_WINDOW_MS / 1000) })
+          ? `Too many sign-in links were asked for this address from your network in the last hour (at most ${limits.perAddress}). Use the last link you received, or try again later.`
+          : outcome === 'mailbox-full'
+            ? `${limits.perMailbox} sign-in links were mailed to this address in the last ${minutes} minutes, the most it receives. Each works for ${minutes} minutes: use the latest one in your mail.`
+            : `Too many sign-in links were asked for from your network in the last hour (at most ${limits.perClient}). Try again later.`
+      const retryS = outcome === 'mailbox-full' ? limits.mailboxWindowMs / 1000 : SIGN_IN_WINDOW_MS / 1000
+      return this.#page(v, 429, pages.signInPage({ csrf: csrfToken(v.formSecret), error: detail, email }), { 'retry-after': String(retryS) })
     }
     try {
-      await this.#mailer.sendSignIn({ to: email, link: `${v.origin}/dashboard/link?token=${token}`, validMinutes: SIGN_IN_TTL_MS / 60_000 })
+      await this.#mailer.sendSignIn({ to: email, link: `${this.#linkOrigin}/dashboard/link?token=${token}`, validMinutes: SIGN_IN_TTL_MS / 60_000 })
     } catch (e) {
       this.#deps.log.log('error', 'mail.failed', { transport: this.#mailer.kind, error: e instanceof Error ? e.message : String(e) })
       return this.#page(v, 503, pages.messagePage('The sign-in mail could not be sent', 'The mail server did not take the message. Try again in a few minutes.'))

@@ -27,6 +27,7 @@ input{font:inherit;padding:.2rem .4rem;width:100%;box-sizing:border-box}button{f
 .md p{margin:.3rem 0}.md ul{margin:.3rem 0 .3rem 1.2rem;padding:0}.md code{background:#f0f0f0;padding:0 .2rem;border-radius:3px}
 .key{display:flex;gap:.5rem;align-items:center;margin:1rem 0}.key input{max-width:30rem}
 h2{margin-top:1.6rem}.tag{color:#8a2b0e}
+.json-body{width:100%}
 </style></head>
 <body><header><h1>Mars rover photo query API</h1><div id="ver"></div></header>
 <main>
@@ -123,7 +124,7 @@ h2{margin-top:1.6rem}.tag{color:#8a2b0e}
       return el('tr', {}, [el('td', {}, [el('code', { text: p.name })]), el('td', {}, [i])]);
     }));
     var body = null;
-    if (op.requestBody) { body = el('textarea', { rows: '3', style: 'width:100%', placeholder: 'JSON body' }); }
+    if (op.requestBody) { body = el('textarea', { rows: '3', class: 'json-body', placeholder: 'JSON body' }); }
     var out = el('pre', { text: '' });
     var send = el('button', { text: 'Send' });
     send.addEventListener('click', function () {

@@ -1,3 +1,4 @@
+import { pagePolicy } from '../../src/http/html-security'
 import { Type } from '@sinclair/typebox'
 import type { PluginDeps } from '../../src/app-deps'
 import { JsonBody } from '../../src/http/json-body'
@@ -48,6 +49,10 @@ export function docsPlugin(deps: PluginDeps) {
   // `=> new JsonBody(...)`: Elysia reads these as synchronous (src/http/sync-hook.ts).
   const landing = landingPage()
   const icon = favicon()
+  const docs = docsPage(`${API_PREFIX}/openapi.json`)
+  // Each page's inline script and style are allowed by their hashes (src/http/html-security.ts).
+  const landingHeaders = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=3600', 'content-security-policy': pagePolicy(landing) }
+  const docsHeaders = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=3600', 'content-security-policy': pagePolicy(docs) }
   return routesPlugin(deps, 'docs', 'service', [
     route({
       method: 'GET',
@@ -73,10 +78,7 @@ export function docsPlugin(deps: PluginDeps) {
       tags: ['service'],
       keyed: false,
       responses: { 200: { description: 'An HTML page rendering the OpenAPI document', mediaType: 'text/html', schema: Type.String() } },
-      handle: () =>
-        new Response(docsPage(`${API_PREFIX}/openapi.json`), {
-          headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=3600' },
-        }),
+      handle: () => new Response(docs, { headers: docsHeaders }),
     }),
     route({
       method: 'GET',
@@ -85,7 +87,7 @@ export function docsPlugin(deps: PluginDeps) {
       tags: ['service'],
       keyed: false,
       responses: { 200: { description: 'A small HTML page', mediaType: 'text/html', schema: Type.String() } },
-      handle: () => new Response(landing, { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=3600' } }),
+      handle: () => new Response(landing, { headers: landingHeaders }),
     }),
     route({
       method: 'GET',

@@ -11,7 +11,16 @@ import { ROWS_PER_CALL } from '../../src/query/export/export-plan'
  * is left, and the call counted at admission is given back (refused calls do not count).
  * Returns the hour's count after it (for X-RateLimit-Remaining), and the 429 when refused.
  */
-export async function chargeExport(store: CounterStore, keyId: number, limits: Limits, cost: number, rows: number, nowMs: number): Promise<{ hourCount: number; dayCount: number; refusal?: ProblemError }> {
+/** How a refusal names what was charged and how to ask for less (an export by default; v1's whole day passes its own). */
+export interface ChargeWording {
+  what: string
+  fewer: string
+  costHeader: string
+}
+
+export const EXPORT_WORDING: ChargeWording = { what: 'this export', fewer: 'Ask for fewer rows with max_rows', costHeader: 'x-export-cost' }
+
+export async function chargeExport(store: CounterStore, keyId: number, limits: Limits, cost: number, rows: number, nowMs: number, wording: ChargeWording = EXPORT_WORDING): Promise<{ hourCount: number; dayCount: number; refusal?: ProblemError }> {
   const charge = await store.charge(keyId, cost - 1, limits, nowMs)
   if (!charge.refused) return { hourCount: charge.hourCount, dayCount: charge.dayCount }
   const after = await store.charge(keyId, -1, limits, nowMs)
@@ -22,8 +31,8 @@ export async function chargeExport(store: CounterStore, keyId: number, limits: L
   const retryAfter = secondsUntil(hourly ? w.hourReset : w.dayReset, nowMs)
   const never = cost > limit
   const detail =
-    `Rate limit exceeded: this export of ${rows} photos costs ${cost} requests (one per started ${ROWS_PER_CALL} rows), ` +
+    `Rate limit exceeded: ${wording.what} of ${rows} photos costs ${cost} requests (one per started ${ROWS_PER_CALL} rows), ` +
     `and this API key has ${left} of its ${hourly ? 'hourly' : 'daily'} limit of ${limit} left. ` +
-    (never ? `Ask for fewer rows with max_rows (at most ${limit * ROWS_PER_CALL}).` : `Ask for fewer rows with max_rows, or retry in ${retryAfter} s.`)
-  return { hourCount: after.hourCount, dayCount: after.dayCount, refusal: new ProblemError('rateLimited', detail, { retryAfter, headers: { 'retry-after': String(retryAfter), 'x-export-cost': String(cost) } }) }
+    (never ? `${wording.fewer} (at most ${limit * ROWS_PER_CALL} rows).` : `${wording.fewer}, or retry in ${retryAfter} s.`)
+  return { hourCount: after.hourCount, dayCount: after.dayCount, refusal: new ProblemError('rateLimited', detail, { retryAfter, headers: { 'retry-after': String(retryAfter), [wording.costHeader]: String(cost) } }) }
 }

@@ -2,7 +2,15 @@ import { Type, type TObject, type TSchema } from '@sinclair/typebox'
 import type { PluginDeps } from '../../src/app-deps'
 import { route, routesPlugin, type Route } from '../../src/http/route'
 import { V1_PREFIXES } from '../../src/v1/v1-paths'
-import { MAX_UNPAGED, V1_PER_PAGE, v1Photos } from '../../src/v1/v1-photos'
+import { MAX_UNPAGED, V1_PER_PAGE, v1Photos, v1UnpagedCount } from '../../src/v1/v1-photos'
+import { cachedAnswer } from '../../src/http/cached-answer'
+import { JsonBody } from '../../src/http/json-body'
+import { pathParam } from '../../src/http/path-param'
+import { contextOf } from '../../src/http/request-context'
+import { effectiveLimits, rateLimitHeaders } from '../../src/limits/limit-rules'
+import { ROWS_PER_CALL } from '../../src/query/export/export-plan'
+import type { Store } from '../../src/store/store'
+import { chargeExport, type ChargeWording } from '../export/charge-export'
 import { v1Manifest, v1PhotoById, v1RoverByName, v1RoverList } from '../../src/v1/v1-resources'
 import { V1_RESPONSES } from '../../src/v1/v1-schemas'
 
@@ -28,14 +36,45 @@ const LATEST_QUERY = Type.Object({ ...FILTERS, ...KEY })
  * response cache and ETags as v2. Keys: X-API-Key or, on these paths only, `api_key=`
  * (plugins/auth, src/v1/v1-key.ts); limits, counting and headers as v2. Each route is declared
  * at the first prefix and served at the others as hidden aliases, under its own tag: the OpenAPI
- * document shows it once.
+ * document shows it once. A photos answer without `page` (a whole day, up to 10,000 photos) is
+ * charged like an export of the same rows: one call per started 1,000 photos, 429 stating the
+ * cost when fewer are left.
  */
 export function v1Plugin(deps: PluginDeps) {
+  const answer = cachedAnswer(deps)
+  const clock = deps.clock ?? Date.now
+  const wording: ChargeWording = { what: 'this v1 answer (a whole day, no page)', fewer: `Ask for the day ${V1_PER_PAGE} photos at a time with page=1, 2, …`, costHeader: 'x-request-cost' }
+  /**
+   * The day's answer, charged first when it is unpaged and costs more than the one call the
+   * rate limit counted at admission (HEAD is not: it sends no photos, as an export's HEAD).
+   */
+  const dayAnswer = (request: Request, name: string, latest: boolean): JsonBody | Promise<JsonBody> => {
+    const render = (store: Store, q: URLSearchParams) => v1Photos(store, name, q, latest)
+    const record = contextOf(request).key
+    if (record === undefined || request.method === 'HEAD') return new JsonBody(answer(request, render))
+    const store = deps.stores.forRequest(request)
+    const rows = v1UnpagedCount(store, name, new URL(request.url).searchParams, latest)
+    const cost = Math.ceil(rows / ROWS_PER_CALL)
+    if (cost <= 1) return new JsonBody(answer(request, render))
+    return (async () => {
+      const now = clock()
+      const limits = effectiveLimits(record, deps.config)
+      const { hourCount, dayCount, refusal } = await chargeExport(deps.limits, record.id, limits, cost, rows, now, wording)
+      const ctx = contextOf(request)
+      ctx.addHeaders('always', rateLimitHeaders(limits, hourCount, now, dayCount))
+      if (refusal) throw refusal
+      ctx.addHeaders('success', { 'x-request-charged': String(cost) })
+      return new JsonBody(answer(request, render))
+    })()
+  }
+  // `=> dayAnswer(...)`: Elysia reads these as synchronous (src/http/sync-hook.ts); the answer is a promise only when charged.
+  const day = (latest: boolean) => ({ handle: ({ request, params }: { request: Request; params: Record<string, string> }) => dayAnswer(request, pathParam(params.name), latest) })
   deps.routes.describeTag(
     V1_TAG,
     'Drop-in replacement for the archived NASA Mars Rover Photos API v1: every path is served under both `/api/v1` and ' +
       '`/mars-photos/api/v1`, success bodies in v1\'s exact shapes, key as `api_key=` or `X-API-Key` (same keys, limits, ' +
-      'counting and headers as v2; v2 itself reads only the header). Errors are the same problem documents as v2 with `errors` ' +
+      'counting and headers as v2; v2 itself reads only the header), except that a photos answer without `page` (a whole day) ' +
+      'counts like an export of its rows: one call per started 1,000 photos, 429 stating the cost when fewer are left. Errors are the same problem documents as v2 with `errors` ' +
       'as the v1 string (e.g. "Invalid Rover Name" for an unknown rover, 404) and the bad parameters in `invalid_params`. ' +
       'Rover figures and manifests are counted from our catalogue, so they agree with the photo endpoints; they can be ' +
       'lower than NASA\'s published figures (the v2 manifest shows NASA\'s per-sol totals beside ours).',
@@ -48,12 +87,12 @@ export function v1Plugin(deps: PluginDeps) {
       V1_RESPONSES.photos,
       "v1: a day's photos",
       '`{"photos":[{id, sol, camera{id, name, rover_id, full_name}, img_src, earth_date, rover{…}}]}` ordered by camera id, then id. sol or earth_date is required.',
-      (store, q, _base, name) => v1Photos(store, name, q, false),
+      day(false),
       NAME,
       PHOTOS_QUERY,
     ),
-    v1Route('/rovers/:name/latest_photos', V1_RESPONSES.latest, 'v1: the latest day\'s photos', '`{"latest_photos":[…]}`: the photos of the rover\'s highest sol in the catalogue.', (store, q, _base, name) => v1Photos(store, name, q, true), NAME, LATEST_QUERY),
-    v1Route('/rovers/:name/latest', V1_RESPONSES.latest, 'v1: the latest day\'s photos (alias)', 'Same as latest_photos.', (store, q, _base, name) => v1Photos(store, name, q, true), NAME, LATEST_QUERY),
+    v1Route('/rovers/:name/latest_photos', V1_RESPONSES.latest, 'v1: the latest day\'s photos', '`{"latest_photos":[…]}`: the photos of the rover\'s highest sol in the catalogue.', day(true), NAME, LATEST_QUERY),
+    v1Route('/rovers/:name/latest', V1_RESPONSES.latest, 'v1: the latest day\'s photos (alias)', 'Same as latest_photos.', day(true), NAME, LATEST_QUERY),
     v1Route('/photos/:id', V1_RESPONSES.photo, 'v1: one photo', '`{"photo":{…}}`.', (store, _q, _base, id) => v1PhotoById(store, id), Type.Object({ id: Type.Integer({ format: 'int32', description: 'Photo id' }) })),
     v1Route(
       '/manifests/:name',
@@ -67,7 +106,7 @@ export function v1Plugin(deps: PluginDeps) {
 }
 
 /** One v1 route: keyed, the key also from `api_key`, at every prefix (the first documented, the rest hidden aliases). */
-function v1Route(path: string, schema: TSchema, summary: string, description: string, render: NonNullable<Route['render']>, params?: TObject, query: TObject = Type.Object(KEY)) {
+function v1Route(path: string, schema: TSchema, summary: string, description: string, how: NonNullable<Route['render']> | Pick<Route, 'handle'>, params?: TObject, query: TObject = Type.Object(KEY)) {
   const [first, ...others] = V1_PREFIXES
   return route({
     method: 'GET',
@@ -81,6 +120,6 @@ function v1Route(path: string, schema: TSchema, summary: string, description: st
       ? { 200: { description: summary, schema }, 304: { description: 'Not modified' }, 404: { description: 'Unknown rover or photo' } }
       : { 200: { description: summary, schema }, 304: { description: 'Not modified' } },
     keyInQuery: true,
-    render,
+    ...(typeof how === 'function' ? { render: how } : how),
   })
 }

@@ -2,27 +2,30 @@ import type { Config } from '../config'
 import { urlFacts } from './url-facts'
 
 /**
- * Absolute origin for links (decisions.md: links are absolute; behind a proxy,
- * X-Forwarded-Proto / X-Forwarded-Host are honoured when the operator enables TRUST_PROXY).
+ * Absolute origin for the API's links (decisions.md: links are absolute). The request decides it
+ * only as far as the operator allows: PUBLIC_URL, when set, is the origin of every link whatever
+ * the request says; otherwise the request's Host, and behind a proxy X-Forwarded-Proto /
+ * X-Forwarded-Host when the operator enables TRUST_PROXY (the proxy must then set or delete them
+ * itself, as deploy/haproxy-config.ts does). Mailed links never come from here
+ * (./public-origin.ts).
  */
-export function origin(request: Request, config: Pick<Config, 'trustProxy'>): string {
+export function origin(request: Request, config: Pick<Config, 'trustProxy' | 'publicUrl'>): string {
+  return config.publicUrl ?? requestOrigin(request, config)
+}
+
+/** The origin the request itself names (Host, or with TRUST_PROXY the proxy's forwarded headers), PUBLIC_URL aside. */
+export function requestOrigin(request: Request, config: Pick<Config, 'trustProxy'>): string {
+  if (!config.trustProxy) return urlFacts(request.url).urlOrigin()
   const url = new URL(request.url)
-  if (config.trustProxy) {
-    const proto = firstToken(request.headers.get('x-forwarded-proto'))
-    const host = firstToken(request.headers.get('x-forwarded-host'))
-    if (proto && /^https?$/i.test(proto)) url.protocol = proto.toLowerCase() + ':'
-    if (host && /^[A-Za-z0-9.\-:[\]]+$/.test(host)) url.host = host
-  }
+  const proto = firstToken(request.headers.get('x-forwarded-proto'))
+  const host = firstToken(request.headers.get('x-forwarded-host'))
+  if (proto && /^https?$/i.test(proto)) url.protocol = proto.toLowerCase() + ':'
+  if (host && /^[A-Za-z0-9.\-:[\]]+$/.test(host)) url.host = host
   return `${url.protocol}//${url.host}`
 }
 
-/**
- * origin(), memoised per URL when the proxy headers are not trusted (then the URL alone decides
- * it): saves a new URL() per request on the hot path (./url-facts.ts).
- */
-export function originFor(request: Request, config: Pick<Config, 'trustProxy'>): string {
-  return config.trustProxy ? origin(request, config) : urlFacts(request.url).urlOrigin()
-}
+/** origin() under the name the hot path imports (the URL alone is memoised, ./url-facts.ts). */
+export const originFor = origin
 
 function firstToken(v: string | null): string | undefined {
   if (!v) return undefined

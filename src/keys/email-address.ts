@@ -6,7 +6,14 @@
  * trim -> NFKC -> lower-case, then refuse control, zero-width and bidirectional-formatting
  * characters (they make two addresses look alike on screen: RFC 8264 §12 discusses the risk),
  * anything longer than 254 characters (RFC 5321 §4.5.3.1.3: a path holds 256 octets including
- * its angle brackets), and anything that is not `local@domain` with a dotted domain.
+ * its angle brackets), and anything that is not one single mailbox.
+ *
+ * One mailbox, RFC 5321 §4.1.2 (with RFC 6531's UTF-8 for letters beyond ASCII): a Dot-string
+ * local part (atoms of atext joined by single dots) `@` a domain of letter-digit-hyphen labels.
+ * Nothing of RFC 5322's address syntax gets through: no list separators (`,` `;`), no angle
+ * brackets, display names, quoted strings or comments. A mailer (nodemailer) reads such text as
+ * an address list, so `victim@example.org,` or `x<victim@example.org>` would have been a new
+ * account and a new limit for every spelling, each mailed to the same victim.
  */
 export const MAX_EMAIL_LENGTH = 254
 
@@ -16,8 +23,14 @@ const MAX_RAW_LENGTH = 1024
 /** C0/C1 controls, zero-width characters and joiners, word joiner, BOM, bidi marks, embeddings, overrides and isolates. */
 const FORBIDDEN = /[\p{Cc}\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u061C\u180E]/u
 
-/** local@domain: no whitespace, exactly one @, a domain of dot-separated labels (RFC 1035 label lengths). */
-const SHAPE = /^[^\s@]{1,64}@(?=.{1,253}$)(?:[^\s@.]{1,63}\.)+[^\s@.]{2,63}$/u
+/** atext (RFC 5322 §3.2.3) and, under RFC 6531, any letter, mark or digit beyond ASCII. */
+const ATEXT = "[a-z0-9!#$%&'*+/=?^_`{|}~\\-]|[^\\x00-\\x7f\\s\\p{P}\\p{S}\\p{Z}]"
+/** A domain label: letters (any script), digits, inner hyphens; 1-63 characters (RFC 1035 §2.3.4). */
+const LABEL = '(?=[^.]{1,63}(?:\\.|$))(?:[a-z0-9]|[^\\x00-\\x7f\\s\\p{P}\\p{S}\\p{Z}])(?:[a-z0-9-]|[^\\x00-\\x7f\\s\\p{P}\\p{S}\\p{Z}])*(?<!-)'
+/** Dot-string `@` Domain with a dotted domain; the local part at most 64 characters (RFC 5321 §4.5.3.1.1). Linear: atoms and dots alternate. */
+const SHAPE = new RegExp(`^(?=[^@]{1,64}@)(?:${ATEXT})+(?:\\.(?:${ATEXT})+)*@(?=.{1,253}$)(?:${LABEL}\\.)+${LABEL}$`, 'u')
+/** The last label: at least two characters (a top-level domain). */
+const TLD = /\.[^.]{2,63}$/u
 
 export class InvalidEmailError extends Error {
   constructor(readonly reason: string) {
@@ -36,6 +49,6 @@ export function normaliseEmail(raw: string): string {
   if (FORBIDDEN.test(e)) throw new InvalidEmailError('it contains control, invisible or text-direction characters')
   if (e.length === 0) throw new InvalidEmailError('it is empty')
   if (e.length > MAX_EMAIL_LENGTH) throw new InvalidEmailError(`it is longer than ${MAX_EMAIL_LENGTH} characters`)
-  if (!SHAPE.test(e)) throw new InvalidEmailError('it is not of the form name@example.org')
+  if (!SHAPE.test(e) || !TLD.test(e)) throw new InvalidEmailError('it is not one address of the form name@example.org')
   return e
 }

@@ -38,14 +38,43 @@ export interface KeyListing {
   limits: KeyLimits
 }
 
-/** Bounds on sign-in links, counted over the links issued in the last `windowMs`. */
+/**
+ * Bounds on sign-in links. None of them lets a stranger lock an owner out:
+ * - `perAddress`: links one client may ask for one address in `windowMs` (the client's own
+ *   requests for that address; another client asking for the same address does not count);
+ * - `perClient`: links one client may ask for, whatever the addresses, in `windowMs`;
+ * - `perMailbox`: links mailed to one address, from any client, in `mailboxWindowMs`. It only
+ *   bounds the mail an address receives: its window is no longer than a link's life, so when it
+ *   is full the address holds `perMailbox` links mailed within that window, which still work
+ *   (nothing a new request does invalidates them), and the owner signs in with one of them.
+ */
 export interface SignInLimits {
   perAddress: number
   perClient: number
   windowMs: number
+  perMailbox: number
+  mailboxWindowMs: number
 }
 
-export type SignInIssue = 'issued' | 'address-limit' | 'client-limit'
+export type SignInIssue = 'issued' | 'address-limit' | 'client-limit' | 'mailbox-full'
+
+/** Links issued, as counted by a store inside its transaction. */
+export interface SignInCounts {
+  /** For this address by this client in `windowMs`. */
+  pair: number
+  /** By this client in `windowMs`. */
+  client: number
+  /** For this address by anyone in `mailboxWindowMs`. */
+  mailbox: number
+}
+
+/** The one decision both stores make from their counts (checked in this order). */
+export function signInOutcome(n: SignInCounts, limits: SignInLimits): SignInIssue {
+  if (n.pair >= limits.perAddress) return 'address-limit'
+  if (n.client >= limits.perClient) return 'client-limit'
+  if (n.mailbox >= limits.perMailbox) return 'mailbox-full'
+  return 'issued'
+}
 
 export interface SessionRecord {
   email: string

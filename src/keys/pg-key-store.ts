@@ -10,6 +10,7 @@ import {
   type KeyListing,
   type KeyRecord,
   type SessionRecord,
+  signInOutcome,
   type SignInIssue,
   type SignInLimits,
 } from './key-directory'
@@ -173,10 +174,15 @@ export class PgKeyStore implements KeyDirectory {
       await tx.unsafe(`DELETE FROM sessions WHERE expires_at <= $1`, [nowMs])
       await tx.unsafe(`DELETE FROM session_flashes WHERE expires_at <= $1`, [nowMs])
       const since = nowMs - limits.windowMs
-      const [a] = await tx.unsafe(`SELECT count(*)::int AS n FROM sign_in_links WHERE email = $1 AND created_at > $2`, [owner, since])
-      if (Number(a.n) >= limits.perAddress) return 'address-limit' as const
-      const [c] = await tx.unsafe(`SELECT count(*)::int AS n FROM sign_in_links WHERE client = $1 AND created_at > $2`, [client, since])
-      if (Number(c.n) >= limits.perClient) return 'client-limit' as const
+      const [n] = await tx.unsafe(
+        `SELECT count(*) FILTER (WHERE email = $1 AND client = $2 AND created_at > $3)::int AS pair,
+                count(*) FILTER (WHERE client = $2 AND created_at > $3)::int AS client,
+                count(*) FILTER (WHERE email = $1 AND created_at > $4)::int AS mailbox
+           FROM sign_in_links WHERE (email = $1 OR client = $2) AND created_at > least($3, $4)`,
+        [owner, client, since, nowMs - limits.mailboxWindowMs],
+      )
+      const outcome = signInOutcome({ pair: Number(n.pair), client: Number(n.client), mailbox: Number(n.mailbox) }, limits)
+      if (outcome !== 'issued') return outcome
       await tx.unsafe(`INSERT INTO sign_in_links (token_hash, email, client, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)`, [tokenHash, owner, client, nowMs, nowMs + ttlMs])
       return 'issued' as const
     })

@@ -1,5 +1,5 @@
 import type { Database } from 'bun:sqlite'
-import { SIGN_IN_RETENTION_MS, type SessionRecord, type SignInIssue, type SignInLimits } from './key-directory'
+import { SIGN_IN_RETENTION_MS, signInOutcome, type SessionRecord, type SignInIssue, type SignInLimits } from './key-directory'
 
 /**
  * Sign-in links and sessions in the SQLite key file (tables in ./key-schema.ts). Every row is
@@ -20,10 +20,16 @@ export class SqliteSignIns {
         this.#db.query(`DELETE FROM sessions WHERE expires_at <= ?`).run(nowMs)
         this.#db.query(`DELETE FROM session_flashes WHERE expires_at <= ?`).run(nowMs)
         const since = nowMs - limits.windowMs
-        const byAddress = this.#db.query<{ n: number }, [string, number]>(`SELECT count(*) AS n FROM sign_in_links WHERE email = ? AND created_at > ?`).get(email, since)!.n
-        if (byAddress >= limits.perAddress) return 'address-limit'
-        const byClient = this.#db.query<{ n: number }, [string, number]>(`SELECT count(*) AS n FROM sign_in_links WHERE client = ? AND created_at > ?`).get(client, since)!.n
-        if (byClient >= limits.perClient) return 'client-limit'
+        const count = (where: string, ...args: Array<string | number>) => this.#db.query<{ n: number }, Array<string | number>>(`SELECT count(*) AS n FROM sign_in_links WHERE ${where}`).get(...args)!.n
+        const outcome = signInOutcome(
+          {
+            pair: count('email = ? AND client = ? AND created_at > ?', email, client, since),
+            client: count('client = ? AND created_at > ?', client, since),
+            mailbox: count('email = ? AND created_at > ?', email, nowMs - limits.mailboxWindowMs),
+          },
+          limits,
+        )
+        if (outcome !== 'issued') return outcome
         this.#db
           .query(`INSERT INTO sign_in_links (token_hash, email, client, created_at, expires_at) VALUES (?, ?, ?, ?, ?)`)
           .run(tokenHash, email, client, nowMs, nowMs + ttlMs)

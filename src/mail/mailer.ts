@@ -66,7 +66,9 @@ export function openMailer(opts: MailerOptions): Mailer {
     kind: 'smtp',
     description: redactUrl(opts.smtpUrl),
     async sendSignIn(mail) {
-      await transport.sendMail({ from, to: mail.to, subject: 'Your sign-in link for the Mars rover photo API', text: signInText(mail) })
+      // An address object, not a string: nodemailer parses a string `to` as an RFC 5322 address
+      // list (`a@x.org,b@y.org`, `x<b@y.org>`); an object is one recipient whatever its text.
+      await transport.sendMail({ from, to: { name: '', address: mail.to }, subject: 'Your sign-in link for the Mars rover photo API', text: signInText(mail) })
     },
     close() {
       transport.close()

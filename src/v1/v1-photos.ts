@@ -30,7 +30,8 @@ const MAX_PAGE = 1_000_000
 const ID_SPAN = 2 ** 32
 const ID_OFFSET = 2 ** 31
 
-export function v1Photos(store: Store, name: string, params: URLSearchParams, latest: boolean): string {
+/** The parsed request: rover code, filters of its day, and the page (undefined: the whole day). Throws the 400 naming each bad parameter. */
+function v1PhotoRequest(store: Store, name: string, params: URLSearchParams, latest: boolean): { code: number; filters: PhotoFilters; page: number | undefined; keepRow: ((row: number) => boolean) | undefined } {
   const code = v1Rover(name)
   const errors: ParamError[] = []
   const filters: PhotoFilters = { rovers: [code] }
@@ -76,7 +77,42 @@ export function v1Photos(store: Store, name: string, params: URLSearchParams, la
     if (!(page >= 1 && page <= MAX_PAGE)) errors.push({ parameter: 'page', message: `must be an integer from 1 to ${MAX_PAGE}, got "${echo(rawPage)}"` })
   }
   if (errors.length) throw validationError(errors)
+  return { code, filters, page, keepRow }
+}
 
+/**
+ * Photos a request without `page` answers (the whole day), or 0 for a paged or invalid request
+ * (the answer itself then says what is wrong). Such an answer is charged like an export of the
+ * same rows (plugins/v1, decisions.md, Export charging), so a whole day costs what it would cost
+ * through /api/v2/photos/export. Counted per request, answers cached or not: one scan of the day
+ * through its access path, with no JSON built.
+ */
+export function v1UnpagedCount(store: Store, name: string, params: URLSearchParams, latest: boolean): number {
+  const rawPage = params.get('page')
+  if (rawPage !== null && rawPage.trim() !== '') return 0
+  let q: ReturnType<typeof v1PhotoRequest>
+  try {
+    q = v1PhotoRequest(store, name, params, latest)
+  } catch {
+    return 0
+  }
+  let n = 0
+  const keep = q.keepRow
+  scanMatches(store, q.filters, {
+    rows(sel, len) {
+      if (keep === undefined) n += len
+      else for (let i = 0; i < len; i++) if (keep(sel[i]!)) n++
+    },
+    range(from, to) {
+      if (keep === undefined) n += to - from
+      else for (let r = from; r < to; r++) if (keep(r)) n++
+    },
+  })
+  return n > MAX_UNPAGED ? 0 : n
+}
+
+export function v1Photos(store: Store, name: string, params: URLSearchParams, latest: boolean): string {
+  const { code, filters, page, keepRow } = v1PhotoRequest(store, name, params, latest)
   const keys = dayKeys(store, filters, code, keepRow)
   if (page === undefined && keys.length > MAX_UNPAGED) {
     throw validationError([{ parameter: 'page', message: `this day has ${keys.length} photos, more than ${MAX_UNPAGED} in one answer: ask for them ${V1_PER_PAGE} at a time with page=1, 2, …` }])

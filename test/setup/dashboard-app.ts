@@ -29,7 +29,8 @@ export async function makeDashboardApp(kind: KeyStoreKind, options: Partial<Conf
   const smtp = await startTestSmtp()
   const where = location ?? (await kind.fresh())
   const keys = await kind.open(where)
-  const config = loadConfig({ redisUrl: undefined, smtpUrl: smtp.url, mailFrom: 'Mars photos <dashboard@example.org>', ...overrides })
+  // PUBLIC_URL: the origin FormClient browses from (a server with SMTP_URL needs one).
+  const config = loadConfig({ redisUrl: undefined, smtpUrl: smtp.url, mailFrom: 'Mars photos <dashboard@example.org>', publicUrl: 'http://localhost', ...overrides })
   const logs: LogLine[] = []
   const log: Logger = { log: (level, event, fields = {}) => void logs.push({ level, event, fields }) }
   const mailer = openMailer({ smtpUrl: smtp.url, mailFrom: config.mailFrom })
@@ -46,7 +47,11 @@ export async function makeDashboardApp(kind: KeyStoreKind, options: Partial<Conf
     listen() {
       listening = true
       app.listen({ port: 0, hostname: '127.0.0.1' })
-      return `http://127.0.0.1:${app.server!.port}`
+      const origin = `http://127.0.0.1:${app.server!.port}`
+      // Served on a socket, the app's public origin is the one it listens on (as an operator sets
+      // PUBLIC_URL), unless the test chose one: mailed links and the Origin check follow it.
+      if (!('publicUrl' in overrides)) config.publicUrl = origin
+      return origin
     },
     async close() {
       if (listening) await app.stop(true)

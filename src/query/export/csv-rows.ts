@@ -7,12 +7,13 @@ import type { ByteOut } from './byte-out'
 import { exportColumns, imageStart, type ExportColumn } from './export-columns'
 import { fragmentsOf } from './fragments'
 import type { RowWriter } from './row-writer'
-import { csvField, csvNeedsQuotes, writeCsvField, writeCsvQuotedInner } from './csv-field'
+import { csvField, csvNeedsLead, csvNeedsQuotes, FORMULA_LEAD, textNeedsLead, writeCsvField, writeCsvQuotedInner } from './csv-field'
 
 /**
  * CSV (RFC 4180) written as bytes: a header of the flat column names (export-columns.ts, nested
  * members joined with "."), then one record per photo, CRLF line ends (§2.1), fields quoted only
- * when they hold a comma, a quote or a line break, quotes doubled (§2.6, §2.7). An absent value
+ * when they hold a comma, a quote or a line break, quotes doubled (§2.6, §2.7); a text that a
+ * spreadsheet would run as a formula gets a leading `'` (csv-field.ts, FORMULA_LEAD). An absent value
  * is an empty field. Values are the JSON's texts: dates YYYY-MM-DD, times ISO 8601 UTC with
  * milliseconds, float32 angles with the fewest digits that read back the same. Dictionary
  * values are pre-encoded fields; per row only column bytes are copied and digits written.
@@ -146,8 +147,11 @@ function cellWriter(store: Store, c: ExportColumn, out: ByteOut, prepares: Prepa
       let plain = false
       prepares.push((lo, hi) => (plain = spanIsPlain(bytes, offsets, lo, hi)))
       return (o, r) => {
-        if (plain) o.copy(bytes, offsets[r]!, offsets[r + 1]!)
-        else writeCsvField(o, bytes, offsets[r]!, offsets[r + 1]!)
+        const a = offsets[r]!
+        const b = offsets[r + 1]!
+        // The first byte decides whether a text may need its `'` (one table read per cell).
+        if (plain && (a === b || FORMULA_LEAD[bytes[a]!] === 0)) o.copy(bytes, a, b)
+        else writeCsvField(o, bytes, a, b)
       }
     }
     case 'dict': {
@@ -180,13 +184,20 @@ function cellWriter(store: Store, c: ExportColumn, out: ByteOut, prepares: Prepa
         const dir = dirCodes[r]!
         let q = dirNeedsQuotes[dir]
         if (q === undefined) q = 0
-        else if (q < 0) q = dirNeedsQuotes[dir] = /[",\r\n]/.test(p.image_dir.dict[dir] ?? '') ? 1 : 0
-        if (q === 0 && (plain || !csvNeedsQuotes(files, a, b))) {
+        else if (q < 0) {
+          const d = p.image_dir.dict[dir] ?? ''
+          // 1: quotes; 2: an empty folder (the file name leads); 4: a formula-leading folder.
+          q = dirNeedsQuotes[dir] = (/[",\r\n]/.test(d) ? 1 : 0) | (d === '' ? 2 : 0) | (textNeedsLead(d) ? 4 : 0)
+        }
+        const lead = (q & 4) !== 0 || ((q & 2) !== 0 && csvNeedsLead(files, a, b))
+        if ((q & 1) === 0 && (plain || !csvNeedsQuotes(files, a, b))) {
+          if (lead) o.byte(0x27)
           dirs.write(o, dir)
           o.copy(files, a, b)
           return
         }
         o.byte(0x22)
+        if (lead) o.byte(0x27)
         dirQuoted.write(o, dir)
         writeCsvQuotedInner(o, files, a, b)
         o.byte(0x22)
