@@ -6,6 +6,8 @@ import { origin } from '../../src/http/links'
 import { API_PREFIX, apiRoot, ApiRootSchema } from './api-root'
 import { docsPage } from './docs-page'
 import { landingPage } from './landing-page'
+import { sampleNote } from '../../src/query/catalogue-share'
+import { perSnapshot } from '../../src/store/per-snapshot'
 import { openApiDocument } from './openapi-document'
 
 /**
@@ -78,9 +80,10 @@ export function docsPlugin(deps: PluginDeps) {
   }
 
   // `=> new JsonBody(...)`: Elysia reads these as synchronous (src/http/sync-hook.ts).
-  const landing = landingPage()
+  // One page per index snapshot: whether it is a sample, and of how many photos, changes on reload.
+  const landing = perSnapshot((store) => landingPage(sampleNote(store).note))
   return new Elysia({ name: 'docs' })
-    .get('/', () => new Response(landing, { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=3600' } }))
+    .get('/', ({ request }) => new Response(landing(deps.stores.forRequest(request)), { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=3600' } }))
     .get(API_PREFIX, ({ request }) => new JsonBody(rootText(request)))
     .get(`${API_PREFIX}/openapi.json`, () => new JsonBody(openApiText(), 200, { 'cache-control': 'public, max-age=3600' }))
     .get(

@@ -14,6 +14,8 @@
  * then id ascending.
  */
 
+import type { RoverSlug } from '../catalog/rovers'
+
 export const INT_ABSENT = -1
 
 export const FILES = {
@@ -176,6 +178,12 @@ export interface ManifestSource {
   skipped: number                // bad records skipped (--skip-bad)
 }
 
+/** One rover's NASA v1 manifest as the build read it: photos summed over the sols it lists. */
+export interface NasaManifestFacts {
+  total_photos: number
+  sols: number
+}
+
 export interface Manifest {
   schema_version: 1
   version: string                // content version: hash of the written files (changes iff content changes)
@@ -185,6 +193,13 @@ export interface Manifest {
   seed?: number                  // synthetic only
   rows: { photos: number; locations: number; panoramas: number; sol_manifest: number; traverse_points: number; journey_stops: number }
   sources: ManifestSource[]
+  /**
+   * What NASA's v1 photo manifests read by the build state, per rover they cover (Curiosity,
+   * Opportunity, Spirit; absent for a rover without one, and absent altogether when the build read
+   * none): `total_photos` summed over the `sols` they list. Part of the content version
+   * (index-builder/encode/manifest.ts), since answers carry it (src/query/catalogue-share.ts).
+   */
+  nasa_manifests?: Partial<Record<RoverSlug, NasaManifestFacts>>
   /**
    * Per file: size, SHA-256 (INDEX_VERIFY=sha256), and xxh3, the fast checksum verified at every load
    * (16 hex digits; absent in older indexes). A file of 4 GiB or more has `xxh3_parts` instead: the
