@@ -233,7 +233,7 @@ describe('GET /', () => {
 
   test('says in one line that the index is a sample, of how many photos, and how to mirror the rest, as /health notes it', async () => {
     const html = await (await t.anonymous('/')).text()
-    const health = await (await t.anonymous('/health')).json()
+    const health: any = await (await t.anonymous('/health')).json()
     expect(health.index.sample).toBe(true)
     const photos = t.deps.stores.current.manifest.rows.photos.toLocaleString('en-US')
     expect(html).toContain(`<p class="sample">This index is a sample of ${photos} photos; <code>npm run fetch -- --all</code> mirrors the rest (Opportunity and Spirit: docs/pds-index-tables.md).</p>`)

@@ -3,6 +3,7 @@ import { MAX_JSON_DEPTH, MAX_JSON_STRING } from './input-limits'
 import { isFeatureCollection, isLineLayer } from './mmgis-layer'
 import { isMerRmcTable, isMerTraverseTable } from './mer-location-table'
 import { isMerTimetable } from './mer-timetable'
+import { isIndexTableLabel } from './pds3/index-table-label'
 import { SourceError } from './source-error'
 
 /**
@@ -13,7 +14,7 @@ import { SourceError } from './source-error'
 export type Detected =
   | { format: 'v1-json' | 'manifest' | 'm2020-raw-images' | 'msl-raw-image-items' | 'mru-record' | 'waypoints' | 'traverse'; doc: unknown }
   | { format: 'v1-csv' | 'mer-rmc-table' | 'mer-traverse-table' | 'mer-timetable'; table: Table }
-  | { format: 'pds3-label' | 'url-index'; text: string }
+  | { format: 'pds3-label' | 'pds3-index-table' | 'url-index'; text: string }
   | { format: 'unknown'; why: string }
 
 const has = (o: unknown, k: string) => !!o && typeof o === 'object' && k in (o as object)
@@ -21,7 +22,12 @@ const isArrayOf = (o: unknown, k: string) => has(o, k) && Array.isArray((o as Re
 
 export function detectFormat(name: string, text: string): Detected {
   const base = name.slice(name.lastIndexOf('/') + 1)
-  if (/\.lbl$/i.test(base)) return { format: 'pds3-label', text }
+  // A PDS3 label by name or by its first statement; one that declares an INDEX_TABLE describes a
+  // table of many products (pds3/mer-edr-index.ts), any other one product (pds3/curiosity-vo.ts).
+  if (/\.lbl$/i.test(base) || /^PDS_VERSION_ID[ \t]*=/.test(text.trimStart().slice(0, 64))) {
+    return { format: isIndexTableLabel(text) ? 'pds3-index-table' : 'pds3-label', text }
+  }
+  if (/\.tab(\.gz)?$/i.test(base)) return { format: 'unknown', why: 'a PDS3 table is read through its label: give the .lbl beside it, or their folder' }
   if (base === 'index' && /^https?:\/\/\S+$/m.test(text.slice(0, 4096))) return { format: 'url-index', text }
   const head = text.trimStart()[0]
   if (head === '{' || head === '[' || /\.(geo)?json$/i.test(name.replace(/\.gz$/i, ''))) {
