@@ -83,6 +83,18 @@ describe('a MER EDR index read through its PDS3 label', () => {
     expect(JSON.parse(third.raw!).SOLAR_AZIMUTH).toBeUndefined()
   })
 
+  test('index rows and the v1 records of the same images (the bundled Opportunity sol 1 holds rows 1 and 3, ids 268001 and 268025) are one photo each: the row\'s stated values with the v1 id', async () => {
+    const v1 = '../shared/data/raw/elbi3__Mars-Rover-Photo-Journal/opportunitySol1.json.gz'
+    const read = await readSources([writeMerEdrIndex(fresh(), fixture), join(REPO, v1)])
+    expect(read.records.length).toBe(95 + 3 - 2)
+    const one = read.records.filter((r) => r.nasa_id === '1P128287181EFF0000P2303L2M1')
+    expect(one.length).toBe(1)
+    expect([one[0]!.id, one[0]!.sclk, one[0]!.width, one[0]!.images.full]).toEqual([268001, 128287181.621, 1024, browse('1p128287181eff0000p2303l2m1.img')])
+    expect(read.records.find((r) => r.nasa_id === '1P128287214EDN0000P2303L5M1')!.id).toBe(268025)
+    const merged = (nasa_id: string, dropped_id: number) => ({ nasa_id, dropped_source: v1, dropped_id, kept_source: expect.stringContaining('edrindex.lbl') })
+    expect(read.merged).toEqual([merged('1P128287181EFF0000P2303L2M1', 268001), merged('1P128287214EDN0000P2303L5M1', 268025)])
+  })
+
   test('MER INSTRUMENT_IDs map to the v1 cameras; the Microscopic Imager maps to none and its rows are counted, not served', () => {
     const cams = ['PANCAM_RIGHT', 'NAVCAM_LEFT', 'FRONT_HAZCAM_RIGHT', 'REAR_HAZCAM_LEFT', 'DESCENT_CAMERA', 'MI'].map((i) => mapCamera('spirit', i))
     expect(cams).toEqual(['PANCAM', 'NAVCAM', 'FHAZ', 'RHAZ', 'ENTRY', undefined])

@@ -25,7 +25,7 @@ import { readIndexRows, type Cell, type RowValues } from './index-table-rows'
  *   nasa_id        PRODUCT_ID (FILE_NAME's stem, upper-cased, must be the same product)
  *   sol            PLANET_DAY_NUMBER
  *   date_taken_utc START_TIME (UTC); earth_date is its date (normalize/derive-fields.ts)
- *   sclk           SPACECRAFT_CLOCK_START
+ *   sclk           SPACECRAFT_CLOCK_START (§4.3's name; the PDS data dictionary's SPACECRAFT_CLOCK_START_COUNT too)
  *   width, height  LINE_SAMPLES, LINES
  *   site, drive    the first two values of ROVER_MOTION_COUNTER (MER counts SITE, DRIVE, IDD, PMA, HGA)
  *   mast az/el     ROVER_INSTRUMENT_AZIMUTH/ELEVATION: the rover frame, as the Curiosity labels
@@ -57,7 +57,7 @@ const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)$/
 const REQUIRED = ['PLANET_DAY_NUMBER', 'INSTRUMENT_ID'] as const
 const RAW_COLUMNS = [
   'VOLUME_ID', 'INSTRUMENT_HOST_ID', 'INSTRUMENT_ID', 'PRODUCT_ID', 'FILE_NAME', 'PLANET_DAY_NUMBER', 'START_TIME',
-  'LOCAL_TRUE_SOLAR_TIME', 'SPACECRAFT_CLOCK_START', 'LINES', 'LINE_SAMPLES', 'FIRST_LINE', 'FIRST_LINE_SAMPLE',
+  'LOCAL_TRUE_SOLAR_TIME', 'SPACECRAFT_CLOCK_START', 'SPACECRAFT_CLOCK_START_COUNT', 'LINES', 'LINE_SAMPLES', 'FIRST_LINE', 'FIRST_LINE_SAMPLE',
   'FILTER_NAME', 'EXPOSURE_DURATION', 'SITE_INSTRUMENT_AZIMUTH', 'SITE_INSTRUMENT_ELEVATION', 'ROVER_INSTRUMENT_AZIMUTH',
   'ROVER_INSTRUMENT_ELEVATION', 'SOLAR_AZIMUTH', 'SOLAR_ELEVATION', 'ROVER_MOTION_COUNTER',
 ] as const
@@ -165,6 +165,7 @@ function rowDraft(values: RowValues, at: ReadonlyMap<string, number>, ctx: ReadC
   if (!VOLUME_CAMERAS[vm[2]!]!.includes(camera)) throw new RecordError(`INSTRUMENT_ID ${instrument} is not a camera of volume ${volume}`)
 
   const start = text('START_TIME')
+  const sclkColumn = at.has('SPACECRAFT_CLOCK_START') ? 'SPACECRAFT_CLOCK_START' : 'SPACECRAFT_CLOCK_START_COUNT'
   const rmc = cell('ROVER_MOTION_COUNTER')
   const counter = (i: number) => (Array.isArray(rmc) && typeof rmc[i] === 'number' && Number.isInteger(rmc[i]) && rmc[i]! >= 0 ? (rmc[i] as number) : undefined)
   const size = (name: string) => {
@@ -175,7 +176,7 @@ function rowDraft(values: RowValues, at: ReadonlyMap<string, number>, ctx: ReadC
   for (const name of RAW_COLUMNS) {
     const v = cell(name)
     if (v === null || v === undefined || (Array.isArray(v) && v.every((x) => x === null))) continue
-    raw[name] = name === 'SPACECRAFT_CLOCK_START' && typeof v === 'string' && DECIMAL.test(v) ? Number(v) : v
+    raw[name] = name === sclkColumn && typeof v === 'string' && DECIMAL.test(v) ? Number(v) : v
   }
   const record: PhotoRecord = compact({
     rover,
@@ -184,7 +185,7 @@ function rowDraft(values: RowValues, at: ReadonlyMap<string, number>, ctx: ReadC
     sol,
     earth_date: '',
     date_taken_utc: start === undefined ? undefined : parseUtc(start),
-    sclk: number('SPACECRAFT_CLOCK_START'),
+    sclk: number(sclkColumn),
     width: size('LINE_SAMPLES'),
     height: size('LINES'),
     // Site and drive together or neither (derive-fields.ts reads both from an id, never one).
