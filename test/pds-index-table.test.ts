@@ -134,7 +134,7 @@ describe('build-index --only-sources over the index, served by the app', () => {
       expect(first.attributes.images.full).toBe(browse('1p128287181eff0000p2303l2m1.img'))
       expect([first.attributes.dimensions, first.attributes.location]).toEqual([{ width: 1024, height: 1024 }, expect.objectContaining({ site: 0, drive: 0 })])
       expect(first.attributes.raw).toMatchObject({ SOLAR_AZIMUTH: 260.595, SOLAR_ELEVATION: 36.7237 })
-      const rover: any = (await (await t.request('/api/v2/rovers/opportunity')).json()).data.attributes
+      const rover = ((await (await t.request('/api/v2/rovers/opportunity')).json()) as any).data.attributes
       expect([rover.total_photos, rover.max_sol, rover.nasa_total_photos, rover.catalogue_share]).toEqual([3, 1, undefined, undefined])
       const health: any = await (await t.anonymous('/health')).json()
       expect([health.index.photos, health.index.sample, health.index.note]).toEqual([3, undefined, undefined])
