@@ -25,7 +25,7 @@ describe('GET /health', () => {
       panoramas: store.manifest.rows.panoramas,
       built_at: store.manifest.built_at,
       load_ms: store.loadMs,
-      // The real test index holds ~2% of what NASA's manifests state (test/catalogue-share.test.ts).
+      // The real test index holds about 1% of what NASA's manifests state (test/rovers.test.ts, catalogue_share).
       sample: true,
       note: `a sample of ${store.manifest.rows.photos.toLocaleString('en-US')} photos; \`npm run fetch -- --all\` mirrors the rest (Opportunity and Spirit: docs/pds-index-tables.md)`,
     })

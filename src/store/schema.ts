@@ -172,7 +172,7 @@ export interface JourneyStopColumns {
 
 export interface ManifestSource {
   path: string                   // as given to the builder (relative to the repo or absolute)
-  format: string                 // reader name, e.g. "v1-json", "v1-csv", "m2020-raw-images", "msl-raw-image-items", "mru-record", "manifest", "waypoints"
+  format: string                 // reader name, e.g. "v1-json", "v1-csv", "m2020-raw-images", "msl-raw-image-items", "mru-record", "manifest", "waypoints", "pds3-index-table"
   records: number                // records read
   photos: number                 // photos contributed after dedupe
   skipped: number                // bad records skipped (--skip-bad)
