@@ -16,7 +16,7 @@ import { mapCamera } from '../index-builder/normalize/camera-map'
 import { readSourceFiles, SourceError } from '../index-builder/sources/read-sources'
 import { loadStore } from '../src/store/load-store'
 import { makeTestApp } from './setup/test-app'
-import { merEdrIndex, SECTION_4_3_ROWS, writeMerEdrIndex, type FixtureRow } from './support/mer-edr-index-fixture'
+import { MER_EDR_COLUMNS, merEdrIndex, SECTION_4_3_ROWS, writeMerEdrIndex, type FixtureRow } from './support/mer-edr-index-fixture'
 
 const REPO = join(import.meta.dir, '..')
 const scratch = mkdtempSync(join(tmpdir(), 'pds-index-'))
@@ -242,6 +242,16 @@ describe('hostile index files: refused naming the file, or counted under --skip-
     const dir = variant()
     writeFileSync(join(dir, 'edrindex.lbl'), Buffer.concat([Buffer.from(fixture.label.slice(0, 100)), Buffer.from([0xff, 0xfe]), Buffer.from(fixture.label.slice(100))]))
     expect(outcome(dir).strict).toContain('edrindex.lbl: not valid UTF-8 text')
+  })
+
+  test('long runs of digits that fail to be numbers are refused at once (no quadratic backtracking): a 60,000-byte ASCII_REAL value, a 500,000-digit label value', () => {
+    const wide = [...MER_EDR_COLUMNS, { name: 'EXTRA_REAL', type: 'ASCII_REAL' as const, bytes: 60_000 }]
+    const digits = merEdrIndex(withRow(0, (r) => ({ ...r, EXTRA_REAL: `${'1'.repeat(59_999)}x` })), wide)
+    const o = outcome(writeMerEdrIndex(fresh(), digits))
+    expect(o.strict).toContain(`record row 1: column EXTRA_REAL: "${'1'.repeat(30)}" is not a finite ASCII_REAL`)
+    expect([o.photos, o.skipped.length]).toEqual([2, 1])
+    const label = outcome(variant({ label: (l) => l.replace('INDEX_TYPE                 = SINGLE', `INDEX_TYPE                 = ${'7'.repeat(500_000)}x`) }))
+    expect([label.strict, label.photos]).toEqual([undefined, 3])
   })
 
   test('a table that is a link out of the label folder is not read; a 24 MB table without a line end is one bad row and a ROWS entry, read in one pass', () => {

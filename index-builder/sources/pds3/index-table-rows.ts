@@ -37,7 +37,8 @@ const TAB = 9
 const QUOTE = 34
 const SYMBOLIC = new Set(['', 'N/A', 'UNK', 'NULL'])
 const INTEGER = /^[+-]?\d{1,16}$/
-const REAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d{1,4})?$/
+// `\d+(\.\d*)?`, not `\d+\.?\d*`: the latter backtracks quadratically on a long run of digits that fails.
+const REAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,4})?$/
 
 const ascii = new TextDecoder('latin1')
 

@@ -51,7 +51,7 @@ const VOLUME = /^mer([12])([pnhmd])o_\d[0-9x]{3}$/
 const VOLUME_CAMERAS: Record<string, readonly string[]> = { p: ['PANCAM'], n: ['NAVCAM'], h: ['FHAZ', 'RHAZ'], d: ['ENTRY'], m: [] }
 const PRODUCT_ID = /^[A-Z0-9_]{1,64}$/
 const FILE_NAME = /^[A-Za-z0-9_]{1,64}\.img$/i
-const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)$/
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/
 
 /** What a photo needs: a row without one of these columns cannot be one. */
 const REQUIRED = ['PLANET_DAY_NUMBER', 'INSTRUMENT_ID'] as const
