@@ -58,4 +58,3 @@ export function healthReport(store: Store, limits: CounterStoreStatus, startedAt
     rate_limits: rl,
   }
 }
-
