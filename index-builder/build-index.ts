@@ -7,7 +7,7 @@ import { JOURNEY_STOP_LAYOUT, LOCATION_LAYOUT, PANORAMA_LAYOUT, PHOTO_LAYOUT, SO
 import { FILES, type Manifest, type ManifestSource, type PhotoColumns } from '../src/store/schema'
 import { deriveLocations } from './derive/locations'
 import { derivePanoramas } from './derive/panoramas'
-import { deriveSolManifest } from './derive/sol-manifest'
+import { deriveSolManifest, nasaManifestFacts } from './derive/sol-manifest'
 import type { RoverManifest } from './sources/v1-manifest'
 import { deriveJourneyStops } from './derive/journey-stops'
 import { deriveTraverses, type TraverseBuild } from './derive/traverses'
@@ -182,7 +182,8 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
     lap('access_paths')
     progress.update(3, 4, 'digest')
     const files = digestFiles(staging)
-    const version = contentVersion(files)
+    const nasa = nasaManifestFacts(nasaManifests)
+    const version = contentVersion(files, nasa)
     const manifest: Manifest = {
       schema_version: 1,
       version,
@@ -193,6 +194,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
       rows: { photos: rows, locations: locations.length, panoramas: panoramas.length, sol_manifest: solManifest.length, traverse_points: traverses.columns.length, journey_stops: journeyStops.length },
       sources,
       ...(pageStore ? { page_store: pageStore } : {}),
+      ...(nasa ? { nasa_manifests: nasa } : {}),
       files,
     }
     writeDurably(join(staging, FILES.manifest), new TextEncoder().encode(manifestJson(manifest)))

@@ -230,4 +230,13 @@ describe('GET /', () => {
     // Every link but the dashboard (built separately) answers here.
     for (const href of ['/api/v2/docs', '/api/v2/openapi.json', '/health']) expect((await t.anonymous(href)).status).toBe(200)
   })
+
+  test('says in one line that the index is a sample, of how many photos, and how to mirror the rest, as /health notes it', async () => {
+    const html = await (await t.anonymous('/')).text()
+    const health: any = await (await t.anonymous('/health')).json()
+    expect(health.index.sample).toBe(true)
+    const photos = t.deps.stores.current.manifest.rows.photos.toLocaleString('en-US')
+    expect(html).toContain(`<p class="sample">This index is a sample of ${photos} photos; <code>npm run fetch -- --all</code> mirrors the rest (Opportunity and Spirit: docs/pds-index-tables.md).</p>`)
+    expect(health.index.note).toBe(`a sample of ${photos} photos; \`npm run fetch -- --all\` mirrors the rest (Opportunity and Spirit: docs/pds-index-tables.md)`)
+  })
 })

@@ -51,7 +51,7 @@ describe('publishing', () => {
       expect(bytes.length).toBe(f.bytes)
       expect(new Bun.CryptoHasher('sha256').update(bytes).digest('hex')).toBe(f.sha256)
     }
-    expect(m.version).toBe(contentVersion(m.files))
+    expect(m.version).toBe(contentVersion(m.files, m.nasa_manifests))
     expect(m.sources.map((s) => s.path)).toEqual(['../shared/data/raw/elbi3__Mars-Rover-Photo-Journal/spiritSol1.json.gz'])
     expect(readdirSync(out).filter((n) => n.startsWith('.'))).toEqual([])
   })

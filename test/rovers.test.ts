@@ -140,6 +140,44 @@ describe('GET /api/v2/rovers', () => {
 })
 
 describe('GET /api/v2/rovers/{slug}', () => {
+  test("nasa_total_photos is NASA's v1 manifest total over the sols it lists, catalogue_share Σ min(our photos, NASA's) over those sols ÷ that total, counted here from the manifest and source files; the manifest carries both; perseverance has neither; /health calls the index a sample", async () => {
+    const ours = new Map<string, number>()
+    for (const p of sourcePhotos().values()) ours.set(`${p.rover}/${p.sol}`, (ours.get(`${p.rover}/${p.sol}`) ?? 0) + 1)
+    const stated: Record<string, number> = { curiosity: 695_670, opportunity: 198_439, spirit: 124_550 } // SOURCES.md §2.1
+    let nasaAll = 0
+    let heldAll = 0
+    for (const slug of ['curiosity', 'opportunity', 'spirit']) {
+      const m = JSON.parse(read(`../raw/LakhvirMadhar__mars_rover_data_analysis/${slug}_manifest.json.gz`)).photo_manifest
+      let nasa = 0
+      let held = 0
+      for (const day of m.photos) {
+        nasa += day.total_photos
+        held += Math.min(ours.get(`${slug}/${day.sol}`) ?? 0, day.total_photos)
+      }
+      expect([nasa, m.total_photos]).toEqual([stated[slug]!, stated[slug]!])
+      const share = Math.round((held / nasa) * 1e6) / 1e6
+      const body = await json(await t.request(`/api/v2/rovers/${slug}`))
+      conforms(singleOf(RoverWithCamerasSchema), body)
+      expect([body.data.attributes.nasa_total_photos, body.data.attributes.catalogue_share]).toEqual([nasa, share])
+      const manifest = (await json(await t.request(`/api/v2/rovers/${slug}/manifest`))).data.attributes
+      expect([manifest.nasa_total_photos, manifest.catalogue_share]).toEqual([nasa, share])
+      const listed = (await json(await t.request('/api/v2/rovers'))).data.find((r: any) => r.id === slug).attributes
+      expect([listed.nasa_total_photos, listed.catalogue_share]).toEqual([nasa, share])
+      nasaAll += nasa
+      heldAll += held
+    }
+    // Opportunity and Spirit hold sol 1 only, all of it within NASA's count for the sol.
+    expect((await json(await t.request('/api/v2/rovers/opportunity'))).data.attributes.catalogue_share).toBe(Math.round((95 / 198_439) * 1e6) / 1e6)
+    expect((await json(await t.request('/api/v2/rovers/spirit'))).data.attributes.catalogue_share).toBe(Math.round((77 / 124_550) * 1e6) / 1e6)
+    for (const path of ['/api/v2/rovers/perseverance', '/api/v2/rovers/perseverance/manifest']) {
+      const a = (await json(await t.request(path))).data.attributes
+      expect([a.nasa_total_photos, a.catalogue_share]).toEqual([undefined, undefined])
+    }
+    const health = await json(await t.anonymous('/health'))
+    expect(heldAll / nasaAll).toBeLessThan(0.99)
+    expect(health.index.sample).toBe(true)
+  })
+
   test('answers a case-insensitive slug with the lower-case rover, its counts and relationships.cameras', async () => {
     const list = await json(await t.request('/api/v2/rovers'))
     const res = await t.request('/api/v2/rovers/CurioSity')

@@ -1,6 +1,6 @@
 import type { RoverManifest } from '../sources/v1-manifest'
 import { ROVER_SLUGS } from '../../src/catalog/rovers'
-import { INT_ABSENT, type PhotoColumns, type SolManifestColumns } from '../../src/store/schema'
+import { INT_ABSENT, type Manifest, type PhotoColumns, type SolManifestColumns } from '../../src/store/schema'
 
 /**
  * The mission manifest of every rover, computed once from the catalogue: one row per
@@ -68,6 +68,23 @@ export function deriveSolManifest(photos: PhotoColumns, manifests: readonly Rove
     out.nasa_total_photos[i] = nasa[r]?.get(s)?.total ?? INT_ABSENT
     out.nasa_earth_date[i] = nasa[r]?.get(s)?.day ?? INT_ABSENT
   }
+  return out
+}
+
+/**
+ * Per rover NASA's v1 manifests cover: the photos they state summed over the sols they list, with
+ * the same per-sol merge as the rows (the last manifest read wins a sol). Undefined when the build
+ * read no manifest (the synthetic catalogue, or sources given without them).
+ */
+export function nasaManifestFacts(manifests: readonly RoverManifest[]): Manifest['nasa_manifests'] {
+  if (manifests.length === 0) return undefined
+  const out: NonNullable<Manifest['nasa_manifests']> = {}
+  nasaTotals(manifests).forEach((sols, code) => {
+    if (sols.size === 0) return
+    let total = 0
+    for (const n of sols.values()) total += n.total
+    out[ROVER_SLUGS[code]!] = { total_photos: total, sols: sols.size }
+  })
   return out
 }
 

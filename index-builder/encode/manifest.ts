@@ -53,13 +53,16 @@ function fileBytes(path: string): Uint8Array {
 /**
  * The content version: SHA-256 over the sorted "name sha256" lines of the data files, first 16
  * hex digits. It changes iff some file's content changes, and is independent of build time, so
- * the same inputs (or the same synthetic seed) always give the same version.
+ * the same inputs (or the same synthetic seed) always give the same version. NASA's manifest
+ * totals live in manifest.json, not in a data file, yet answers carry them: when present they
+ * are one more line, so a change of theirs alone is a new version (and new ETags).
  */
-export function contentVersion(files: Manifest['files']): string {
-  const lines = Object.keys(files)
+export function contentVersion(files: Manifest['files'], nasaManifests?: Manifest['nasa_manifests']): string {
+  let lines = Object.keys(files)
     .sort()
     .map((name) => `${name} ${files[name]!.sha256}\n`)
     .join('')
+  if (nasaManifests) lines += `nasa_manifests ${JSON.stringify(nasaManifests)}\n`
   return new Bun.CryptoHasher('sha256').update(lines).digest('hex').slice(0, 16)
 }
 

@@ -4,6 +4,7 @@ import { isCameraUrlLists } from './camera-url-lists'
 import { isFeatureCollection, isLineLayer } from './mmgis-layer'
 import { isMerRmcTable, isMerTraverseTable } from './mer-location-table'
 import { isMerTimetable } from './mer-timetable'
+import { isIndexTableLabel } from './pds3/index-table-label'
 import { SourceError } from './source-error'
 
 /**
@@ -14,7 +15,7 @@ import { SourceError } from './source-error'
 export type Detected =
   | { format: 'v1-json' | 'v1-pics' | 'camera-url-lists' | 'manifest' | 'm2020-raw-images' | 'msl-raw-image-items' | 'mru-record' | 'waypoints' | 'traverse'; doc: unknown }
   | { format: 'v1-csv' | 'mer-rmc-table' | 'mer-traverse-table' | 'mer-timetable'; table: Table }
-  | { format: 'pds3-label' | 'url-index'; text: string }
+  | { format: 'pds3-label' | 'pds3-index-table' | 'url-index'; text: string }
   | { format: 'unknown'; why: string }
 
 const has = (o: unknown, k: string) => !!o && typeof o === 'object' && k in (o as object)
@@ -22,9 +23,15 @@ const isArrayOf = (o: unknown, k: string) => has(o, k) && Array.isArray((o as Re
 
 export function detectFormat(name: string, text: string): Detected {
   const base = name.slice(name.lastIndexOf('/') + 1)
-  if (/\.lbl$/i.test(base)) return { format: 'pds3-label', text }
+  // A PDS3 label by name or by its first statement; one that declares an INDEX_TABLE describes a
+  // table of many products (pds3/mer-edr-index.ts), any other one product (pds3/curiosity-vo.ts).
+  const lead = leadingText(text)
+  if (/\.lbl$/i.test(base) || /^PDS_VERSION_ID[ \t]*=/.test(lead)) {
+    return { format: isIndexTableLabel(text) ? 'pds3-index-table' : 'pds3-label', text }
+  }
+  if (/\.tab(\.gz)?$/i.test(base)) return { format: 'unknown', why: 'a PDS3 table is read through its label: give the .lbl beside it, or their folder' }
   if (base === 'index' && /^https?:\/\/\S+$/m.test(text.slice(0, 4096))) return { format: 'url-index', text }
-  const head = text.trimStart()[0]
+  const head = lead[0]
   if (head === '{' || head === '[' || /\.(geo)?json$/i.test(name.replace(/\.gz$/i, ''))) {
     const shape = jsonShape(text)
     if (shape.depth > MAX_JSON_DEPTH) throw new SourceError(name, 'file', `JSON nested deeper than ${MAX_JSON_DEPTH} levels`)
@@ -50,6 +57,13 @@ export function detectFormat(name: string, text: string): Detected {
   if (isMerTraverseTable(table)) return { format: 'mer-traverse-table', table }
   if (isMerTimetable(table)) return { format: 'mer-timetable', table }
   return { format: 'unknown', why: `unrecognised table header "${table.header.slice(0, 6).join(',')}"` }
+}
+
+/** The first 64 characters after leading white space (without copying a large text). */
+function leadingText(text: string): string {
+  let i = 0
+  while (i < text.length && /\s/.test(text[i]!)) i++
+  return text.slice(i, i + 64)
 }
 
 function detectJson(doc: unknown): Detected {

@@ -6,7 +6,7 @@ import { SourceError } from './source-error'
 /**
  * The files to read: given files as they are, given folders walked recursively in name order
  * (dot-files skipped). Under folders only data files by name are read (.json, .geojson, .csv, .tsv,
- * .tar, .tgz, .gz); the others are returned as `ignored`. Paths are shown relative to the repo root
+ * .tar, .tgz, .gz, .lbl); the others are returned as `ignored` (a PDS3 .tab among them: its label reads it). Paths are shown relative to the repo root
  * when they are inside its parent folder (`../shared/data/raw/…`), else absolute, with control and
  * bidi characters escaped (a file name is untrusted text printed to a terminal).
  *
@@ -31,7 +31,8 @@ export const DEFAULT_SOURCE_DIRS: readonly string[] = process.env.BUILD_SOURCE_D
   ? process.env.BUILD_SOURCE_DIRS.split(':').filter(Boolean).map((p) => path.resolve(p))
   : [DEFAULT_RAW_DIR, DEFAULT_INCOMING_DIR, DEFAULT_PENDING_DIR]
 
-const DATA_FILE = /\.(json|geojson|csv|tsv|tar|tgz|gz)$/i
+// .lbl: PDS3 labels, among them index-table labels, which read the .tab they point at themselves.
+const DATA_FILE = /\.(json|geojson|csv|tsv|tar|tgz|gz|lbl)$/i
 /** Deepest folder nesting walked (the real data nests 3 levels). */
 const MAX_DEPTH = 32
 
@@ -81,7 +82,7 @@ export function listFiles(inputs: readonly string[]): FileList {
       }
       if (st.isDirectory()) walk(p, target, depth + 1)
       else if (!st.isFile()) ignored.push(p)
-      else if (DATA_FILE.test(name)) {
+      else if (DATA_FILE.test(name) && !/\.tab\.gz$/i.test(name)) {
         if (!data.has(target)) data.set(target, p)
       }
       else ignored.push(p)

@@ -19,6 +19,16 @@ export interface FileText {
 }
 
 export function openFile(absPath: string, displayPath: string): FileText[] {
+  const bytes = openBytes(absPath, displayPath)
+  if (isTar(bytes)) return untar(bytes, displayPath)
+  return [{ text: decodeText(bytes, displayPath) }]
+}
+
+/**
+ * A source file's bytes, gunzipped when it is gzip, under the same bounds as openFile: for a file
+ * read as bytes rather than text (a PDS3 ASCII table, whose rows are checked byte by byte).
+ */
+export function openBytes(absPath: string, displayPath: string): Uint8Array {
   const limit = maxFileBytes()
   let bytes: Uint8Array = readBounded(absPath, displayPath, limit)
   if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) {
@@ -29,8 +39,7 @@ export function openFile(absPath: string, displayPath: string): FileText[] {
       throw new SourceError(displayPath, 'file', `not a valid gzip file (${(e as Error).message})`)
     }
   }
-  if (isTar(bytes)) return untar(bytes, displayPath)
-  return [{ text: decodeText(bytes, displayPath) }]
+  return bytes
 }
 
 /** The file's bytes, refusing one larger than the limit before reading it. */

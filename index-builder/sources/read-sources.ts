@@ -13,6 +13,7 @@ import type { PhotoDraft } from './photo-draft'
 import { RecordError, SourceError, type ReadContext, type Skipped } from './source-error'
 import { validateRecord } from '../normalize/validate-record'
 import { curiosityVoDrafts, readPds3Label, readUrlIndex, type LabelFacts } from './pds3/curiosity-vo'
+import { readMerEdrIndex } from './pds3/mer-edr-index'
 import { readV1Csv } from './v1-csv'
 import { readV1Manifest, type RoverManifest } from './v1-manifest'
 import { readV1Photos } from './v1-photos'
@@ -150,6 +151,12 @@ function readOneFile(
           labels.set(facts.nasa_id, { ...facts, where: file })
         }
         r = { records: 1 }
+        break
+      }
+      case 'pds3-index-table': {
+        // The table is a file beside the label, found by name: a label inside an archive has none.
+        if (entry.member) throw new SourceError(file, 'file', 'a PDS3 index label inside an archive: give the folder holding the label and its table')
+        r = readMerEdrIndex(abs, d.text, ctx)
         break
       }
       case 'url-index': {

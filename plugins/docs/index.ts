@@ -8,6 +8,8 @@ import { API_PREFIX, apiRoot, ApiRootSchema } from './api-root'
 import { docsPage } from './docs-page'
 import { favicon } from './favicon'
 import { landingPage } from './landing-page'
+import { sampleNote } from '../../src/query/catalogue-share'
+import { perSnapshot } from '../../src/store/per-snapshot'
 import { openApiDocument } from './openapi-document'
 
 /**
@@ -47,11 +49,14 @@ export function docsPlugin(deps: PluginDeps) {
   }
 
   // `=> new JsonBody(...)`: Elysia reads these as synchronous (src/http/sync-hook.ts).
-  const landing = landingPage()
+  // One page per index snapshot: whether it is a sample, and of how many photos, changes on reload.
+  const landing = perSnapshot((store) => {
+    const html = landingPage(sampleNote(store).note)
+    return { html, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=3600', 'content-security-policy': pagePolicy(html) } }
+  })
   const icon = favicon()
   const docs = docsPage(`${API_PREFIX}/openapi.json`)
   // Each page's inline script and style are allowed by their hashes (src/http/html-security.ts).
-  const landingHeaders = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=3600', 'content-security-policy': pagePolicy(landing) }
   const docsHeaders = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=3600', 'content-security-policy': pagePolicy(docs) }
   return routesPlugin(deps, 'docs', 'service', [
     route({
@@ -87,7 +92,10 @@ export function docsPlugin(deps: PluginDeps) {
       tags: ['service'],
       keyed: false,
       responses: { 200: { description: 'A small HTML page', mediaType: 'text/html', schema: Type.String() } },
-      handle: () => new Response(landing, { headers: landingHeaders }),
+      handle: ({ request }) => {
+        const page = landing(deps.stores.forRequest(request))
+        return new Response(page.html, { headers: page.headers })
+      },
     }),
     route({
       method: 'GET',

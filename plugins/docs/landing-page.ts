@@ -3,9 +3,9 @@ import { SITE_STYLE, siteHeader } from '../../src/http/site-header'
 
 /**
  * GET /: a small self-contained HTML page (no script, no external asset) for someone who opens
- * the service in a browser, under the site's shared header: what it is, and links to the
- * reference, the OpenAPI document, the health report, the account dashboard and each rover's
- * page. Static text: nothing from the request is echoed.
+ * the service in a browser, under the site's shared header: what it is, links to the reference,
+ * the OpenAPI document, the health report, the account dashboard and each rover's page, and
+ * whether the index served is a sample of NASA's catalogue. Nothing from the request is echoed.
  */
 export const LANDING_LINKS = [
   { href: '/api/v2/docs', label: 'API reference', note: 'every endpoint, parameter and answer, with a form to try calls' },
@@ -14,7 +14,9 @@ export const LANDING_LINKS = [
   { href: '/dashboard', label: 'Dashboard', note: 'sign in to get and manage your API key' },
 ] as const
 
-export function landingPage(): string {
+/** `sample`: the index's one line saying it is a sample (src/query/catalogue-share.ts), shown under the intro; HTML-escaped here. */
+export function landingPage(sample?: string): string {
+  const sampleP = sample ? `\n<p class="sample">This index is ${escapeHtml(sample).replace(/`([^`]*)`/g, '<code>$1</code>')}.</p>` : ''
   const items = LANDING_LINKS.map((l) => `<li><a href="${l.href}">${l.label}</a> <span>${l.note}</span></li>`).join('\n')
   const rovers = ROVERS.map((r) => `<li><a href="/rovers/${r.slug}">${r.name}</a> <span>where it went: its traverse and the places it photographed most (no key needed)</span></li>`).join('\n')
   return `<!doctype html>
@@ -30,7 +32,7 @@ code{background:#eee;padding:0 .25rem;border-radius:3px}
 </style></head>
 <body>${siteHeader('home')}
 <main><h1>Mars rover photo query API</h1>
-<p>Read-only JSON API over the photos taken by Curiosity, Perseverance, Opportunity and Spirit: search photos, rovers, cameras, locations, panoramas and statistics under <code>/api/v2</code>.</p>
+<p>Read-only JSON API over the photos taken by Curiosity, Perseverance, Opportunity and Spirit: search photos, rovers, cameras, locations, panoramas and statistics under <code>/api/v2</code>.</p>${sampleP}
 <ul>
 ${items}
 </ul>
@@ -40,4 +42,8 @@ ${rovers}
 </ul>
 <p>Calls need an <code>X-API-Key</code> header. Keep the key on your server: never ship it in browser code.</p>
 </main></body></html>`
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 }

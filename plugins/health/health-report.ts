@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import type { Store } from '../../src/store/store'
 import type { CounterStoreStatus } from '../../src/limits/counter-store'
+import { sampleNote } from '../../src/query/catalogue-share'
 
 /** The body of GET /health (decisions.md: index version, photo count and build time; behaviour.md §17). */
 export const HealthReportSchema = Type.Object(
@@ -18,6 +19,13 @@ export const HealthReportSchema = Type.Object(
       panoramas: Type.Integer({ minimum: 0 }),
       built_at: Type.String({ format: 'date-time' }),
       load_ms: Type.Number(),
+      sample: Type.Optional(
+        Type.Boolean({
+          description:
+            "True when the index holds less than 99% of the photos NASA's v1 manifests state for the rovers they cover (Curiosity, Opportunity, Spirit: catalogue_share on /api/v2/rovers); absent when the index records no NASA manifest to measure against (synthetic, or built from sources without them)",
+        }),
+      ),
+      note: Type.Optional(Type.String({ description: 'With sample: true, one line saying so and how to mirror the rest' })),
     }),
     rate_limits: Type.Object({
       store: Type.Union([Type.Literal('memory'), Type.Literal('redis')]),
@@ -45,6 +53,7 @@ export function healthReport(store: Store, limits: CounterStoreStatus, startedAt
       panoramas: store.manifest.rows.panoramas,
       built_at: store.manifest.built_at,
       load_ms: store.loadMs,
+      ...sampleNote(store),
     },
     rate_limits: rl,
   }

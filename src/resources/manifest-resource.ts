@@ -6,6 +6,7 @@ import { formatDay } from '../query/param-parsers'
 import { singleEnvelope, wholeListEnvelope } from '../query/envelope'
 import { roverManifests, type ManifestDay, type RoverManifest } from '../query/rover-manifest'
 import { ROVERS_PATH } from './rovers-resource'
+import { shareMembers } from '../query/catalogue-share'
 
 /**
  * GET /api/v2/rovers/{slug}/manifest and /rovers/{slug}/cameras (behaviour.md §12.4, §12.5),
@@ -13,7 +14,8 @@ import { ROVERS_PATH } from './rovers-resource'
  * agree with each other, with the v1 manifest and with the photo endpoints.
  *
  * - manifest: `{data: {id: slug, type: "manifest", attributes: {name, landing_date, launch_date,
- *   status, max_sol, max_date, total_photos, photos[]}}, links.self}`; photos[] per
+ *   status, max_sol, max_date, total_photos, nasa_total_photos?, catalogue_share?, photos[]}},
+ *   links.self}` (the two NASA figures as on the rover, src/query/catalogue-share.ts); photos[] per
  *   (sol, earth_date) ascending: `{sol, earth_date, total_photos, nasa_total_photos?, cameras[]}`.
  *   `nasa_total_photos` is NASA's own v1 manifest figure for the sol where one states it
  *   (decisions.md, Journeys): total_photos below it says how much of that day we do not hold.
@@ -32,7 +34,7 @@ export function roverOf(slug: string): { facts: RoverFacts; code: number } {
 export function getManifest(store: Store, slug: string, base: string): string {
   const { facts, code } = roverOf(slug)
   const m = roverManifests(store)[code]!
-  const attributes = `${roverHead(facts, m)},"photos":[${m.days.map((d) => dayJson(d, true)).join(',')}]`
+  const attributes = `${roverHead(facts, m)}${shareMembers(store, code)},"photos":[${m.days.map((d) => dayJson(d, true)).join(',')}]`
   return singleEnvelope(`{"id":"${facts.slug}","type":"manifest","attributes":{${attributes}}}`, `${base}${ROVERS_PATH}/${facts.slug}/manifest`)
 }
 

@@ -26,6 +26,17 @@ export const ROVER_SUMMARY = {
   max_sol: Type.Optional(Int('Highest sol with photos (absent when the rover has none)')),
   max_date: Type.Optional(Type.String({ format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'Latest earth_date with photos (absent when none)' })),
   total_photos: Int('Photos of the rover in the index'),
+  nasa_total_photos: Type.Optional(
+    Int("Photos NASA's own v1 manifest states for the rover, summed over the sols it lists (Curiosity, Opportunity, Spirit; absent for Perseverance, which has none)"),
+  ),
+  catalogue_share: Type.Optional(
+    Type.Number({
+      minimum: 0,
+      maximum: 1,
+      description:
+        "How much of nasa_total_photos the index holds: the sum over NASA's sols of min(our photos on the sol, NASA's total for it), divided by nasa_total_photos, to 6 decimals. Present with nasa_total_photos.",
+    }),
+  ),
 }
 
 const roverProps = {

@@ -5,6 +5,7 @@ import { notFound } from '../http/problems'
 import { formatDay } from '../query/param-parsers'
 import { singleEnvelope, wholeListEnvelope } from '../query/envelope'
 import { roverStats, type RoverStats } from '../query/stats/rover-stats'
+import { shareMembers } from '../query/catalogue-share'
 
 /**
  * GET /api/v2/rovers and /rovers/{slug} (interface "Rover"; behaviour.md §12).
@@ -19,12 +20,14 @@ import { roverStats, type RoverStats } from '../query/stats/rover-stats'
  *   (the Anchor echoed the slug as typed, §12.3). Unknown slug: 404.
  * - A rover with no photos in the index has total_photos 0 and no max_sol / max_date (unknown
  *   values are omitted, never invented: decisions.md).
+ * - nasa_total_photos and catalogue_share (src/query/catalogue-share.ts) say how much of NASA's
+ *   catalogue the index holds, for the rovers NASA's v1 manifests cover; absent for the others.
  */
 export const ROVERS_PATH = '/api/v2/rovers'
 
 export function listRovers(store: Store, params: URLSearchParams, base: string): string {
   const stats = roverStats(store)
-  return wholeListEnvelope(ROVERS.map((facts, code) => roverJson(facts, stats.rovers[code]!, '')), base, ROVERS_PATH, params)
+  return wholeListEnvelope(ROVERS.map((facts, code) => roverJson(facts, stats.rovers[code]!, shareMembers(store, code), '')), base, ROVERS_PATH, params)
 }
 
 export function getRover(store: Store, slug: string, base: string): string {
@@ -32,14 +35,14 @@ export function getRover(store: Store, slug: string, base: string): string {
   if (code < 0) throw notFound(`No rover has the slug "${slug.slice(0, 40)}". Rovers: ${ROVERS.map((r) => r.slug).join(', ')}.`)
   const facts = ROVERS[code]!
   const cameras = camerasOf(facts.slug).map((c) => `{"id":${JSON.stringify(c.name)},"type":"camera","attributes":{"name":${JSON.stringify(c.name)},"full_name":${JSON.stringify(c.full_name)}}}`)
-  const data = roverJson(facts, roverStats(store).rovers[code]!, `,"relationships":{"cameras":[${cameras.join(',')}]}`)
+  const data = roverJson(facts, roverStats(store).rovers[code]!, shareMembers(store, code), `,"relationships":{"cameras":[${cameras.join(',')}]}`)
   return singleEnvelope(data, `${base}${ROVERS_PATH}/${facts.slug}`)
 }
 
-function roverJson(facts: RoverFacts, stats: RoverStats, extra: string): string {
+function roverJson(facts: RoverFacts, stats: RoverStats, share: string, extra: string): string {
   const counted = stats.total > 0 ? `,"max_sol":${stats.maxSol},"max_date":"${formatDay(stats.maxDate)}"` : ''
   return (
     `{"id":"${facts.slug}","type":"rover","attributes":{"name":${JSON.stringify(facts.name)},"landing_date":"${facts.landing_date}",` +
-    `"launch_date":"${facts.launch_date}","status":"${facts.status}"${counted},"total_photos":${stats.total}}${extra}}`
+    `"launch_date":"${facts.launch_date}","status":"${facts.status}"${counted},"total_photos":${stats.total}${share}}${extra}}`
   )
 }

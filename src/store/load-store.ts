@@ -142,6 +142,14 @@ function readManifestFile(dir: string): Manifest {
     if (f.xxh3 !== undefined && (typeof f.xxh3 !== 'string' || !/^[0-9a-f]{16}$/.test(f.xxh3))) bad(`entry for ${name} has a malformed xxh3`)
     if (f.xxh3_parts !== undefined && (!Array.isArray(f.xxh3_parts) || !f.xxh3_parts.every((h: unknown) => typeof h === 'string' && /^[0-9a-f]{16}$/.test(h)))) bad(`entry for ${name} has malformed xxh3_parts`)
   }
+  if (m.nasa_manifests !== undefined) {
+    const nm = m.nasa_manifests
+    if (typeof nm !== 'object' || nm === null || Array.isArray(nm)) bad('has nasa_manifests that is not an object')
+    for (const [slug, f] of Object.entries<any>(nm)) {
+      if (!(ROVER_SLUGS as readonly string[]).includes(slug)) bad(`has nasa_manifests for an unknown rover ${JSON.stringify(slug).slice(0, 40)}`)
+      for (const k of ['total_photos', 'sols']) if (!Number.isInteger(f?.[k]) || f[k] < 0) bad(`nasa_manifests.${slug}.${k} is ${JSON.stringify(f?.[k])}, not a count`)
+    }
+  }
   if (!Array.isArray(m.sources)) m.sources = []
   return m as Manifest
 }

@@ -15,6 +15,8 @@
  * then id ascending.
  */
 
+import type { RoverSlug } from '../catalog/rovers'
+
 export const INT_ABSENT = -1
 
 export const FILES = {
@@ -172,12 +174,18 @@ export interface JourneyStopColumns {
 
 export interface ManifestSource {
   path: string                   // as given to the builder (relative to the repo or absolute)
-  format: string                 // reader name, e.g. "v1-json", "v1-csv", "m2020-raw-images", "msl-raw-image-items", "mru-record", "manifest", "waypoints"
+  format: string                 // reader name, e.g. "v1-json", "v1-csv", "m2020-raw-images", "msl-raw-image-items", "mru-record", "manifest", "waypoints", "pds3-index-table"
   records: number                // records read
   photos: number                 // photos contributed after dedupe
   skipped: number                // bad records skipped (--skip-bad)
   /** Stated values served otherwise because they contradict their own record (index-builder/normalize/stated-values.ts), per field. */
   contradicted?: Partial<Record<'date_taken_utc' | 'earth_date', number>>
+}
+
+/** One rover's NASA v1 manifest as the build read it: photos summed over the sols it lists. */
+export interface NasaManifestFacts {
+  total_photos: number
+  sols: number
 }
 
 export interface Manifest {
@@ -191,6 +199,13 @@ export interface Manifest {
   sources: ManifestSource[]
   /** The page store (FEED_DIR) the index was built from, when it was built from one (index-builder/fetch/page-store-digest.ts). */
   page_store?: { digest: string; pages: number }
+  /**
+   * What NASA's v1 photo manifests read by the build state, per rover they cover (Curiosity,
+   * Opportunity, Spirit; absent for a rover without one, and absent altogether when the build read
+   * none): `total_photos` summed over the `sols` they list. Part of the content version
+   * (index-builder/encode/manifest.ts), since answers carry it (src/query/catalogue-share.ts).
+   */
+  nasa_manifests?: Partial<Record<RoverSlug, NasaManifestFacts>>
   /**
    * Per file: size, SHA-256 (INDEX_VERIFY=sha256), and xxh3, the fast checksum verified at every load
    * (16 hex digits; absent in older indexes). A file of 4 GiB or more has `xxh3_parts` instead: the

@@ -4723,6 +4723,10 @@ export interface operations {
                                 max_date?: string;
                                 /** @description Photos of the rover in the index */
                                 total_photos: number;
+                                /** @description Photos NASA's own v1 manifest states for the rover, summed over the sols it lists (Curiosity, Opportunity, Spirit; absent for Perseverance, which has none) */
+                                nasa_total_photos?: number;
+                                /** @description How much of nasa_total_photos the index holds: the sum over NASA's sols of min(our photos on the sol, NASA's total for it), divided by nasa_total_photos, to 6 decimals. Present with nasa_total_photos. */
+                                catalogue_share?: number;
                             };
                         }[];
                         meta: {
@@ -4770,6 +4774,10 @@ export interface operations {
                                 max_date?: string;
                                 /** @description Photos of the rover in the index */
                                 total_photos: number;
+                                /** @description Photos NASA's own v1 manifest states for the rover, summed over the sols it lists (Curiosity, Opportunity, Spirit; absent for Perseverance, which has none) */
+                                nasa_total_photos?: number;
+                                /** @description How much of nasa_total_photos the index holds: the sum over NASA's sols of min(our photos on the sol, NASA's total for it), divided by nasa_total_photos, to 6 decimals. Present with nasa_total_photos. */
+                                catalogue_share?: number;
                             };
                         }[];
                         meta: {
@@ -4817,6 +4825,10 @@ export interface operations {
                                 max_date?: string;
                                 /** @description Photos of the rover in the index */
                                 total_photos: number;
+                                /** @description Photos NASA's own v1 manifest states for the rover, summed over the sols it lists (Curiosity, Opportunity, Spirit; absent for Perseverance, which has none) */
+                                nasa_total_photos?: number;
+                                /** @description How much of nasa_total_photos the index holds: the sum over NASA's sols of min(our photos on the sol, NASA's total for it), divided by nasa_total_photos, to 6 decimals. Present with nasa_total_photos. */
+                                catalogue_share?: number;
                             };
                         }[];
                         meta: {
@@ -4912,6 +4924,10 @@ export interface operations {
                                 max_date?: string;
                                 /** @description Photos of the rover in the index */
                                 total_photos: number;
+                                /** @description Photos NASA's own v1 manifest states for the rover, summed over the sols it lists (Curiosity, Opportunity, Spirit; absent for Perseverance, which has none) */
+                                nasa_total_photos?: number;
+                                /** @description How much of nasa_total_photos the index holds: the sum over NASA's sols of min(our photos on the sol, NASA's total for it), divided by nasa_total_photos, to 6 decimals. Present with nasa_total_photos. */
+                                catalogue_share?: number;
                             };
                             relationships: {
                                 cameras: {
@@ -4951,6 +4967,10 @@ export interface operations {
                                 max_date?: string;
                                 /** @description Photos of the rover in the index */
                                 total_photos: number;
+                                /** @description Photos NASA's own v1 manifest states for the rover, summed over the sols it lists (Curiosity, Opportunity, Spirit; absent for Perseverance, which has none) */
+                                nasa_total_photos?: number;
+                                /** @description How much of nasa_total_photos the index holds: the sum over NASA's sols of min(our photos on the sol, NASA's total for it), divided by nasa_total_photos, to 6 decimals. Present with nasa_total_photos. */
+                                catalogue_share?: number;
                             };
                             relationships: {
                                 cameras: {
@@ -4990,6 +5010,10 @@ export interface operations {
                                 max_date?: string;
                                 /** @description Photos of the rover in the index */
                                 total_photos: number;
+                                /** @description Photos NASA's own v1 manifest states for the rover, summed over the sols it lists (Curiosity, Opportunity, Spirit; absent for Perseverance, which has none) */
+                                nasa_total_photos?: number;
+                                /** @description How much of nasa_total_photos the index holds: the sum over NASA's sols of min(our photos on the sol, NASA's total for it), divided by nasa_total_photos, to 6 decimals. Present with nasa_total_photos. */
+                                catalogue_share?: number;
                             };
                             relationships: {
                                 cameras: {
@@ -5493,6 +5517,10 @@ export interface operations {
                                 max_date?: string;
                                 /** @description Photos of the rover in the index */
                                 total_photos: number;
+                                /** @description Photos NASA's own v1 manifest states for the rover, summed over the sols it lists (Curiosity, Opportunity, Spirit; absent for Perseverance, which has none) */
+                                nasa_total_photos?: number;
+                                /** @description How much of nasa_total_photos the index holds: the sum over NASA's sols of min(our photos on the sol, NASA's total for it), divided by nasa_total_photos, to 6 decimals. Present with nasa_total_photos. */
+                                catalogue_share?: number;
                                 /** @description One entry per (sol, earth_date) with photos, ascending */
                                 photos: {
                                     sol: number;
@@ -5533,6 +5561,10 @@ export interface operations {
                                 max_date?: string;
                                 /** @description Photos of the rover in the index */
                                 total_photos: number;
+                                /** @description Photos NASA's own v1 manifest states for the rover, summed over the sols it lists (Curiosity, Opportunity, Spirit; absent for Perseverance, which has none) */
+                                nasa_total_photos?: number;
+                                /** @description How much of nasa_total_photos the index holds: the sum over NASA's sols of min(our photos on the sol, NASA's total for it), divided by nasa_total_photos, to 6 decimals. Present with nasa_total_photos. */
+                                catalogue_share?: number;
                                 /** @description One entry per (sol, earth_date) with photos, ascending */
                                 photos: {
                                     sol: number;
@@ -5573,6 +5605,10 @@ export interface operations {
                                 max_date?: string;
                                 /** @description Photos of the rover in the index */
                                 total_photos: number;
+                                /** @description Photos NASA's own v1 manifest states for the rover, summed over the sols it lists (Curiosity, Opportunity, Spirit; absent for Perseverance, which has none) */
+                                nasa_total_photos?: number;
+                                /** @description How much of nasa_total_photos the index holds: the sum over NASA's sols of min(our photos on the sol, NASA's total for it), divided by nasa_total_photos, to 6 decimals. Present with nasa_total_photos. */
+                                catalogue_share?: number;
                                 /** @description One entry per (sol, earth_date) with photos, ascending */
                                 photos: {
                                     sol: number;
@@ -5941,6 +5977,10 @@ export interface operations {
                             /** Format: date-time */
                             built_at: string;
                             load_ms: number;
+                            /** @description True when the index holds less than 99% of the photos NASA's v1 manifests state for the rovers they cover (Curiosity, Opportunity, Spirit: catalogue_share on /api/v2/rovers); absent when the index records no NASA manifest to measure against (synthetic, or built from sources without them) */
+                            sample?: boolean;
+                            /** @description With sample: true, one line saying so and how to mirror the rest */
+                            note?: string;
                         };
                         rate_limits: {
                             store: "memory" | "redis";
@@ -5964,6 +6004,10 @@ export interface operations {
                             /** Format: date-time */
                             built_at: string;
                             load_ms: number;
+                            /** @description True when the index holds less than 99% of the photos NASA's v1 manifests state for the rovers they cover (Curiosity, Opportunity, Spirit: catalogue_share on /api/v2/rovers); absent when the index records no NASA manifest to measure against (synthetic, or built from sources without them) */
+                            sample?: boolean;
+                            /** @description With sample: true, one line saying so and how to mirror the rest */
+                            note?: string;
                         };
                         rate_limits: {
                             store: "memory" | "redis";
@@ -5987,6 +6031,10 @@ export interface operations {
                             /** Format: date-time */
                             built_at: string;
                             load_ms: number;
+                            /** @description True when the index holds less than 99% of the photos NASA's v1 manifests state for the rovers they cover (Curiosity, Opportunity, Spirit: catalogue_share on /api/v2/rovers); absent when the index records no NASA manifest to measure against (synthetic, or built from sources without them) */
+                            sample?: boolean;
+                            /** @description With sample: true, one line saying so and how to mirror the rest */
+                            note?: string;
                         };
                         rate_limits: {
                             store: "memory" | "redis";

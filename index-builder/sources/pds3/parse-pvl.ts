@@ -76,7 +76,8 @@ function tokenize(text: string): Tok[] {
   return toks
 }
 
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/
+// `\d+(\.\d*)?`, not `\d+\.?\d*`: the latter backtracks quadratically on a long run of digits that fails.
+const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/
 
 function scalar(word: string): PvlScalar {
   return NUMBER.test(word) ? Number(word) : word
