@@ -3,6 +3,7 @@ import { t as T } from 'elysia'
 import { PROBLEMS } from '../src/http/problems'
 import { JsonBody } from '../src/http/json-body'
 import { makeTestApp, type TestApp } from './setup/test-app'
+import { SERVICE_VERSION } from '../src/service-version'
 
 /** Response JSON, untyped (tests assert on its fields). */
 const json = (r: Response): Promise<any> => r.json()
@@ -48,7 +49,7 @@ describe('GET /api/v2 (API root)', () => {
     expect(r.status).toBe(200)
     expect(r.headers.get('x-ratelimit-remaining')).toBe('9999')
     const body = await json(r)
-    expect(body.version).toBe('2.0.0')
+    expect(body.version).toBe(SERVICE_VERSION)
     expect(body.links).toEqual({
       self: 'http://localhost/api/v2',
       openapi: 'http://localhost/api/v2/openapi.json',
