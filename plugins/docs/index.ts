@@ -7,6 +7,7 @@ import { API_PREFIX, apiRoot, ApiRootSchema } from './api-root'
 import { docsPage } from './docs-page'
 import { landingPage } from './landing-page'
 import { openApiDocument } from './openapi-document'
+import { withCodeSamples } from './code-samples'
 
 /**
  * Discovery: GET /api/v2 (keyed and counted like every API call), the OpenAPI 3.1 document at
@@ -71,11 +72,16 @@ export function docsPlugin(deps: PluginDeps) {
     const base = origin(request, deps.config)
     return cached('root ' + base, () => JSON.stringify(apiRoot(routes(), base)))
   }
-  let openApi: { size: number; text: string } | undefined
-  const openApiText = () => {
-    if (openApi === undefined || openApi.size !== deps.routes.size) openApi = { size: deps.routes.size, text: JSON.stringify(openApiDocument(routes(), '/', (name) => deps.routes.tagDescription(name))) }
-    return openApi.text
+  // The document and the reference page rendered from it, again only when a route is declared later.
+  let openApi: { size: number; text: string; page: string } | undefined
+  const rendered = () => {
+    if (openApi === undefined || openApi.size !== deps.routes.size) {
+      const doc = withCodeSamples(openApiDocument(routes(), '/', (name) => deps.routes.tagDescription(name)) as Parameters<typeof withCodeSamples>[0])
+      openApi = { size: deps.routes.size, text: JSON.stringify(doc), page: docsPage(doc as Parameters<typeof docsPage>[0]) }
+    }
+    return openApi
   }
+  const openApiText = () => rendered().text
 
   // `=> new JsonBody(...)`: Elysia reads these as synchronous (src/http/sync-hook.ts).
   const landing = landingPage()
@@ -86,7 +92,7 @@ export function docsPlugin(deps: PluginDeps) {
     .get(
       `${API_PREFIX}/docs`,
       () =>
-        new Response(docsPage(`${API_PREFIX}/openapi.json`), {
+        new Response(rendered().page, {
           headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=3600' },
         }),
     )
