@@ -1,5 +1,6 @@
 import { EXAMPLE_ORIGIN, EXAMPLE_REQUESTS, type ExampleRequest } from './operation-examples'
 import { resolveRef } from './resolve-ref'
+import EXAMPLE_ANSWERS from './reference-examples.json' with { type: 'json' }
 
 /**
  * Copyable snippets of an operation's example request: curl, JavaScript with `fetch`, TypeScript
@@ -64,7 +65,7 @@ function literal(v: string, numeric: boolean): string {
   return q(v)
 }
 
-function typedClient(ex: ExampleRequest, method: string, template: string, numericParams: Set<string>): string | undefined {
+function typedClient(ex: ExampleRequest, method: string, template: string, numericParams: Set<string>, json: boolean): string | undefined {
   if (!template.startsWith('/api/')) return undefined
   const u = new URL(ex.url, EXAMPLE_ORIGIN)
   const path = pathParams(template, u.pathname)
@@ -75,6 +76,7 @@ function typedClient(ex: ExampleRequest, method: string, template: string, numer
   const opts: string[] = []
   if (params.length) opts.push(`params: { ${params.join(', ')} }`)
   if (ex.body !== undefined) opts.push(`body: ${jsLiteral(ex.body)}`)
+  if (!json) opts.push("parseAs: 'text'")
   const call = `await mars.${method}(${q(template)}${opts.length ? `, { ${opts.join(', ')} }` : ''})`
   return [
     "import createClient from 'openapi-fetch'",
@@ -119,7 +121,7 @@ export function codeSamples(method: string, template: string, json: boolean, num
     { lang: 'Shell', label: 'curl', source: curl(ex, method, url) },
     { lang: 'JavaScript', label: 'JavaScript (fetch)', source: fetchJs(ex, method, url, json) },
   ]
-  const typed = typedClient(ex, method, template, numericParams)
+  const typed = typedClient(ex, method, template, numericParams, json)
   if (typed) out.push({ lang: 'TypeScript', label: 'TypeScript (typed client)', source: typed })
   out.push({ lang: 'Python', label: 'Python (standard library)', source: python(ex, method, url, json) })
   return out
@@ -139,8 +141,10 @@ export function operationSamples(doc: unknown, method: string, path: string, op:
       .filter((p) => p?.schema?.type === 'integer' || p?.schema?.type === 'number')
       .map((p) => p!.name!),
   )
+  // The recorded answer's media type when there is one (an export asked for CSV is text), else the document's.
+  const recorded = (EXAMPLE_ANSWERS as Record<string, { type: string }>)[`${method} ${path}`]
   const ok = resolveRef(doc, op.responses?.['200'])
-  const json = !!ok?.content && Object.keys(ok.content).some((t) => t.includes('json'))
+  const json = recorded ? recorded.type.includes('json') : !!ok?.content && Object.keys(ok.content).some((t) => t.includes('json'))
   return codeSamples(method, path, json, numeric)
 }
 
