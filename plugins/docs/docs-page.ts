@@ -17,6 +17,7 @@ import EXAMPLE_ANSWERS from './reference-examples.json' with { type: 'json' }
  */
 interface Doc {
   info: { title: string; version: string; description?: string }
+  tags?: Array<{ name: string; description?: string }>
   paths: Record<string, Record<string, Operation>>
   components?: { responses?: Record<string, { description?: string }>; parameters?: Record<string, Parameter> }
 }
@@ -136,8 +137,16 @@ export function docsPage(doc: Doc): string {
   const toc = sections
     .map(({ s, ops }) => `<li><a href="#${s.id}">${esc(s.title)}</a><ul>${ops.map((e) => `<li><a href="#${anchor(e.method, e.path)}">${esc(e.op.summary ?? e.path)}</a></li>`).join('')}</ul></li>`)
     .join('')
+  // A tag whose operations all sit in one section adds its description there (the v1 layer's, say).
+  const tagSections = new Map<string, Set<string>>()
+  for (const { s, ops } of sections) for (const e of ops) for (const tag of e.op.tags ?? []) (tagSections.get(tag) ?? tagSections.set(tag, new Set()).get(tag)!).add(s.id)
+  const tagNotes = (id: string) =>
+    (doc.tags ?? [])
+      .filter((t) => t.description && tagSections.get(t.name)?.size === 1 && tagSections.get(t.name)!.has(id))
+      .map((t) => markdownHtml(t.description))
+      .join('')
   const body = sections
-    .map(({ s, ops }) => `<h2 id="${s.id}">${esc(s.title)}</h2><div class="md">${markdownHtml(s.intro)}</div>${ops.map((e) => operation(doc, e.method, e.path, e.op)).join('\n')}`)
+    .map(({ s, ops }) => `<h2 id="${s.id}">${esc(s.title)}</h2><div class="md">${markdownHtml(s.intro)}${tagNotes(s.id)}</div>${ops.map((e) => operation(doc, e.method, e.path, e.op)).join('\n')}`)
     .join('\n')
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
