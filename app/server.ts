@@ -29,6 +29,7 @@ import { StoreHolder } from '../src/store/store-holder'
 import { supervise, WORKER_ENV, workersRefusal } from './supervisor'
 import { runtimeSettings } from './runtime-env'
 import { mailLinkOrigin, publicUrlRefusal } from '../src/http/public-origin'
+import { startLines } from './start-lines'
 
 const SHUTDOWN_MS = 10_000
 /** Closing Redis may hang when Redis does: never wait longer than this for it at shutdown. */
@@ -186,6 +187,8 @@ async function main(): Promise<void> {
   })
   // decisions.md, Sign-in links in the log: the one place a token is written is announced at start.
   if (mailer.kind === 'log') logger.log('warn', 'mail.to-stdout', { detail: 'SMTP_URL is not set: dashboard sign-in links are written to stdout as JSON lines (event mail.sign-in-link). Set SMTP_URL, MAIL_FROM and PUBLIC_URL to send them by mail.' })
+  // `npm start` (START_LINES=1): the catalogue and the address as the last start-up lines a person reads.
+  if (process.env.START_LINES === '1' && worker === undefined) process.stdout.write(startLines(store, `http://localhost:${server.port}`))
 
 
   const shutdownMs = (config.shutdownTimeoutS ?? SHUTDOWN_MS / 1000) * 1000

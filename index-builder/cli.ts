@@ -30,6 +30,7 @@ const USAGE = `usage: npm run build-index -- [options] [source files or folders.
   --scale F       synthetic size factor (default 1; 0.01 keeps ~1% of the sols)
   --skip-bad      skip malformed records and files, and report them, instead of failing
   --if-missing    do nothing when DIR/current already holds a complete index
+  --brief         one line before and one after a build instead of the full summary (npm start)
   --progress      draw the progress bar even when stderr is not a terminal
   --keep N        versions to keep in DIR, the current one included (default 2)
   --only-sources  read only the source paths given, not the default real sources
@@ -79,6 +80,7 @@ async function main(): Promise<void> {
         scale: { type: 'string' },
         'skip-bad': { type: 'boolean' },
         'if-missing': { type: 'boolean' },
+        brief: { type: 'boolean' },
         progress: { type: 'boolean' },
         keep: { type: 'string' },
         force: { type: 'boolean' },
@@ -109,10 +111,11 @@ async function main(): Promise<void> {
   if (v['if-missing']) {
     const version = completeIndexAt(out)
     if (version) {
-      process.stdout.write(`index ${version} already at ${join(out, CURRENT)}; not rebuilding (--if-missing)\n`)
+      if (!v.brief) process.stdout.write(`index ${version} already at ${join(out, CURRENT)}; not rebuilding (--if-missing)\n`)
       return
     }
   }
+  if (v.brief) process.stdout.write(`building the index into ${out} from the bundled records (once; about half a minute)\n`)
 
   try {
     const result = await buildIndex({
@@ -125,7 +128,7 @@ async function main(): Promise<void> {
       keep,
       pageStore: v['page-store'],
     })
-    process.stdout.write(formatSummary(result.summary, result.ms) + '\n')
+    process.stdout.write(v.brief ? `built index ${result.summary.version} in ${(result.ms / 1000).toFixed(1)} s (npm run build-index prints the full summary)\n` : formatSummary(result.summary, result.ms) + '\n')
   } catch (e) {
     process.stderr.write(`build-index: failed, the published index is unchanged: ${printable(e instanceof Error ? e.message : String(e))}\n`)
     if (process.env.DEBUG && e instanceof Error && e.stack) process.stderr.write(e.stack + '\n')

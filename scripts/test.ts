@@ -25,7 +25,9 @@ if (!has('redis-server') && process.getuid?.() === 0 && has('apt-get')) {
 for (const [folder, marker] of [['openapi', 'ajv-formats'], ['graph', 'dependency-cruiser']]) {
   if (!existsSync(join(import.meta.dir, '../tools', folder, 'node_modules', marker))) {
     console.error(`[test] installing the tools of tools/${folder}`)
-    spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: join(import.meta.dir, '../tools', folder), stdio: 'inherit' })
+    // npm's notices (engine ranges of the tools' own dependencies) are shown only when the install fails.
+    const r = spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: join(import.meta.dir, '../tools', folder), encoding: 'utf8' })
+    if (r.status !== 0) process.stderr.write(`${r.stdout ?? ''}${r.stderr ?? ''}`)
   }
 }
 

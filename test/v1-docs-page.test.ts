@@ -5,8 +5,8 @@ import { join } from 'node:path'
 import { makeTestApp, type TestApp } from './setup/test-app'
 
 /**
- * The docs page as a browser renders it (Debian chromium, headless, --dump-dom after its script
- * has fetched the OpenAPI document): v1 has its own section, marked as the compatibility layer.
+ * The docs page as a browser renders it (Debian chromium, headless, --dump-dom): v1 has its own
+ * section, marked as the compatibility layer, with the v1 tag's description.
  */
 const CHROMIUM = '/usr/bin/chromium'
 let t: TestApp
@@ -34,7 +34,7 @@ test.skipIf(!existsSync(CHROMIUM))('the rendered docs page has a "v1 (compatibil
   const dom = await new Response(proc.stdout).text()
   clearTimeout(timer)
   await proc.exited
-  expect(dom).toContain('<h2 class="tag">v1 (compatibility)</h2><p>Drop-in replacement')
+  expect(dom).toContain('<h2 id="v1">v1 compatibility</h2><div class="md"><p>The Mars Rover Photos API v1 shapes')
   expect(dom).toContain('Drop-in replacement for the archived NASA Mars Rover Photos API v1')
   for (const p of ['/api/v1/rovers/{name}/photos', '/api/v1/rovers/{name}/latest_photos', '/api/v1/manifests/{name}', '/api/v1/photos/{id}']) expect(dom).toContain(p)
 }, 40_000)

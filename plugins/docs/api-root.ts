@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import type { RouteDoc } from '../../src/http/route-docs'
+import { SERVICE_VERSION } from '../../src/service-version'
 
 export const API_PREFIX = '/api/v2'
 
@@ -32,7 +33,7 @@ export function apiRoot(routes: RouteDoc[], base: string) {
   }
   return {
     name: 'Mars rover photo query API',
-    version: '2.0.0',
+    version: SERVICE_VERSION,
     description: 'Read-only query service over Mars rover photo metadata: photos, rovers, cameras, locations, panoramas and photo statistics.',
     resources,
     links: {

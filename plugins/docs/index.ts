@@ -11,6 +11,7 @@ import { landingPage } from './landing-page'
 import { sampleNote } from '../../src/query/catalogue-share'
 import { perSnapshot } from '../../src/store/per-snapshot'
 import { openApiDocument } from './openapi-document'
+import { withCodeSamples } from './code-samples'
 
 /**
  * Discovery: GET /api/v2 (keyed and counted like every API call), the OpenAPI 3.1 document at
@@ -42,11 +43,16 @@ export function docsPlugin(deps: PluginDeps) {
     const base = origin(request, deps.config)
     return cached('root ' + base, () => JSON.stringify(apiRoot(routes(), base)))
   }
-  let openApi: { size: number; text: string } | undefined
-  const openApiText = () => {
-    if (openApi === undefined || openApi.size !== deps.routes.size) openApi = { size: deps.routes.size, text: JSON.stringify(openApiDocument(routes(), '/', (name) => deps.routes.tagDescription(name))) }
-    return openApi.text
+  // The document and the reference page rendered from it, again only when a route is declared later.
+  let openApi: { size: number; text: string; page: string } | undefined
+  const rendered = () => {
+    if (openApi === undefined || openApi.size !== deps.routes.size) {
+      const doc = withCodeSamples(openApiDocument(routes(), '/', (name) => deps.routes.tagDescription(name)) as Parameters<typeof withCodeSamples>[0])
+      openApi = { size: deps.routes.size, text: JSON.stringify(doc), page: docsPage(doc as Parameters<typeof docsPage>[0]) }
+    }
+    return openApi
   }
+  const openApiText = () => rendered().text
 
   // `=> new JsonBody(...)`: Elysia reads these as synchronous (src/http/sync-hook.ts).
   // One page per index snapshot: whether it is a sample, and of how many photos, changes on reload.
@@ -55,9 +61,13 @@ export function docsPlugin(deps: PluginDeps) {
     return { html, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=3600', 'content-security-policy': pagePolicy(html) } }
   })
   const icon = favicon()
-  const docs = docsPage(`${API_PREFIX}/openapi.json`)
-  // Each page's inline script and style are allowed by their hashes (src/http/html-security.ts).
-  const docsHeaders = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=3600', 'content-security-policy': pagePolicy(docs) }
+  // Each page's inline style is allowed by its hash (src/http/html-security.ts).
+  let docsHeaders: { page: string; headers: Record<string, string> } | undefined
+  const docsAnswer = () => {
+    const page = rendered().page
+    if (docsHeaders === undefined || docsHeaders.page !== page) docsHeaders = { page, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=3600', 'content-security-policy': pagePolicy(page) } }
+    return new Response(page, { headers: docsHeaders.headers })
+  }
   return routesPlugin(deps, 'docs', 'service', [
     route({
       method: 'GET',
@@ -83,7 +93,7 @@ export function docsPlugin(deps: PluginDeps) {
       tags: ['service'],
       keyed: false,
       responses: { 200: { description: 'An HTML page rendering the OpenAPI document', mediaType: 'text/html', schema: Type.String() } },
-      handle: () => new Response(docs, { headers: docsHeaders }),
+      handle: () => docsAnswer(),
     }),
     route({
       method: 'GET',

@@ -2,6 +2,7 @@ import { PROBLEMS, type ProblemKind } from '../../src/http/problems'
 import type { RouteDoc } from '../../src/http/route-docs'
 import { cleanSchema } from './clean-schema'
 import { RATELIMIT_DRAFT } from '../../src/limits/ratelimit-fields'
+import { SERVICE_VERSION } from '../../src/service-version'
 
 /**
  * The OpenAPI 3.1 document of the whole interface, generated from the route registry
@@ -188,7 +189,7 @@ export function openApiDocument(routes: RouteDoc[], serverUrl: string, tagDescri
     openapi: '3.1.0',
     info: {
       title: 'Mars rover photo query API',
-      version: '2.0.0',
+      version: SERVICE_VERSION,
       license: { name: 'Photo metadata: NASA/JPL-Caltech, public domain', url: 'https://www.nasa.gov/nasa-brand-center/images-and-media/' },
       description: [
         'Read-only query service over Mars rover photo metadata.',

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import type { Store } from '../../src/store/store'
 import type { CounterStoreStatus } from '../../src/limits/counter-store'
 import { sampleNote } from '../../src/query/catalogue-share'
+import { SERVICE_VERSION } from '../../src/service-version'
 
 /** The body of GET /health (decisions.md: index version, photo count and build time; behaviour.md §17). */
 export const HealthReportSchema = Type.Object(
@@ -9,6 +10,7 @@ export const HealthReportSchema = Type.Object(
     status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')], {
       description: '`degraded` while Redis is configured but unreachable (rate limits fall back to local counters)',
     }),
+    version: Type.String({ description: 'Release of the service (semantic versioning; the same as the OpenAPI document\'s `info.version`)' }),
     timestamp: Type.String({ format: 'date-time' }),
     uptime_s: Type.Number({ description: 'Seconds since the process started serving' }),
     index: Type.Object({
@@ -43,6 +45,7 @@ export function healthReport(store: Store, limits: CounterStoreStatus, startedAt
   if (limits.kind === 'redis') rl.redis_connected = limits.redisConnected === true
   return {
     status: degraded ? 'degraded' : 'ok',
+    version: SERVICE_VERSION,
     timestamp: new Date(nowMs).toISOString(),
     uptime_s: Math.round((nowMs - startedAtMs) / 100) / 10,
     index: {

@@ -34,7 +34,9 @@ export async function makeDashboardApp(kind: KeyStoreKind, options: Partial<Conf
   const logs: LogLine[] = []
   const log: Logger = { log: (level, event, fields = {}) => void logs.push({ level, event, fields }) }
   const mailer = openMailer({ smtpUrl: smtp.url, mailFrom: config.mailFrom })
-  const deps: AppDeps = { config, stores: new StoreHolder(await testStore(config.indexDir)), keys, limits: new MemoryCounterStore(), log, mailer, clock }
+  // Access lines are kept here, not written to stdout between the test results.
+  const accessLines: string[] = []
+  const deps: AppDeps = { config, stores: new StoreHolder(await testStore(config.indexDir)), keys, limits: new MemoryCounterStore(), log, mailer, clock, accessLog: (line) => void accessLines.push(line) }
   const app = createApp(deps)
   let listening = false
   return {

@@ -5963,6 +5963,8 @@ export interface operations {
                     "application/json": {
                         /** @description `degraded` while Redis is configured but unreachable (rate limits fall back to local counters) */
                         status: "ok" | "degraded";
+                        /** @description Release of the service (semantic versioning; the same as the OpenAPI document's `info.version`) */
+                        version: string;
                         /** Format: date-time */
                         timestamp: string;
                         /** @description Seconds since the process started serving */
@@ -5990,6 +5992,8 @@ export interface operations {
                     "text/json": {
                         /** @description `degraded` while Redis is configured but unreachable (rate limits fall back to local counters) */
                         status: "ok" | "degraded";
+                        /** @description Release of the service (semantic versioning; the same as the OpenAPI document's `info.version`) */
+                        version: string;
                         /** Format: date-time */
                         timestamp: string;
                         /** @description Seconds since the process started serving */
@@ -6017,6 +6021,8 @@ export interface operations {
                     "text/plain": {
                         /** @description `degraded` while Redis is configured but unreachable (rate limits fall back to local counters) */
                         status: "ok" | "degraded";
+                        /** @description Release of the service (semantic versioning; the same as the OpenAPI document's `info.version`) */
+                        version: string;
                         /** Format: date-time */
                         timestamp: string;
                         /** @description Seconds since the process started serving */
