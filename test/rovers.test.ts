@@ -117,7 +117,7 @@ describe('GET /api/v2/rovers', () => {
     expect(expected.get('perseverance')!.maxSol).toBe(1311)
     expect(expected.get('perseverance')!.total).toBe(6017 + 1196)
     expect([...expected.values()].reduce((a, e) => a + e.total, 0)).toBe(11_277 + 7_454 + 818)
-  })
+  }, 30_000)
 
   test('lists the four rovers in slug order with the catalogue facts, in the list envelope with total and returned counts', async () => {
     const body = await json(await t.request('/api/v2/rovers'))

@@ -38,6 +38,22 @@ export interface ClockFit {
 }
 
 const DAY_MS = 86_400_000
+/** Earth days per mean solar day of Mars (Mars24 C-2): mean solar time runs 1/this as fast as UTC. */
+const EARTH_DAYS_PER_SOL = 1.0274912517
+
+/** A label with the Mars24 LMST of its stated UTC, computed once: LMST is linear in UTC (mean solar time). */
+interface Prepared extends ClockLabel {
+  m24: number
+}
+
+function prepare(rover: RoverSlug, labels: readonly ClockLabel[]): Prepared[] {
+  return labels.map((l) => ({ ...l, m24: lmstMsAt(rover, l.utcMs) }))
+}
+
+/** Mars24 LMST at `utcMs`, from the label's LMST at its own UTC (exact between leap seconds). */
+function m24At(l: Prepared, utcMs: number): number {
+  return l.m24 + (utcMs - l.utcMs) / EARTH_DAYS_PER_SOL
+}
 
 interface Knot { sol: number; sclk: number; offset: number; lmst?: number }
 
@@ -90,7 +106,7 @@ function inside(knots: ReadonlyArray<{ sclk: number; v: number }>): (sclk: numbe
   }
 }
 
-function lmstKnots(rover: RoverSlug, labels: readonly ClockLabel[], toUtc: SclkToUtc): Array<{ sol: number; sclk: number; v: number }> {
+function lmstKnots(labels: readonly Prepared[], toUtc: SclkToUtc): Array<{ sol: number; sclk: number; v: number }> {
   const bySol = new Map<number, { sclk: number[]; d: number[] }>()
   for (const l of labels) {
     if (l.lmstMs === undefined) continue
@@ -98,7 +114,7 @@ function lmstKnots(rover: RoverSlug, labels: readonly ClockLabel[], toUtc: SclkT
     if (utc === undefined) continue
     const g = bySol.get(l.sol) ?? { sclk: [], d: [] }
     g.sclk.push(l.sclk)
-    g.d.push(wrapDay(l.lmstMs - lmstMsAt(rover, utc)))
+    g.d.push(wrapDay(l.lmstMs - m24At(l, utc)))
     bySol.set(l.sol, g)
   }
   return [...bySol].map(([sol, g]) => ({ sol, sclk: median(g.sclk), v: median(g.d) })).sort((a, b) => a.sclk - b.sclk)
@@ -106,10 +122,13 @@ function lmstKnots(rover: RoverSlug, labels: readonly ClockLabel[], toUtc: SclkT
 
 /** The clock of a rover fitted on its labels, over the built-in calibration (undefined without labels). */
 export function fitClock(rover: RoverSlug, labels: readonly ClockLabel[], base: RoverCalibration | undefined): ClockFit | undefined {
-  if (labels.length === 0) return undefined
+  return labels.length === 0 ? undefined : fitPrepared(prepare(rover, labels), base)
+}
+
+function fitPrepared(labels: readonly Prepared[], base: RoverCalibration | undefined): ClockFit {
   const knots = utcKnots(labels)
   const toUtc = sclkToUtcFor(utcCalibration(knots, base))
-  const lmst = inside(lmstKnots(rover, labels, toUtc))
+  const lmst = inside(lmstKnots(labels, toUtc))
   return { toUtc, lmstCorrectionMs: (sclk) => Math.round(lmst(sclk)), sols: knots.length, labels: labels.length }
 }
 
@@ -134,16 +153,17 @@ function summary(values: number[]): NumericError {
 export function leaveOneSolOut(rover: RoverSlug, labels: readonly ClockLabel[], base: RoverCalibration | undefined): { utc: NumericError; lmst?: NumericError } | undefined {
   const sols = [...new Set(labels.map((l) => l.sol))]
   if (sols.length < 2) return undefined
+  const prepared = prepare(rover, labels)
   const utc: number[] = []
   const lmst: number[] = []
   for (const sol of sols) {
-    const fit = fitClock(rover, labels.filter((l) => l.sol !== sol), base)!
-    for (const l of labels) {
+    const fit = fitPrepared(prepared.filter((l) => l.sol !== sol), base)
+    for (const l of prepared) {
       if (l.sol !== sol) continue
       const t = fit.toUtc(l.sclk)
-      if (t !== undefined) utc.push((t - l.utcMs) / 1000)
-      const m = fittedLmstMs(rover, fit, l.sclk)
-      if (m !== undefined && l.lmstMs !== undefined) lmst.push(wrapDay(m - l.lmstMs) / 1000)
+      if (t === undefined) continue
+      utc.push((t - l.utcMs) / 1000)
+      if (l.lmstMs !== undefined) lmst.push(wrapDay(m24At(l, t) + fit.lmstCorrectionMs(l.sclk) - l.lmstMs) / 1000)
     }
   }
   return { utc: summary(utc), ...(lmst.length > 0 ? { lmst: summary(lmst) } : {}) }
