@@ -141,11 +141,11 @@ export function renderMarkdown(r: BenchResult): string {
 
 interface IngestFigures {
   stand_in: { records: number; perseverance_sols: number; per_sol: number }
-  mirror: { seconds: number; peak_rss_mb: number; requests: number; images: number; feed_bytes: number; page_store_bytes: number }
+  mirror: { seconds: number; peak_rss_mb: number; requests: number; images: number; feed_bytes: number; page_store_bytes?: number }
   build?: { seconds: number; peak_rss_mb: number; photos: number }
   synthetic?: { seconds: number; peak_rss_mb: number; photos: number }
   update?: { served_after_s: number | null; build_ms: number | null; rebuild_seconds?: number }
-  disk?: { index_bytes: number }
+  disk?: { index_bytes: number; page_store_bytes?: number }
   goals?: Array<{ goal: string; value: number | null; limit: number; met: boolean }>
 }
 
@@ -154,7 +154,7 @@ function ingestSection(g: IngestFigures): string {
   const rows: string[][] = [
     ['stand-in feed', `${g.stand_in.perseverance_sols} Perseverance sols × ${g.stand_in.per_sol} (${g.stand_in.records} records) + the real Curiosity records`],
     ['mirror at --rate 1000', `${g.mirror.seconds} s, ${g.mirror.requests} requests, ${g.mirror.images} images, peak RSS ${g.mirror.peak_rss_mb} MiB`],
-    ['page store / feed bytes', `${mb(g.mirror.page_store_bytes)} / ${mb(g.mirror.feed_bytes)}`],
+    ['page store / feed bytes', `${mb(g.mirror.page_store_bytes ?? g.disk?.page_store_bytes ?? NaN)} / ${mb(g.mirror.feed_bytes)}`],
   ]
   if (g.build && g.synthetic) {
     rows.push(['build from pages', `${g.build.seconds} s, ${g.build.photos} photos, peak RSS ${g.build.peak_rss_mb} MiB`])
