@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { EXAMPLE_ORIGIN } from '../plugins/docs/operation-examples'
@@ -32,8 +32,11 @@ beforeAll(async () => {
   samples = Object.entries(doc.paths).flatMap(([path, ops]) =>
     Object.entries(ops).flatMap(([m, op]) => (op['x-codeSamples'] ?? []).map((sample) => ({ op: `${m.toUpperCase()} ${path}`, sample }))),
   )
-  mkdirSync(join(typed, 'clients/typescript'), { recursive: true })
-  copyFileSync(join(ROOT, 'clients/typescript/schema.d.ts'), join(typed, 'clients/typescript/schema.d.ts'))
+  // The client's TypeScript sources as they sit in the repository, so './clients/typescript/schema' resolves as it does there.
+  cpSync(join(ROOT, 'clients/typescript'), join(typed, 'clients/typescript'), {
+    recursive: true,
+    filter: (src) => !/[\\/](node_modules|dist)$/.test(src) && (!/\.[a-z]+$/.test(src) || /\.ts$/.test(src)),
+  })
 }, 300_000) // a fresh clone installs tools/openapi first
 afterAll(async () => {
   await server?.stop()
