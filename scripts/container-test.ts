@@ -115,6 +115,10 @@ try {
     for (const s of instances) if (events(await logsOf(s), 'supervisor.started').length === 0) return false
     return true
   })
+  for (const s of instances) {
+    const uid = (await run(['podman', 'exec', container(s), 'id', '-u'], { env, capture: true, quiet: true })).trim()
+    check(uid === '10001', `${s} runs as uid ${uid}, not the image's user mars (10001)`)
+  }
 
   // 2. A key made through the dashboard, behind HAProxy; the sign-in link from an instance's log.
   const email = `ops-${Date.now()}@example.org`
