@@ -112,7 +112,7 @@ export const deepPage = (rows: number) => (rows >= 200_000 ? 2000 : Math.max(2, 
 export function queryShapes(ctx: ShapeContext): QueryShape[] {
   const { facts: f } = ctx
   const order = orderWith(f.nullable)
-  const DEFAULT_ORDER = order('date_taken_utc DESC')
+  const DEFAULT_ORDER = order('taken_sort DESC')
   const { main: m, second: s } = f
   const deep = deepPage(f.rows)
   const deepMain = deepPage(m.count)
@@ -149,9 +149,9 @@ export function queryShapes(ctx: ShapeContext): QueryShape[] {
 
   const c = ctx.cursorAfterDeepPage
   const after = c && (Number.isNaN(c.lastTaken)
-    ? `date_taken_utc IS NULL AND id > ${c.lastId}`
-    : `date_taken_utc < ${c.lastTaken} OR (date_taken_utc = ${c.lastTaken} AND id > ${c.lastId})` +
-      (f.nullable.has('date_taken_utc') ? ' OR date_taken_utc IS NULL' : ''))
+    ? `taken_sort IS NULL AND id > ${c.lastId}`
+    : `taken_sort < ${c.lastTaken} OR (taken_sort = ${c.lastTaken} AND id > ${c.lastId})` +
+      (f.nullable.has('taken_sort') ? ' OR taken_sort IS NULL' : ''))
   shapes.push({
     name: `cursor-after-page-${deep}`, group: 'other', work: 'sort', endpoint: 'photos', query: c ? `cursor=${encodeURIComponent(c.token)}` : '',
     skip: c ? undefined : 'no cursor.next after the deep page (index too small, or the engine gave none)',

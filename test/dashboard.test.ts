@@ -56,7 +56,7 @@ for (const kind of keyStoreKinds()) {
       expect(createdHtml).toContain('Your key is created.')
       const key = KEY.exec(createdHtml)![0]
       // The first request, ready with the key in it (the placeholder base: no PUBLIC_URL here).
-      expect(createdHtml).toContain(`curl -H &#39;X-API-Key: ${key}&#39; \\\n  &#39;https://mars-api.example/api/v2/photos?rovers=curiosity&#38;sol=1000&#38;per_page=5&#39;`)
+      expect(createdHtml).toContain(`curl -H &#39;X-API-Key: ${key}&#39; \\\n  &#39;http://localhost/api/v2/photos?rovers=curiosity&#38;sol=1000&#38;per_page=5&#39;`)
       expect((await t.app.handle(new Request('http://localhost/api/v2/photos?per_page=1', { headers: { 'x-api-key': key } }))).status).toBe(200)
       // Reloading the dashboard never shows the key again.
       const again = await (await c.get('/dashboard')).text()

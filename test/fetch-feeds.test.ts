@@ -55,11 +55,12 @@ describe('fetching the feeds', () => {
     expect(readdirSync(join(dir, 'perseverance', 'sol-00002'))).toHaveLength(11) // 1,036 images, 100 a page
     expect(c.images.new).toBe(server.records('curiosity', 3027).length)
     expect(c.errors).toEqual([])
-    // The builder's own readers take the saved pages: one photo per NASA image id.
+    // The builder's own readers take the saved pages: one photo per NASA image id as the feed
+    // states it (a Perseverance id with its product version; the served nasa_id drops it).
     const read = await readSources([dir])
     const formats = new Set(read.sources.map((s) => s.format))
     expect([...formats].sort()).toEqual(['m2020-raw-images', 'msl-raw-image-items'])
-    const ids = read.records.map((r) => r.nasa_id)
+    const ids = read.records.map((r) => r.id_key ?? r.nasa_id)
     expect(new Set(ids).size).toBe(ids.length)
     const unmapped = read.unmapped.reduce((n, u) => n + u.photos, 0)
     expect(read.records.length + unmapped).toBe(1196 + c.images.new)

@@ -123,6 +123,18 @@ describe('GET /api/v2/locations on the real records', () => {
       const doc = JSON.parse(read(f))
       for (const p of Array.isArray(doc) ? doc : doc.photos) urls.push(p.img_src)
     }
+    // pending (SOURCES.md §2.14-2.16): v1 records under photos or pics, and URL lists keyed by camera
+    const PENDING = join(import.meta.dir, '../../shared/data/pending')
+    const readPending = (f: string) => {
+      const b = readFileSync(join(PENDING, f))
+      return f.endsWith('.gz') ? new TextDecoder().decode(Bun.gunzipSync(b)) : b.toString('utf8')
+    }
+    for (const f of ['sjproctor__learn-react-challenges/mockNasa.json', 'milutinm__puliLabSample/mock.json.gz']) {
+      const doc = JSON.parse(readPending(f))
+      for (const p of doc.photos ?? doc.pics) urls.push(p.img_src)
+    }
+    // (a list holds URLs, or {url, score} objects: the score is not NASA data)
+    for (const list of Object.values(JSON.parse(readPending('Arnav235__mars_photos_app/data.json')) as Record<string, Array<string | { url: string }>>)) for (const u of list) urls.push(typeof u === 'string' ? u : u.url)
     for (const line of read('GuiihDantas__mars-perseverance-data/dados_fotos_perseverance.csv.gz').trim().split(/\r?\n/).slice(1)) urls.push(line.split(',')[3]!)
     // incoming (SOURCES.md §2.11, §2.13): the v1 table's MSSS URLs carry no site/drive; the VO archive's ids do
     for (const p of [...trelliscopePhotos(), ...curiosityVoPhotos()]) urls.push(p.url)

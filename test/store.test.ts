@@ -1,3 +1,4 @@
+import { takenSortColumn } from '../src/query/sort-values'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -59,7 +60,8 @@ function recordAt(s: Store, row: number): Omit<PhotoRecord, 'source'> {
 
 /** A record as the store can hold it: mast angles are Float32 columns (schema.ts). */
 function storable(rec: PhotoRecord): Omit<PhotoRecord, 'source'> {
-  const { source: _source, ...r } = rec
+  // id_key is the builder's (the id as the record states it, which numeric ids are computed from): not stored.
+  const { source: _source, id_key: _idKey, ...r } = rec
   const out: Record<string, unknown> = { ...r, images: { ...r.images } }
   if (r.mast_azimuth !== undefined) out.mast_azimuth = Math.fround(r.mast_azimuth)
   if (r.mast_elevation !== undefined) out.mast_elevation = Math.fround(r.mast_elevation)
@@ -92,8 +94,9 @@ describe('a store loaded from the built real index', () => {
     expect(compared).toBe(records.length)
   })
 
-  test('photo rows are in the default order: date_taken_utc descending, unknown last, then id ascending', () => {
-    const { date_taken_utc: t, id } = store.photos
+  test('photo rows are in the default order: the date_taken_utc sort key descending (no time: the end of its earth_date), unknown last, then id ascending', () => {
+    const { id } = store.photos
+    const t = takenSortColumn(store.photos.date_taken_utc, store.photos.earth_date, store.photos.length)
     for (let i = 1; i < store.photos.length; i++) {
       const a = t[i - 1]!
       const b = t[i]!

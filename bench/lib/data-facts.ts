@@ -1,3 +1,4 @@
+import { takenSortColumn } from '../../src/query/sort-values'
 import type { Store } from '../../src/store/store'
 import { INT_ABSENT, type Utf8Column } from '../../src/store/schema'
 import { ROVER_SLUGS } from '../../src/catalog/rovers'
@@ -171,7 +172,7 @@ export function dataFacts(store: Store): DataFacts {
 
   const nullable = new Set<string>()
   const absent: Array<[string, ArrayLike<number>, (v: number) => boolean]> = [
-    ['date_taken_utc', p.date_taken_utc, Number.isNaN], ['mars_time_ms', p.mars_time_ms, (v) => v < 0],
+    ['date_taken_utc', p.date_taken_utc, Number.isNaN], ['taken_sort', takenSortColumn(p.date_taken_utc, p.earth_date, p.length), Number.isNaN], ['mars_time_ms', p.mars_time_ms, (v) => v < 0],
     ['sol', p.sol, (v) => v < 0], ['site', p.site, (v) => v < 0], ['drive', p.drive, (v) => v < 0],
     ['width', p.width, (v) => v < 0], ['height', p.height, (v) => v < 0],
     ['mast_az', p.mast_azimuth, Number.isNaN], ['mast_el', p.mast_elevation, Number.isNaN],

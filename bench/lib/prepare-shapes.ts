@@ -1,3 +1,4 @@
+import { takenSortKey } from '../../src/query/sort-values'
 import type { Store } from '../../src/store/store'
 import { deepPage, queryShapes, type QueryShape, type ShapeContext } from '../shapes'
 import { dataFacts } from './data-facts'
@@ -24,7 +25,7 @@ export function prepareShapes(engine: EngineApi, store: Store): QueryShape[] {
       const last = doc.data?.[doc.data.length - 1]
       if (typeof token === 'string' && last) {
         const row = rowOfId(store, Number(last.id))
-        ctx.cursorAfterDeepPage = { token, lastId: Number(last.id), lastTaken: store.photos.date_taken_utc[row] }
+        ctx.cursorAfterDeepPage = { token, lastId: Number(last.id), lastTaken: takenSortKey(store.photos.date_taken_utc[row], store.photos.earth_date[row]) ?? NaN }
       }
     } catch {
       // the cursor shape reports itself skipped

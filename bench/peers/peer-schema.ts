@@ -20,14 +20,19 @@ const cols = (spec: string): Column[] =>
     return { name, type: type.join(' ') }
   })
 
-/** Photos. Times: date_taken_utc in ms since the epoch (as the store keeps it). */
+/**
+ * Photos. Times: date_taken_utc in ms since the epoch (as the store keeps it); taken_sort is our
+ * sort key of it (src/query/sort-values.ts takenSortKey: a photo without a time sorts at the last
+ * instant of its earth_date), which a user of a peer would store beside it to order "latest first".
+ */
 export const PHOTO_COLUMNS = cols(`
   id integer, rover_id smallint, camera_id smallint, camera text, nasa_id text, sol integer,
   earth_date date, date_taken_utc double precision, date_taken_mars text, mars_time_ms integer,
   sample_type text, width integer, height integer, site integer, drive integer,
   coord_x double precision, coord_y double precision, coord_z double precision,
   mast_az real, mast_el real, sclk double precision, image_dir text, image_small text,
-  image_medium text, image_large text, image_full text, title text, caption text, credit text`)
+  image_medium text, image_large text, image_full text, title text, caption text, credit text,
+  taken_sort double precision`)
 
 export const LOCATION_COLUMNS = cols(`
   id text, rover_id smallint, site integer, drive integer, first_date date, last_date date,
@@ -42,7 +47,7 @@ export const PANORAMA_COLUMNS = cols(`
   quality text, photo_ids text`)
 
 /** Columns a photo page returns (everything the JSON of a photo is made from). */
-export const PHOTO_PAGE_COLUMNS = PHOTO_COLUMNS.filter((c) => c.name !== 'camera_id' && c.name !== 'mars_time_ms').map((c) => c.name).join(', ')
+export const PHOTO_PAGE_COLUMNS = PHOTO_COLUMNS.filter((c) => c.name !== 'camera_id' && c.name !== 'mars_time_ms' && c.name !== 'taken_sort').map((c) => c.name).join(', ')
 
 const table = (name: string, columns: Column[], extra = '') =>
   `CREATE TABLE ${name} (${columns.map((c) => `${c.name} ${c.type}`).join(', ')}${extra})`
@@ -68,6 +73,7 @@ export const POSTGRES_INDEXES = [
   'CREATE INDEX ON photos (sol)',
   'CREATE INDEX ON photos (earth_date)',
   'CREATE INDEX ON photos (date_taken_utc)',
+  'CREATE INDEX ON photos (taken_sort)',
   'CREATE INDEX ON photos (nasa_id)',
   'CREATE INDEX ON photos (camera_id)',
   'CREATE INDEX ON photos (site, drive)',

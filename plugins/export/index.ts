@@ -9,13 +9,13 @@ import { contextOf } from '../../src/http/request-context'
 import { negotiateMediaType } from '../../src/http/negotiate'
 import { entityTag } from '../../src/http/entity-tag'
 import { effectiveLimits, rateLimitHeaders } from '../../src/limits/limit-rules'
-import { chargeExport } from './charge-export'
+import { chargeExport } from '../../src/limits/charge-export'
 
 /**
  * `GET /api/v2/photos/export`: every photo matching a photo-list query, streamed in the requested
  * order as Arrow, NDJSON, CSV or JSON (src/query/export). Thin: it pins the snapshot, plans the
  * export (the list's own parser: a bad parameter is the list's 400), charges it before the first
- * byte (./charge-export.ts), and hands the stream the in-flight slot, which is given back when
+ * byte (src/limits/charge-export.ts), and hands the stream the in-flight slot, which is given back when
  * the stream ends, however it ends (completion, client gone, timeout).
  */
 export function exportPlugin(deps: PluginDeps) {

@@ -10,7 +10,7 @@ import { contextOf } from '../../src/http/request-context'
 import { effectiveLimits, rateLimitHeaders } from '../../src/limits/limit-rules'
 import { ROWS_PER_CALL } from '../../src/query/export/export-plan'
 import type { Store } from '../../src/store/store'
-import { chargeExport, type ChargeWording } from '../export/charge-export'
+import { chargeExport, type ChargeWording } from '../../src/limits/charge-export'
 import { v1Manifest, v1PhotoById, v1RoverByName, v1RoverList } from '../../src/v1/v1-resources'
 import { V1_RESPONSES } from '../../src/v1/v1-schemas'
 

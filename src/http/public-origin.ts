@@ -1,4 +1,9 @@
-import type { Config } from '../config'
+/** The settings read here (src/config.ts holds them; named structurally, since config.ts parses PUBLIC_URL with this module). */
+interface OriginSettings {
+  publicUrl?: string
+  port: number
+  smtpUrl?: string
+}
 
 /**
  * The origin every mailed link points at (the dashboard's sign-in link): PUBLIC_URL, set by the
@@ -10,12 +15,12 @@ import type { Config } from '../config'
  * developer reading the link on stdout, useless for real mail, which is why a server with
  * SMTP_URL and no PUBLIC_URL refuses to start (publicUrlRefusal).
  */
-export function mailLinkOrigin(config: Pick<Config, 'publicUrl' | 'port'>, port = config.port): string {
+export function mailLinkOrigin(config: Pick<OriginSettings, 'publicUrl' | 'port'>, port = config.port): string {
   return config.publicUrl ?? `http://localhost:${port}`
 }
 
 /** Why the server must not start with this configuration, or undefined. */
-export function publicUrlRefusal(config: Pick<Config, 'publicUrl' | 'smtpUrl'>): string | undefined {
+export function publicUrlRefusal(config: Pick<OriginSettings, 'publicUrl' | 'smtpUrl'>): string | undefined {
   if (config.smtpUrl && !config.publicUrl)
     return 'SMTP_URL is set but PUBLIC_URL is not: set PUBLIC_URL to the origin your users reach the service at (for example https://mars-api.example). Mailed sign-in links are built from it, never from a request header.'
   return undefined

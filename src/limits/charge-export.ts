@@ -1,7 +1,7 @@
-import { ProblemError } from '../../src/http/problems'
-import type { CounterStore, Limits } from '../../src/limits/counter-store'
-import { secondsUntil, windowsAt } from '../../src/limits/windows'
-import { ROWS_PER_CALL } from '../../src/query/export/export-plan'
+import { ProblemError } from '../http/problems'
+import type { CounterStore, Limits } from './counter-store'
+import { secondsUntil, windowsAt } from './windows'
+import { ROWS_PER_CALL } from '../query/export/export-plan'
 
 /**
  * Charges an export before a byte is streamed (decisions.md, Export charging): it costs one call
