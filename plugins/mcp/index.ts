@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox'
 import type { PluginDeps } from '../../src/app-deps'
 import { ProblemError, validationError } from '../../src/http/problems'
 import { readCappedBody } from '../../src/http/read-capped-body'
@@ -54,17 +55,21 @@ export function mcpPlugin(deps: PluginDeps, handle: (request: Request) => Promis
       status: 405,
       headers: { allow: 'POST', 'content-type': 'application/json' },
     })
+  const id = Type.Union([Type.String(), Type.Integer(), Type.Null()])
+  const reply = Type.Object({ jsonrpc: Type.Literal('2.0'), id, result: Type.Optional(Type.Unknown()), error: Type.Optional(Type.Object({ code: Type.Integer(), message: Type.String(), data: Type.Optional(Type.Unknown()) })) }, { description: 'A JSON-RPC 2.0 response' })
+  const message = Type.Object({ jsonrpc: Type.Literal('2.0'), id: Type.Optional(id), method: Type.String(), params: Type.Optional(Type.Unknown()) }, { description: 'A JSON-RPC 2.0 request or notification (MCP: initialize, tools/list, tools/call, resources/list, resources/read)' })
   const doc = {
     path: MCP_PATH,
     tags: ['mcp'],
-    responses: { 200: { description: 'JSON-RPC answer' }, 400: { description: 'Malformed JSON-RPC message' }, 401: { description: 'No or unknown key' }, 405: { description: 'Not POST' }, 406: { description: 'Accept does not allow application/json and text/event-stream' }, 429: { description: 'Over a limit of the key' } },
+    responses: { 200: { description: 'The JSON-RPC answer (an array for a batch)', schema: Type.Union([reply, Type.Array(reply)]) }, 401: { description: 'No or unknown key' }, 408: { description: 'Body too slow' }, 413: { description: 'Body too large' }, 429: { description: 'Over a limit of the key' } },
   }
   return routesPlugin(deps, 'mcp', 'mcp', [
     route({
       ...doc,
       method: 'POST',
+      body: Type.Union([message, Type.Array(message)]),
       summary: 'Model Context Protocol (Streamable HTTP, stateless, JSON answers): the catalogue as tools for assistants and agents',
-      description: 'Tools search_photos, get_photos, photo_stats, list_rovers, rover_manifest, rover_traverse, list_cameras, find_locations, find_panoramas, each answering as the HTTP route it names; resources: this OpenAPI document and a guide. Each POST counts as one request, and each API request a tool makes counts as well. See docs/mcp.md.',
+      description: 'Tools search_photos, get_photos, photo_stats, list_rovers, rover_manifest, rover_traverse, list_cameras, find_locations, find_panoramas, each answering as the HTTP route it names; resources: this OpenAPI document and a guide. Each POST counts as one request, and each API request a tool makes counts as well. Protocol errors are JSON-RPC error bodies from the MCP transport (400 malformed message, 406 Accept without application/json and text/event-stream, 415 body not JSON); GET and DELETE are 405. See docs/mcp.md.',
       hook: { parse: 'none' },
       handle: answer,
     }),
