@@ -23,6 +23,7 @@ import { roverManifestPlugin } from '../plugins/rover-manifest'
 import { v1Plugin } from '../plugins/v1'
 import { dashboardPlugin } from '../plugins/dashboard'
 import { journeysPlugin } from '../plugins/journeys'
+import { mcpPlugin } from '../plugins/mcp'
 
 /**
  * The request pipeline, top to bottom in the order a request meets it. The gates (auth, ETag,
@@ -37,6 +38,8 @@ export function createApp(appDeps: AppDeps) {
   // `app` is read when a request asks for its peer, by then assigned.
   const peer = (request: Request) => app.server?.requestIP(request)?.address
   const port = () => app.server?.port
+  // The tools of /mcp answer through this app's own handler (plugins/mcp).
+  const own = (request: Request): Promise<Response> => app.handle(request)
   const deps: PluginDeps = { ...appDeps, routes: new RouteDocs(), early: new EarlyAnswers(), peer, port }
   // standardHostname off: Elysia reads the path after the first `/` past `//`, not at a fixed
   // offset that a Host shorter than 4 characters moved into the path.
@@ -62,6 +65,7 @@ export function createApp(appDeps: AppDeps) {
     .use(v1Plugin(deps)) // the v1 compatibility layer (/api/v1, /mars-photos/api/v1)
     .use(dashboardPlugin(deps)) // /dashboard: HTML pages on their own session cookie; no API key, not counted
     .use(journeysPlugin(deps)) // journey, traverse (keyed) and the public rover pages
+    .use(mcpPlugin(deps, own)) // POST /mcp: the Model Context Protocol; each tool answers through this app's own handler with the caller's key
     .use(catchAllPlugin(deps, { routes })) // every other path: keyed 404 / 405
   routes.bind(() => app.routes)
   // Request id, CORS, access log and metrics around the whole pipeline (app/edge.ts).

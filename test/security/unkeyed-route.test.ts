@@ -83,8 +83,9 @@ describe('every route of the assembled app, including routes added later, needs 
           const label = `${method} http://${host}${prefix}${path}`
           // An open route may refuse for its own reasons (the dashboard's session), never for want of an API key.
           if (open) expect({ label, keyRefused: res.status === 401 && (await res.text()).includes(MISSING_KEY_DETAIL) }).toEqual({ label, keyRefused: false })
-          // Behind a prefix no route takes the path: under the API it is keyed, elsewhere a plain 404, never the route's answer.
-          else expect({ label, status: res.status }).toEqual({ label, status: isApiPath(prefix + path) ? 401 : 404 })
+          // A keyed route answers 401 at its own path (under the API or not: /mcp). Behind a prefix no route takes the
+          // path: under the API it is keyed, elsewhere a plain 404, never the route's answer.
+          else expect({ label, status: res.status }).toEqual({ label, status: prefix === '' || isApiPath(prefix + path) ? 401 : 404 })
         }
       }
     }
@@ -100,7 +101,7 @@ describe('every route of the assembled app, including routes added later, needs 
           const open = prefix === '' && !t.app.routeDocs.needsKey(method, r.path, path)
           const label = `${method} ${prefix}${path} Host: ${host}`
           if (open) expect({ label, keyRefused: a?.status === 401 && String(a?.body).includes(MISSING_KEY_DETAIL) }).toEqual({ label, keyRefused: false })
-          else expect({ label, status: a?.status }).toEqual({ label, status: isApiPath(prefix + path) ? 401 : 404 })
+          else expect({ label, status: a?.status }).toEqual({ label, status: prefix === '' || isApiPath(prefix + path) ? 401 : 404 })
         }
       }
     }

@@ -76,7 +76,8 @@ module.exports = {
     // Type-only imports count: they are dependencies of the design even when erased at run time.
     tsPreCompilationDeps: true,
     doNotFollow: { path: 'node_modules' },
-    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] },
+    // Package "exports" maps (with their wildcard subpaths) resolve as Bun resolves them.
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'], exportsFields: ['exports'], conditionNames: ['import', 'bun', 'node', 'default'] },
     moduleSystems: ['es6', 'cjs'],
   },
 }

@@ -566,6 +566,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Model Context Protocol (Streamable HTTP, stateless, JSON answers): the catalogue as tools for assistants and agents
+         * @description Tools search_photos, get_photos, photo_stats, list_rovers, rover_manifest, rover_traverse, list_cameras, find_locations, find_panoramas, each answering as the HTTP route it names; resources: this OpenAPI document and a guide. Each POST counts as one request, and each API request a tool makes counts as well. Protocol errors are JSON-RPC error bodies from the MCP transport (400 malformed message, 406 Accept without application/json and text/event-stream, 415 body not JSON); GET and DELETE are 405. See docs/mcp.md.
+         */
+        post: operations["postMcp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/rovers/{slug}": {
         parameters: {
             query?: never;
@@ -6050,6 +6070,120 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLargeProblem"];
+            500: components["responses"]["InternalProblem"];
+        };
+    };
+    postMcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    jsonrpc: "2.0";
+                    id?: string | number | null;
+                    method: string;
+                    params?: unknown;
+                } | {
+                    /** @constant */
+                    jsonrpc: "2.0";
+                    id?: string | number | null;
+                    method: string;
+                    params?: unknown;
+                }[];
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC answer (an array for a batch) */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        id: string | number | null;
+                        result?: unknown;
+                        error?: {
+                            code: number;
+                            message: string;
+                            data?: unknown;
+                        };
+                    } | {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        id: string | number | null;
+                        result?: unknown;
+                        error?: {
+                            code: number;
+                            message: string;
+                            data?: unknown;
+                        };
+                    }[];
+                    "text/json": {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        id: string | number | null;
+                        result?: unknown;
+                        error?: {
+                            code: number;
+                            message: string;
+                            data?: unknown;
+                        };
+                    } | {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        id: string | number | null;
+                        result?: unknown;
+                        error?: {
+                            code: number;
+                            message: string;
+                            data?: unknown;
+                        };
+                    }[];
+                    "text/plain": {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        id: string | number | null;
+                        result?: unknown;
+                        error?: {
+                            code: number;
+                            message: string;
+                            data?: unknown;
+                        };
+                    } | {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        id: string | number | null;
+                        result?: unknown;
+                        error?: {
+                            code: number;
+                            message: string;
+                            data?: unknown;
+                        };
+                    }[];
+                };
+            };
+            400: components["responses"]["ValidationProblem"];
+            /** @description No or unknown key */
+            401: components["responses"]["UnauthorizedProblem"];
+            /** @description Body too slow */
+            408: components["responses"]["RequestTimeoutProblem"];
+            /** @description Body too large */
+            413: components["responses"]["PayloadTooLargeProblem"];
+            /** @description Over a limit of the key */
+            429: components["responses"]["RateLimitedProblem"];
             500: components["responses"]["InternalProblem"];
         };
     };
