@@ -168,7 +168,7 @@ async function runOne(job: Job): Promise<void> {
     } catch {
       answer = undefined
     }
-    judged = judgeHttpAnswer({ method: r.method, framed: reachesApp(r) }, answer)
+    judged = judgeHttpAnswer({ method: r.method, framed: reachesApp(r), target: r.target }, answer)
     label = describe(r)
     if (answer && judged.layer === 'app') {
       judged.violations.push(...keyViolations(r.target, carriesKey(r.headers, [ctx.keys.valid, ctx.keys.limited]), answer.status, answer.body))

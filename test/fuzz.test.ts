@@ -59,7 +59,7 @@ describe('in-process (app.handle)', () => {
         const res = await t.app.handle(toRequest(r, 'http://localhost'))
         const body = await res.text()
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1)
-        const v = [...checkAnswer(r.method, res.status, res.headers, body), ...keyViolations(r.target, carriesKey(r.headers, [ctx.keys.valid, ctx.keys.limited]), res.status, body)]
+        const v = [...checkAnswer(r.method, res.status, res.headers, body, r.target), ...keyViolations(r.target, carriesKey(r.headers, [ctx.keys.valid, ctx.keys.limited]), res.status, body)]
         if (v.length) throw new Error(`${describeRequest(r)}\n  -> ${v.join('; ')}`)
       }),
       { numRuns: 4000, seed: SEED },
@@ -144,7 +144,7 @@ describe('over HTTP (a spawned server)', () => {
       } catch {
         answer = undefined // the connection was closed: allowed only for what the HTTP parser refuses
       }
-      const { layer, violations } = judgeHttpAnswer({ method: r.method, framed: reachesApp(r) }, answer)
+      const { layer, violations } = judgeHttpAnswer({ method: r.method, framed: reachesApp(r), target: r.target }, answer)
       layers[layer]++
       if (violations.length) failures.push(`${describeRequest(r)}: ${violations.join('; ')}`)
     }

@@ -775,12 +775,14 @@ function decodeBody(coding: string, body: Buffer): Buffer {
  * 431 (head too large) or 505 (unsupported version); only `framed: false` requests may get that.
  * Everything else is the app's answer and must hold checkAnswer.
  */
-export function judgeHttpAnswer(w: { method: string; framed: boolean }, a: RawAnswer | undefined): { layer: 'app' | 'http'; violations: string[] } {
+export function judgeHttpAnswer(w: { method: string; framed: boolean; target?: string; bytes?: Uint8Array }, a: RawAnswer | undefined): { layer: 'app' | 'http'; violations: string[] } {
   if (!a) return { layer: 'http', violations: w.framed ? ['no answer to a well-formed request'] : [] }
   const bare = a.body === '' && !a.headers.get('content-type')
   if (bare && (a.status === 400 || a.status === 431 || a.status === 505) && !w.framed) return { layer: 'http', violations: [] }
   if (a.undecodable !== undefined) return { layer: 'app', violations: [`${a.status} ${a.undecodable}`] }
-  return { layer: 'app', violations: checkAnswer(w.method, a.status, a.headers, a.body) }
+  // A wire request's target is the second word of its request line.
+  const target = w.target ?? (w.bytes ? new TextDecoder().decode(w.bytes.subarray(0, 2048)).split('\r\n', 1)[0]!.split(' ')[1] : undefined)
+  return { layer: 'app', violations: checkAnswer(w.method, a.status, a.headers, a.body, target) }
 }
 
 /** Whether fetch() sends `r` as well-formed HTTP the parser hands to the app (standard method, head under LARGE_HEAD_BYTES). */
@@ -807,7 +809,13 @@ export function reachesApp(r: FuzzRequest): boolean {
  * answer parses.
  * Returns the violations (empty when the answer holds).
  */
-export function checkAnswer(method: string, status: number, headers: Headers, body: string): string[] {
+/** True when a request target (origin-form or absolute-form) names the MCP endpoint. */
+function isMcpTarget(target: string): boolean {
+  const path = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*(.*)$/i.exec(target)?.[1] ?? target
+  return /^\/mcp\/?(?:[?#]|$)/.test(path)
+}
+
+export function checkAnswer(method: string, status: number, headers: Headers, body: string, target?: string): string[] {
   const v: string[] = []
   if (!Number.isInteger(status) || status < 100 || status > 599) return [`status ${status} is not an HTTP status`]
   if (status >= 500) return [`status ${status}: ${body.slice(0, 300)}`]
@@ -825,6 +833,8 @@ export function checkAnswer(method: string, status: number, headers: Headers, bo
     } catch {
       return [...v, `${status} body is not JSON: ${JSON.stringify(body.slice(0, 200))}`]
     }
+    // The MCP endpoint's protocol errors are its transport's own JSON-RPC error objects (the gates' 401/413/429 stay problems).
+    if (target !== undefined && isMcpTarget(target) && doc?.jsonrpc === '2.0' && typeof doc?.error?.code === 'number' && typeof doc.error.message === 'string' && doc.error.message !== '') return v
     if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return [...v, `${status} body is not an object`]
     if (typeof doc.type !== 'string' || !doc.type.startsWith('/errors/')) v.push(`type ${JSON.stringify(doc.type)}`)
     if (typeof doc.title !== 'string' || doc.title === '') v.push(`title ${JSON.stringify(doc.title)}`)
