@@ -74,7 +74,7 @@ describe('HTML answers cannot be framed', () => {
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 describe.skipIf(!existsSync(CHROMIUM))('the docs page under its policy, in Chromium', () => {
-  test('its hashed script runs (the operations render from the OpenAPI document), no policy violation, and another page cannot frame it', async () => {
+  test('its operations render (on the server, under the hashed style), no policy violation, and another page cannot frame it', async () => {
     const puppeteer = (await import('puppeteer-core')).default
     const served = await makeTestApp()
     served.app.listen({ port: 0, hostname: '127.0.0.1' })
@@ -87,8 +87,10 @@ describe.skipIf(!existsSync(CHROMIUM))('the docs page under its policy, in Chrom
         if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text())
       })
       expect((await page.goto(`${origin}/api/v2/docs`))!.status()).toBe(200)
-      await page.waitForSelector('details.op', { timeout: 10_000 })
-      expect(await page.$$eval('details.op', (e) => e.length)).toBeGreaterThan(10)
+      await page.waitForSelector('section.op', { timeout: 10_000 })
+      expect(await page.$$eval('section.op', (e) => e.length)).toBeGreaterThan(10)
+      // The hashed style block applies: the operation boxes get their border.
+      expect(await page.$eval('section.op', (e) => getComputedStyle(e).borderTopStyle)).toBe('solid')
       expect(violations).toEqual([])
       // A page of another origin (a data: URL) framing the docs page: the frame stays empty.
       const framer = await browser.newPage()
@@ -97,7 +99,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the docs page under its policy, in Chrom
       await framer.goto(`data:text/html,<iframe src="${origin}/api/v2/docs"></iframe>`)
       await Bun.sleep(1_000)
       const frame = framer.frames().find((f) => f.url().startsWith(origin))
-      const loaded = frame ? await frame.$('#apikey').then((e) => e !== null, () => false) : false
+      const loaded = frame ? await frame.$('section.op').then((e) => e !== null, () => false) : false
       expect(loaded).toBe(false)
     } finally {
       await browser.close()
