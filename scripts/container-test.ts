@@ -139,7 +139,8 @@ try {
   const signedIn = await c.post('/dashboard/link', formFields(await confirm.text(), '/dashboard/link'))
   check(signedIn.status === 303, `confirming the sign-in answered ${signedIn.status}`)
   const page = await (await c.get('/dashboard')).text()
-  const created = await (await c.post('/dashboard/key', formFields(page, '/dashboard/key'))).text()
+  // POST/redirect/GET: the new key is shown once, on the page the 303 leads to.
+  const created = await (await c.postAndFollow('/dashboard/key', formFields(page, '/dashboard/key'))).text()
   const key = KEY.exec(created)?.[0]
   check(key !== undefined, 'the dashboard showed no new key')
   const ids: string[] = []
