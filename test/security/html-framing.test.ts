@@ -90,7 +90,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the docs page under its policy, in Chrom
       await page.waitForSelector('section.op', { timeout: 10_000 })
       expect(await page.$$eval('section.op', (e) => e.length)).toBeGreaterThan(10)
       // The hashed style block applies: the operation boxes get their border.
-      expect(await page.$eval('section.op', (e) => getComputedStyle(e).borderTopStyle)).toBe('solid')
+      expect(await page.$eval('section.op', (e) => (globalThis as unknown as { getComputedStyle(e: unknown): { borderTopStyle: string } }).getComputedStyle(e).borderTopStyle)).toBe('solid')
       expect(violations).toEqual([])
       // A page of another origin (a data: URL) framing the docs page: the frame stays empty.
       const framer = await browser.newPage()
