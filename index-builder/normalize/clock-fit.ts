@@ -1,7 +1,7 @@
 import type { RoverSlug } from '../../src/catalog/rovers'
 import { lmstMsAt, SOL_SECONDS } from './mission-sol'
 import type { NumericError } from './measure-derivations'
-import { clockOffsetSeconds, SCLK_EPOCH_MS, sclkToUtcFor, type CalibrationPoint, type RoverCalibration, type SclkToUtc } from './sclk-to-utc'
+import { bracket, clockOffsetSeconds, SCLK_EPOCH_MS, sclkToUtcFor, type CalibrationPoint, type RoverCalibration, type SclkToUtc } from './sclk-to-utc'
 
 /**
  * The spacecraft clock fitted on every label the build holds (docs/derived-fields.md, "Clock
@@ -93,15 +93,10 @@ function inside(knots: ReadonlyArray<{ sclk: number; v: number }>): (sclk: numbe
   return (sclk) => {
     const n = xs.length
     if (n === 0 || sclk < xs[0]! || sclk > xs[n - 1]!) return 0
-    let lo = 0
-    let hi = n - 1
-    while (hi - lo > 1) {
-      const mid = (lo + hi) >> 1
-      if (xs[mid]! <= sclk) lo = mid
-      else hi = mid
-    }
+    if (n === 1) return knots[0]!.v
+    const lo = bracket(xs, sclk)
     const a = knots[lo]!
-    const b = knots[hi]!
+    const b = knots[lo + 1]!
     return b.sclk === a.sclk ? a.v : a.v + ((b.v - a.v) * (sclk - a.sclk)) / (b.sclk - a.sclk)
   }
 }

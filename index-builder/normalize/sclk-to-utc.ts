@@ -81,14 +81,8 @@ export function sclkToUtcFor(cal: RoverCalibration | undefined): SclkToUtc {
       const i = sclk <= xs[0]! ? 0 : n - 2
       o = lerp(xs[i]!, off[i]!, xs[i + 1]!, off[i + 1]!, sclk)
     } else {
-      let lo = 0
-      let hi = n - 1
-      while (hi - lo > 1) {
-        const mid = (lo + hi) >> 1
-        if (xs[mid]! <= sclk) lo = mid
-        else hi = mid
-      }
-      o = lerp(xs[lo]!, off[lo]!, xs[hi]!, off[hi]!, sclk)
+      const lo = bracket(xs, sclk)
+      o = lerp(xs[lo]!, off[lo]!, xs[lo + 1]!, off[lo + 1]!, sclk)
     }
     return Math.round(SCLK_EPOCH_MS + (sclk + o) * 1000)
   }
@@ -104,4 +98,16 @@ export function calibrationFromTimetable(rows: ReadonlyArray<{ sol: number; sclk
     extrapolate: false,
     points: rows.map((r) => ({ sclk: r.sclk, utcMs: r.utc_ms, label: `MER timetable sol ${r.sol}` })),
   }
+}
+
+/** The index i of sorted `xs` (at least two) with xs[i] <= x < xs[i+1], for x within [xs[0], xs[n-1]] (n-2 at the top end): a binary search. */
+export function bracket(xs: ArrayLike<number>, x: number): number {
+  let lo = 0
+  let hi = xs.length - 1
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1
+    if (xs[mid]! <= x) lo = mid
+    else hi = mid
+  }
+  return lo
 }
