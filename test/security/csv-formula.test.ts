@@ -6,6 +6,7 @@ import { buildIndex } from '../../index-builder/build-index'
 import { loadStore } from '../../src/store/load-store'
 import { csvField } from '../../src/query/export/csv-field'
 import { makeTestApp, type TestApp } from '../setup/test-app'
+import { parseCsv } from '../support/security-probes'
 
 /**
  * CSV formula injection: feed texts (title, caption, credit, nasa_id, sample type, …) that a
@@ -27,26 +28,6 @@ const m2020 = (i: number, over: Record<string, unknown>) => ({
   extended: { sclk: '675828717.1' },
   ...over,
 })
-
-/** RFC 4180 records of a CSV text (quoted fields with doubled quotes, CRLF). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = []
-  let row: string[] = []
-  let f = ''
-  let q = false
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!
-    if (q) {
-      if (c === '"' && text[i + 1] === '"') (f += '"'), i++
-      else if (c === '"') q = false
-      else f += c
-    } else if (c === '"') q = true
-    else if (c === ',') row.push(f), (f = '')
-    else if (c === '\r' && text[i + 1] === '\n') row.push(f), rows.push(row), (row = []), (f = ''), i++
-    else f += c
-  }
-  return rows
-}
 
 let t: TestApp
 beforeAll(async () => {
