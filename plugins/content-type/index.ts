@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import type { AppDeps } from '../../src/app-deps'
 import { JsonBody } from '../../src/http/json-body'
 import { ProblemError } from '../../src/http/problems'
+import { CATCH_ALL_ROUTE } from '../../src/http/route-docs'
 import { negotiateMediaType } from '../../src/http/negotiate'
 import { bodyOnSafeMethod, bodyTooLarge } from './body-limit'
 import { contextOf, type RequestContext } from '../../src/http/request-context'
@@ -140,13 +141,16 @@ function withGateHeaders(response: Response, g: RequestContext): Response {
  */
 export function bodyLimitPlugin(deps: AppDeps) {
   const maxBody = deps.config.maxBodyBytes
-  const check = syncHook(({ request }: { request: Request }) => {
+  const check = syncHook(({ request, route }: { request: Request; route?: string }) => {
     if (bodyOnSafeMethod(request))
       throw new ProblemError('validation', `A ${request.method} request carries no body (RFC 9110 §9.3.1); this one announces one.`, {
         errors: [{ parameter: 'body', message: 'must be absent on GET and HEAD (no Transfer-Encoding, Content-Length 0 or none)' }],
         headers: { connection: 'close' },
       })
-    if (bodyTooLarge(request, maxBody)) throw new ProblemError('payloadTooLarge', `The request body is larger than the limit of ${maxBody} bytes.`)
+    // A path no route takes never has its body read: it is answered as the catch-all decides
+    // (401 where it may be meant for the API, else a plain 404), whatever the body's size, so
+    // the answer to an unknown path does not depend on the body.
+    if (route !== CATCH_ALL_ROUTE && bodyTooLarge(request, maxBody)) throw new ProblemError('payloadTooLarge', `The request body is larger than the limit of ${maxBody} bytes.`)
   })
   return new Elysia({ name: 'body-limit' }).onTransform({ as: 'global' }, check)
 }
