@@ -105,7 +105,7 @@ const feed = writeFormulaFeed(join(work, 'formula-feed'), 2_000, SEED)
 await buildIndex({ out: join(work, 'formula-index'), sources: [feed.file], progress: false })
 const formulaServer = await spawnServer({ KEYS_DB: keysDb, INDEX_DIR: join(work, 'formula-index'), LOG_LEVEL: 'info' }, ROOT)
 let securityJobs = 0
-const ctx = await discoverContext((p) => fetch(server.url + p, { headers: { 'x-api-key': valid } }), { valid, limited, revoked })
+const ctx = await discoverContext((p, init) => fetch(server.url + p, { ...init, headers: { ...(init?.headers as Record<string, string>), 'x-api-key': valid } }), { valid, limited, revoked })
 process.stderr.write(`fuzz: ${TOTAL} requests, concurrency ${CONCURRENCY}, seed ${SEED}, index ${INDEX}, ${ctx.routes.length} routes, server pid ${server.proc.pid}\n`)
 
 type Job = { kind: 'fetch'; r: FuzzRequest } | { kind: 'wire'; w: WireRequest } | { kind: 'security'; s: SecurityJob }

@@ -1,12 +1,15 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
-import { CallToolRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js'
+import { CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { SERVICE_VERSION } from '../service-version'
 import { CATALOGUE_GUIDE } from './catalogue-guide'
 import type { CatalogueTool, ToolContext, ToolResult } from './catalogue-tools'
 
 export const OPENAPI_URI = 'mars-api://openapi.json'
 export const GUIDE_URI = 'mars-api://guide.md'
+
+/** The MCP error of a resource URI the server does not have (the protocol's "Resource not found"). */
+const RESOURCE_NOT_FOUND = -32002
 
 const RESOURCES = [
   { uri: OPENAPI_URI, name: 'openapi', title: 'OpenAPI document', description: 'The HTTP API the tools answer as: every route, parameter and answer schema.', mimeType: 'application/json' },
@@ -47,8 +50,9 @@ export async function mcpAnswer(request: Request, context: McpContext, maxBodyBy
   server.setRequestHandler(ReadResourceRequestSchema, (req) => {
     if (req.params.uri === GUIDE_URI) return { contents: [{ uri: GUIDE_URI, mimeType: 'text/markdown', text: CATALOGUE_GUIDE }] }
     if (req.params.uri === OPENAPI_URI) return { contents: [{ uri: OPENAPI_URI, mimeType: 'application/json', text: context.openApi() }] }
-    throw new Error(`unknown resource "${req.params.uri.slice(0, 64)}"; resources: ${RESOURCES.map((r) => r.uri).join(', ')}`)
+    throw new McpError(RESOURCE_NOT_FOUND, `unknown resource "${req.params.uri.slice(0, 64)}"; resources: ${RESOURCES.map((r) => r.uri).join(', ')}`)
   })
+  paramsRefusedAsInvalid(server)
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: maxBodyBytes })
   await server.connect(transport)
   try {
@@ -56,4 +60,38 @@ export async function mcpAnswer(request: Request, context: McpContext, maxBodyBy
   } finally {
     void server.close().catch(() => {})
   }
+}
+
+type RequestHandler = (request: unknown, extra: unknown) => unknown
+
+/**
+ * The SDK checks a request's params against the method's schema before the handler runs and
+ * answers a refusal as an internal error (-32603) carrying the validator's whole report. The
+ * client sent the bad params: it is an Invalid params error (-32602) naming the first few
+ * problems. Wraps the handlers the server holds (the protocol's own, initialize and ping, and
+ * ours); when a later SDK keeps them elsewhere nothing is wrapped and the fuzzer's check on
+ * -32603 answers (test/support/fuzz-arbitraries.ts, mcpViolations) says so.
+ */
+function paramsRefusedAsInvalid(server: Server): void {
+  const handlers = (server as unknown as { _requestHandlers?: unknown })._requestHandlers
+  if (!(handlers instanceof Map)) return
+  for (const [method, handler] of handlers as Map<string, RequestHandler>) {
+    handlers.set(method, (request: unknown, extra: unknown) => {
+      try {
+        return handler(request, extra)
+      } catch (e) {
+        throw invalidParams(e)
+      }
+    })
+  }
+}
+
+function invalidParams(e: unknown): unknown {
+  const issues = (e as { issues?: unknown })?.issues
+  if (!Array.isArray(issues)) return e
+  const named = issues.slice(0, 3).map((i: { path?: unknown[]; message?: unknown }) => {
+    const path = (i.path ?? []).map((p) => String(p).slice(0, 40)).join('.')
+    return `${path || 'message'}: ${String(i.message ?? 'invalid').slice(0, 120)}`
+  })
+  return new McpError(ErrorCode.InvalidParams, `Invalid params: ${named.join('; ')}${issues.length > 3 ? ` (and ${issues.length - 3} more)` : ''}`)
 }
