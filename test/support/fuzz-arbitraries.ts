@@ -512,7 +512,7 @@ const MCP_METHODS = [
 const rpcId: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 6, arbitrary: fc.integer() },
   { weight: 3, arbitrary: fc.string({ maxLength: 20 }) },
-  { weight: 3, arbitrary: fc.constantFrom<unknown>(null, 1.5, -0, 2 ** 53 + 2, -(2 ** 63), true, false, [], [1], {}, { id: 1 }, '', 'x'.repeat(5000), '__proto__') },
+  { weight: 1, arbitrary: fc.constantFrom<unknown>(null, 1.5, -0, 2 ** 53 + 2, -(2 ** 63), true, false, [], [1], {}, { id: 1 }, '', 'x'.repeat(5000), '__proto__') },
 )
 
 /** A JSON value a model (or an attacker) might put anywhere: scalars, hostile texts, small structures. */
@@ -654,7 +654,7 @@ export function mcpViolations(body: string): string[] {
 
 /** Accept values the transport must refuse (406) or take. */
 const mcpAccept = fc.oneof(
-  { weight: 8, arbitrary: fc.constant(MCP_HEADERS.accept) },
+  { weight: 12, arbitrary: fc.constant(MCP_HEADERS.accept) },
   { weight: 3, arbitrary: fc.constantFrom('application/json', 'text/event-stream', '*/*', 'text/html', '', 'application/json;q=0, text/event-stream', 'TEXT/EVENT-STREAM, APPLICATION/JSON') },
   { weight: 1, arbitrary: hugeAccept },
 )
