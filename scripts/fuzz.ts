@@ -19,8 +19,9 @@
  * MCP class (--mcp-share, default 5%): POSTs to /mcp of malformed JSON-RPC (wrong ids, huge batches,
  * unknown methods, oversized and wrong-typed arguments for the tools tools/list names, wrong media
  * types and keys): besides the property, no tool may fail on the server and no answer may be a
- * JSON-RPC internal error (mcpViolations). The server's RSS after the first batch (warm-up) and at
- * the end are reported; growing more than --rss-growth-mb (default 100) between them is a failure.
+ * JSON-RPC internal error (mcpViolations). The MCP requests run last, as a phase of their own
+ * after the mixed run: the server's RSS growing more than --rss-growth-mb (default 100) across that
+ * phase (start to peak) is a failure.
  * Requests include Host fuzzing with path prefixes, parameter names in other cases, repeated
  * parameters in any order and 15,000-character values for every parameter. Each request's time
  * is measured and reported against --budget-ms (reported, not asserted: the machine may be shared).
@@ -61,7 +62,7 @@ if (process.argv.includes('--help') || process.argv.includes('-h')) {
   --requests N      requests (default 100000)   --concurrency C   in flight (default 16)
   --seed S          fast-check seed             --wire-share F    share sent as raw bytes (default 0.12)
   --index DIR       index folder                --security-share F  share of security-class requests (default 0.03)
-  --mcp-share F     share of MCP JSON-RPC requests (default 0.05)   --rss-growth-mb M  RSS growth allowed after warm-up (default 100)`)
+  --mcp-share F     share of MCP JSON-RPC requests, run last (default 0.05)   --rss-growth-mb M  RSS growth allowed across the MCP phase (default 100)`)
   process.exit(0)
 }
 const { values: opts } = parseArgs({
@@ -87,6 +88,8 @@ const WIRE_SHARE = Number(opts['wire-share'])
 const SECURITY_SHARE = Number(opts['security-share'])
 const MCP_SHARE = Number(opts['mcp-share'])
 const RSS_GROWTH_MB = Number(opts['rss-growth-mb'])
+const MCP_TOTAL = Math.round(TOTAL * MCP_SHARE)
+const MIXED_TOTAL = TOTAL - MCP_TOTAL
 const INDEX = opts.index ?? process.env.INDEX_DIR ?? join(ROOT, 'data/index')
 const BATCH = 1000
 
@@ -278,17 +281,7 @@ const rssOf = async (): Promise<number> => {
     return 0
   }
 }
-for (let b = 0; b * BATCH < TOTAL && server.proc.exitCode === null; b++) {
-  const n = Math.min(BATCH, TOTAL - b * BATCH)
-  const wireN = Math.round(n * WIRE_SHARE)
-  const securityN = Math.round(n * SECURITY_SHARE)
-  const mcpN = Math.round(n * MCP_SHARE)
-  const jobs: Job[] = [
-    ...fc.sample(fuzzRequest(ctx), { numRuns: n - wireN - securityN - mcpN, seed: SEED + 3 * b }).map((r) => ({ kind: 'fetch' as const, r })),
-    ...fc.sample(mcpRequest(ctx), { numRuns: mcpN, seed: SEED + 3 * b + 7 }).map((r) => ({ kind: 'fetch' as const, r, mcp: true })),
-    ...fc.sample(wireRequest(ctx), { numRuns: wireN, seed: SEED + 3 * b + 1 }).map((w) => ({ kind: 'wire' as const, w })),
-    ...fc.sample(fc.oneof({ arbitrary: signInJob, weight: 3 }, { arbitrary: exportJob, weight: 1 }), { numRuns: securityN, seed: SEED + 3 * b + 2 }).map((s) => ({ kind: 'security' as const, s })),
-  ]
+async function runJobs(jobs: Job[]): Promise<void> {
   let next = 0
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -297,10 +290,29 @@ for (let b = 0; b * BATCH < TOTAL && server.proc.exitCode === null; b++) {
   )
   done += jobs.length
   endRss = await rssOf()
-  if (b === 0) warmRss = endRss
   peakRss = Math.max(peakRss, endRss)
   if (done % 10_000 === 0 || done === TOTAL)
     process.stderr.write(`fuzz: ${done}/${TOTAL} in ${((performance.now() - started) / 1000).toFixed(1)} s, violations ${violationCount}, server rss ${(peakRss / 2 ** 20).toFixed(0)} MB\n`)
+}
+
+// The mixed run: every class but MCP, in batches.
+for (let b = 0; b * BATCH < MIXED_TOTAL && server.proc.exitCode === null; b++) {
+  const n = Math.min(BATCH, MIXED_TOTAL - b * BATCH)
+  const wireN = Math.round(n * WIRE_SHARE)
+  const securityN = Math.round(n * SECURITY_SHARE)
+  await runJobs([
+    ...fc.sample(fuzzRequest(ctx), { numRuns: n - wireN - securityN, seed: SEED + 3 * b }).map((r) => ({ kind: 'fetch' as const, r })),
+    ...fc.sample(wireRequest(ctx), { numRuns: wireN, seed: SEED + 3 * b + 1 }).map((w) => ({ kind: 'wire' as const, w })),
+    ...fc.sample(fc.oneof({ arbitrary: signInJob, weight: 3 }, { arbitrary: exportJob, weight: 1 }), { numRuns: securityN, seed: SEED + 3 * b + 2 }).map((s) => ({ kind: 'security' as const, s })),
+  ])
+  if (b === 0) warmRss = endRss
+}
+// The MCP phase last, on its own, so the server's RSS growth across it is the MCP messages' alone.
+const mcpStartRss = await rssOf()
+let mcpPeakRss = mcpStartRss
+for (let b = 0; b * BATCH < MCP_TOTAL && server.proc.exitCode === null; b++) {
+  await runJobs(fc.sample(mcpRequest(ctx), { numRuns: Math.min(BATCH, MCP_TOTAL - b * BATCH), seed: SEED + 7 * b + 5 }).map((r) => ({ kind: 'fetch' as const, r, mcp: true })))
+  mcpPeakRss = Math.max(mcpPeakRss, endRss)
 }
 const seconds = (performance.now() - started) / 1000
 
@@ -325,8 +337,8 @@ rmSync(work, { recursive: true, force: true })
 
 const app5xx = [...statuses].filter(([k]) => /^5\d\d$/.test(k)).reduce((n, [, c]) => n + c, 0)
 const toolFailures = server.lines.filter((l) => l.includes('"mcp.tool-failed"')).length
-const rssGrowth = endRss - warmRss
-const rssOk = rssGrowth <= RSS_GROWTH_MB * 2 ** 20
+const mcpGrowth = mcpPeakRss - mcpStartRss
+const rssOk = mcpGrowth <= RSS_GROWTH_MB * 2 ** 20
 const ok = violationCount === 0 && app5xx === 0 && alive && healthy && failedLogs.length === 0 && code === 0 && toolFailures === 0 && rssOk
 const rows = [...statuses].sort(([a], [b]) => a.localeCompare(b))
 console.log(`fuzz run: ${done} requests in ${seconds.toFixed(1)} s (${Math.round(done / seconds)}/s), seed ${SEED}, concurrency ${CONCURRENCY}`)
@@ -342,7 +354,8 @@ console.log(`  cache checks: ${tagChecks} ETag/body pairs checked for one body p
 console.log(`  time per request (client side, concurrency ${CONCURRENCY}, shared machine): p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms, max ${pct(1)} ms; over the ${BUDGET_MS} ms budget: ${times.filter((t) => t > BUDGET_MS).length}`)
 for (const s of slowest.slice(0, 3)) console.log(`    slow: ${s.ms.toFixed(0)} ms ${s.label}`)
 console.log(`  server alive after the run: ${alive}, /health: ${healthy ? 200 : 'failed'}, exit on SIGTERM: ${code}, peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MB`)
-console.log(`  server RSS after the first ${BATCH} requests ${(warmRss / 2 ** 20).toFixed(0)} MB, at the end ${(endRss / 2 ** 20).toFixed(0)} MB: grew ${(rssGrowth / 2 ** 20).toFixed(0)} MB (allowed ${RSS_GROWTH_MB} MB)${rssOk ? '' : ' FAIL'}`)
+const mb = (n: number) => `${(n / 2 ** 20).toFixed(0)} MB`
+console.log(`  server RSS: ${mb(warmRss)} after the first ${BATCH} requests, ${mb(mcpStartRss)} after the mixed run; across the MCP phase (${MCP_TOTAL} requests) ${mb(mcpStartRss)} -> peak ${mb(mcpPeakRss)}: grew ${mb(mcpGrowth)} (allowed ${RSS_GROWTH_MB} MB)${rssOk ? '' : ' FAIL'}`)
 if (violations.length || failedLogs.length) {
   const out = join(tmpdir(), `mv-fuzz-violations-${SEED}.json`)
   writeFileSync(out, JSON.stringify({ seed: SEED, violations, failedLogs: failedLogs.slice(0, 50) }, null, 2))
