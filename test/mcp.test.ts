@@ -360,6 +360,9 @@ describe('the gates answer before the transport', () => {
       JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_photos', arguments: { nasa_id: 'x'.repeat(200_000) } } }),
       JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } }),
       JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'resources/read', params: { uri: 'file:///etc/passwd' } }),
+      // Params the SDK's validator trips on: a record whose `constructor` is null.
+      '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"list_cameras","arguments":{"constructor":null}}}',
+      '{"jsonrpc":"2.0","id":6,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"constructor":null},"clientInfo":{"name":"x","version":"1"}}}',
     ]
     for (const b of bodies) {
       const res = await post(b)

@@ -66,11 +66,15 @@ type RequestHandler = (request: unknown, extra: unknown) => unknown
 
 /**
  * The SDK checks a request's params against the method's schema before the handler runs and
- * answers a refusal as an internal error (-32603) carrying the validator's whole report. The
- * client sent the bad params: it is an Invalid params error (-32602) naming the first few
- * problems. Wraps the handlers the server holds (the protocol's own, initialize and ping, and
- * ours); when a later SDK keeps them elsewhere nothing is wrapped and the fuzzer's check on
- * -32603 answers (test/support/fuzz-arbitraries.ts, mcpViolations) says so.
+ * answers a refusal as an internal error (-32603) carrying the validator's whole report; params
+ * the validator itself trips on (an object whose `constructor` is null where a record belongs)
+ * are a -32603 TypeError. Either way the client sent the bad params: it is an Invalid params
+ * error (-32602), naming the first few problems when the validator listed them. Wraps the
+ * handlers the server holds (the protocol's own, initialize and ping, and ours). What a handler
+ * throws synchronously is that check's: ours never throw but an McpError (the tools catch their
+ * own failures), which passes as it is. When a later SDK keeps the handlers elsewhere nothing is
+ * wrapped, and the fuzzer's check on -32603 answers (test/support/fuzz-arbitraries.ts,
+ * mcpViolations) says so.
  */
 function paramsRefusedAsInvalid(server: Server): void {
   const handlers = (server as unknown as { _requestHandlers?: unknown })._requestHandlers
@@ -80,15 +84,15 @@ function paramsRefusedAsInvalid(server: Server): void {
       try {
         return handler(request, extra)
       } catch (e) {
-        throw invalidParams(e)
+        throw e instanceof McpError ? e : invalidParams(e)
       }
     })
   }
 }
 
-function invalidParams(e: unknown): unknown {
+function invalidParams(e: unknown): McpError {
   const issues = (e as { issues?: unknown })?.issues
-  if (!Array.isArray(issues)) return e
+  if (!Array.isArray(issues)) return new McpError(ErrorCode.InvalidParams, 'Invalid params: they do not fit the method\'s schema')
   const named = issues.slice(0, 3).map((i: { path?: unknown[]; message?: unknown }) => {
     const path = (i.path ?? []).map((p) => String(p).slice(0, 40)).join('.')
     return `${path || 'message'}: ${String(i.message ?? 'invalid').slice(0, 120)}`

@@ -520,7 +520,7 @@ const jsonJunk: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 3, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
   { weight: 2, arbitrary: hostileString },
   { weight: 2, arbitrary: hostileNumber.map((n) => (Number.isFinite(Number(n)) && n.trim() !== '' ? Number(n) : n)) },
-  { weight: 1, arbitrary: fc.constantFrom<unknown>(JSON.parse('{"__proto__":{"polluted":1}}'), { constructor: { prototype: { x: 1 } } }, [[[[[]]]]], { a: { b: { c: { d: {} } } } }) },
+  { weight: 1, arbitrary: fc.constantFrom<unknown>(JSON.parse('{"__proto__":{"polluted":1}}'), { constructor: { prototype: { x: 1 } } }, { constructor: null }, [[[[[]]]]], { a: { b: { c: { d: {} } } } }) },
   { weight: 1, arbitrary: fc.nat({ max: 60_000 }).map((n) => 'x'.repeat(n)) },
 )
 
