@@ -38,8 +38,6 @@ export function createApp(appDeps: AppDeps) {
   // `app` is read when a request asks for its peer, by then assigned.
   const peer = (request: Request) => app.server?.requestIP(request)?.address
   const port = () => app.server?.port
-  // The tools of /mcp answer through this app's own handler (plugins/mcp).
-  const own = (request: Request): Promise<Response> => app.handle(request)
   const deps: PluginDeps = { ...appDeps, routes: new RouteDocs(), early: new EarlyAnswers(), peer, port }
   // standardHostname off: Elysia reads the path after the first `/` past `//`, not at a fixed
   // offset that a Host shorter than 4 characters moved into the path.
@@ -65,7 +63,7 @@ export function createApp(appDeps: AppDeps) {
     .use(v1Plugin(deps)) // the v1 compatibility layer (/api/v1, /mars-photos/api/v1)
     .use(dashboardPlugin(deps)) // /dashboard: HTML pages on their own session cookie; no API key, not counted
     .use(journeysPlugin(deps)) // journey, traverse (keyed) and the public rover pages
-    .use(mcpPlugin(deps, own)) // POST /mcp: the Model Context Protocol; each tool answers through this app's own handler with the caller's key
+    .use(mcpPlugin(deps)) // POST /mcp: the Model Context Protocol; the tools answer through the routes' in-process answers, one request per POST
     .use(catchAllPlugin(deps, { routes })) // every other path: keyed 404 / 405
   routes.bind(() => app.routes)
   // Request id, CORS, access log and metrics around the whole pipeline (app/edge.ts).

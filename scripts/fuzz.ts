@@ -16,6 +16,12 @@
  * mailbox, or more mails to one mailbox than its limits is a violation), and CSV exports of an
  * index built from a feed whose texts begin with `=`, `+`, `-`, `@` (a field that would run as a
  * formula is a violation).
+ * MCP class (--mcp-share, default 5%): POSTs to /mcp of malformed JSON-RPC (wrong ids, huge batches,
+ * unknown methods, oversized and wrong-typed arguments for the tools tools/list names, wrong media
+ * types and keys): besides the property, no tool may fail on the server and no answer may be a
+ * JSON-RPC internal error (mcpViolations). The MCP requests run last, as a phase of their own
+ * after the mixed run: the server's RSS growing more than --rss-growth-mb (default 100) across that
+ * phase (start to peak) is a failure.
  * Requests include Host fuzzing with path prefixes, parameter names in other cases, repeated
  * parameters in any order and 15,000-character values for every parameter. Each request's time
  * is measured and reported against --budget-ms (reported, not asserted: the machine may be shared).
@@ -37,6 +43,8 @@ import {
   discoverContext,
   fuzzRequest,
   judgeHttpAnswer,
+  mcpRequest,
+  mcpViolations,
   rawExchange,
   reachesApp,
   wireRequest,
@@ -53,7 +61,8 @@ if (process.argv.includes('--help') || process.argv.includes('-h')) {
   Hostile-input run against bun app/server.ts on a free port: no 5xx, every answer well formed.
   --requests N      requests (default 100000)   --concurrency C   in flight (default 16)
   --seed S          fast-check seed             --wire-share F    share sent as raw bytes (default 0.12)
-  --index DIR       index folder                --security-share F  share of security-class requests (default 0.03)`)
+  --index DIR       index folder                --security-share F  share of security-class requests (default 0.03)
+  --mcp-share F     share of MCP JSON-RPC requests, run last (default 0.05)   --rss-growth-mb M  RSS growth allowed across the MCP phase (default 100)`)
   process.exit(0)
 }
 const { values: opts } = parseArgs({
@@ -66,6 +75,8 @@ const { values: opts } = parseArgs({
     'diff-every': { type: 'string', default: '10' },
     'budget-ms': { type: 'string', default: '250' },
     'security-share': { type: 'string', default: '0.03' },
+    'mcp-share': { type: 'string', default: '0.05' },
+    'rss-growth-mb': { type: 'string', default: '100' },
   },
 })
 const DIFF_EVERY = Math.max(1, Number(opts['diff-every']))
@@ -75,6 +86,10 @@ const CONCURRENCY = Number(opts.concurrency)
 const SEED = Number(opts.seed)
 const WIRE_SHARE = Number(opts['wire-share'])
 const SECURITY_SHARE = Number(opts['security-share'])
+const MCP_SHARE = Number(opts['mcp-share'])
+const RSS_GROWTH_MB = Number(opts['rss-growth-mb'])
+const MCP_TOTAL = Math.round(TOTAL * MCP_SHARE)
+const MIXED_TOTAL = TOTAL - MCP_TOTAL
 const INDEX = opts.index ?? process.env.INDEX_DIR ?? join(ROOT, 'data/index')
 const BATCH = 1000
 
@@ -105,11 +120,14 @@ const feed = writeFormulaFeed(join(work, 'formula-feed'), 2_000, SEED)
 await buildIndex({ out: join(work, 'formula-index'), sources: [feed.file], progress: false })
 const formulaServer = await spawnServer({ KEYS_DB: keysDb, INDEX_DIR: join(work, 'formula-index'), LOG_LEVEL: 'info' }, ROOT)
 let securityJobs = 0
-const ctx = await discoverContext((p) => fetch(server.url + p, { headers: { 'x-api-key': valid } }), { valid, limited, revoked })
+const ctx = await discoverContext((p, init) => fetch(server.url + p, { ...init, headers: { ...(init?.headers as Record<string, string>), 'x-api-key': valid } }), { valid, limited, revoked })
 process.stderr.write(`fuzz: ${TOTAL} requests, concurrency ${CONCURRENCY}, seed ${SEED}, index ${INDEX}, ${ctx.routes.length} routes, server pid ${server.proc.pid}\n`)
 
-type Job = { kind: 'fetch'; r: FuzzRequest } | { kind: 'wire'; w: WireRequest } | { kind: 'security'; s: SecurityJob }
+type Job = { kind: 'fetch'; r: FuzzRequest; mcp?: boolean } | { kind: 'wire'; w: WireRequest } | { kind: 'security'; s: SecurityJob }
 const statuses = new Map<string, number>()
+/** The MCP class's own statuses, and how many of its 200s answered a tool call. */
+const mcpStatuses = new Map<string, number>()
+let mcpJobs = 0
 const layers = { app: 0, http: 0 }
 const violations: Array<{ request: string; violations: string[] }> = []
 let violationCount = 0
@@ -170,9 +188,15 @@ async function runOne(job: Job): Promise<void> {
     }
     judged = judgeHttpAnswer({ method: r.method, framed: reachesApp(r), target: r.target }, answer)
     label = describe(r)
+    if (job.mcp) {
+      mcpJobs++
+      const k = answer ? String(answer.status) : 'closed'
+      mcpStatuses.set(k, (mcpStatuses.get(k) ?? 0) + 1)
+      if (answer) judged.violations.push(...mcpViolations(answer.body))
+    }
     if (answer && judged.layer === 'app') {
       judged.violations.push(...keyViolations(r.target, carriesKey(r.headers, [ctx.keys.valid, ctx.keys.limited]), answer.status, answer.body))
-      if (r.method === 'GET' && answer.status === 200) {
+      if (r.method === 'GET' && answer.status === 200 && !job.mcp) {
         judged.violations.push(...(await differential(r, answer)))
         judged.violations.push(...(await sibling(r)))
       }
@@ -247,6 +271,8 @@ async function sibling(r: FuzzRequest): Promise<string[]> {
 
 const started = performance.now()
 let peakRss = 0
+let warmRss = 0
+let endRss = 0
 const rssOf = async (): Promise<number> => {
   try {
     const status = await Bun.file(`/proc/${server.proc.pid}/status`).text()
@@ -255,15 +281,7 @@ const rssOf = async (): Promise<number> => {
     return 0
   }
 }
-for (let b = 0; b * BATCH < TOTAL && server.proc.exitCode === null; b++) {
-  const n = Math.min(BATCH, TOTAL - b * BATCH)
-  const wireN = Math.round(n * WIRE_SHARE)
-  const securityN = Math.round(n * SECURITY_SHARE)
-  const jobs: Job[] = [
-    ...fc.sample(fuzzRequest(ctx), { numRuns: n - wireN - securityN, seed: SEED + 3 * b }).map((r) => ({ kind: 'fetch' as const, r })),
-    ...fc.sample(wireRequest(ctx), { numRuns: wireN, seed: SEED + 3 * b + 1 }).map((w) => ({ kind: 'wire' as const, w })),
-    ...fc.sample(fc.oneof({ arbitrary: signInJob, weight: 3 }, { arbitrary: exportJob, weight: 1 }), { numRuns: securityN, seed: SEED + 3 * b + 2 }).map((s) => ({ kind: 'security' as const, s })),
-  ]
+async function runJobs(jobs: Job[]): Promise<void> {
   let next = 0
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -271,9 +289,30 @@ for (let b = 0; b * BATCH < TOTAL && server.proc.exitCode === null; b++) {
     }),
   )
   done += jobs.length
-  peakRss = Math.max(peakRss, await rssOf())
+  endRss = await rssOf()
+  peakRss = Math.max(peakRss, endRss)
   if (done % 10_000 === 0 || done === TOTAL)
     process.stderr.write(`fuzz: ${done}/${TOTAL} in ${((performance.now() - started) / 1000).toFixed(1)} s, violations ${violationCount}, server rss ${(peakRss / 2 ** 20).toFixed(0)} MB\n`)
+}
+
+// The mixed run: every class but MCP, in batches.
+for (let b = 0; b * BATCH < MIXED_TOTAL && server.proc.exitCode === null; b++) {
+  const n = Math.min(BATCH, MIXED_TOTAL - b * BATCH)
+  const wireN = Math.round(n * WIRE_SHARE)
+  const securityN = Math.round(n * SECURITY_SHARE)
+  await runJobs([
+    ...fc.sample(fuzzRequest(ctx), { numRuns: n - wireN - securityN, seed: SEED + 3 * b }).map((r) => ({ kind: 'fetch' as const, r })),
+    ...fc.sample(wireRequest(ctx), { numRuns: wireN, seed: SEED + 3 * b + 1 }).map((w) => ({ kind: 'wire' as const, w })),
+    ...fc.sample(fc.oneof({ arbitrary: signInJob, weight: 3 }, { arbitrary: exportJob, weight: 1 }), { numRuns: securityN, seed: SEED + 3 * b + 2 }).map((s) => ({ kind: 'security' as const, s })),
+  ])
+  if (b === 0) warmRss = endRss
+}
+// The MCP phase last, on its own, so the server's RSS growth across it is the MCP messages' alone.
+const mcpStartRss = await rssOf()
+let mcpPeakRss = mcpStartRss
+for (let b = 0; b * BATCH < MCP_TOTAL && server.proc.exitCode === null; b++) {
+  await runJobs(fc.sample(mcpRequest(ctx), { numRuns: Math.min(BATCH, MCP_TOTAL - b * BATCH), seed: SEED + 7 * b + 5 }).map((r) => ({ kind: 'fetch' as const, r, mcp: true })))
+  mcpPeakRss = Math.max(mcpPeakRss, endRss)
 }
 const seconds = (performance.now() - started) / 1000
 
@@ -297,7 +336,10 @@ await formulaServer.stop('SIGTERM')
 rmSync(work, { recursive: true, force: true })
 
 const app5xx = [...statuses].filter(([k]) => /^5\d\d$/.test(k)).reduce((n, [, c]) => n + c, 0)
-const ok = violationCount === 0 && app5xx === 0 && alive && healthy && failedLogs.length === 0 && code === 0
+const toolFailures = server.lines.filter((l) => l.includes('"mcp.tool-failed"')).length
+const mcpGrowth = mcpPeakRss - mcpStartRss
+const rssOk = mcpGrowth <= RSS_GROWTH_MB * 2 ** 20
+const ok = violationCount === 0 && app5xx === 0 && alive && healthy && failedLogs.length === 0 && code === 0 && toolFailures === 0 && rssOk
 const rows = [...statuses].sort(([a], [b]) => a.localeCompare(b))
 console.log(`fuzz run: ${done} requests in ${seconds.toFixed(1)} s (${Math.round(done / seconds)}/s), seed ${SEED}, concurrency ${CONCURRENCY}`)
 console.log(`  reached the app: ${layers.app}; refused by the HTTP layer (Bun's parser: closed, bare 400/431/505): ${layers.http}`)
@@ -305,12 +347,15 @@ console.log(`  statuses: ${rows.map(([k, c]) => `${k}: ${c}`).join(', ')}`)
 console.log(`  5xx from the app: ${app5xx}; property violations: ${violationCount}; request.failed logged: ${failedLogs.length}`)
 times.sort((a, b) => a - b)
 const pct = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]?.toFixed(1)
+console.log(`  MCP class: ${mcpJobs} requests to /mcp (statuses ${[...mcpStatuses].sort(([a], [b]) => a.localeCompare(b)).map(([k, c]) => `${k}: ${c}`).join(', ')}); tools fuzzed: ${ctx.tools.map((t) => t.name).join(', ')}; tool failures logged: ${toolFailures}`)
 console.log(`  sibling requests (re-cased, reordered, repeated parameters): ${siblings}`)
 console.log(`  security classes: ${securityJobs} requests (hostile Host/Origin and address spellings on sign-in, formula-leading CSV exports); ${mailed} sign-in mails, checked for origin, mailbox and limits`)
 console.log(`  cache checks: ${tagChecks} ETag/body pairs checked for one body per tag; ${diffChecks} cached answers compared with the uncached server`)
 console.log(`  time per request (client side, concurrency ${CONCURRENCY}, shared machine): p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms, max ${pct(1)} ms; over the ${BUDGET_MS} ms budget: ${times.filter((t) => t > BUDGET_MS).length}`)
 for (const s of slowest.slice(0, 3)) console.log(`    slow: ${s.ms.toFixed(0)} ms ${s.label}`)
 console.log(`  server alive after the run: ${alive}, /health: ${healthy ? 200 : 'failed'}, exit on SIGTERM: ${code}, peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MB`)
+const mb = (n: number) => `${(n / 2 ** 20).toFixed(0)} MB`
+console.log(`  server RSS: ${mb(warmRss)} after the first ${BATCH} requests, ${mb(mcpStartRss)} after the mixed run; across the MCP phase (${MCP_TOTAL} requests) ${mb(mcpStartRss)} -> peak ${mb(mcpPeakRss)}: grew ${mb(mcpGrowth)} (allowed ${RSS_GROWTH_MB} MB)${rssOk ? '' : ' FAIL'}`)
 if (violations.length || failedLogs.length) {
   const out = join(tmpdir(), `mv-fuzz-violations-${SEED}.json`)
   writeFileSync(out, JSON.stringify({ seed: SEED, violations, failedLogs: failedLogs.slice(0, 50) }, null, 2))

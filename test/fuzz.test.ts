@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { KeyStore } from '../src/keys/key-store'
@@ -13,6 +13,8 @@ import {
   discoverContext,
   fuzzRequest,
   judgeHttpAnswer,
+  mcpRequest,
+  mcpViolations,
   rawExchange,
   reachesApp,
   toRequest,
@@ -38,7 +40,7 @@ describe('in-process (app.handle)', () => {
     const limited = t.deps.keys.create('fuzz-limited@example.com', { hourly: 25 })
     const revoked = t.deps.keys.create('fuzz-revoked@example.com')
     t.deps.keys.revoke('fuzz-revoked@example.com')
-    ctx = await discoverContext((p) => t.request(p), { valid: t.key, limited, revoked })
+    ctx = await discoverContext((p, init) => t.request(p, init), { valid: t.key, limited, revoked })
   })
   afterAll(() => t.close())
 
@@ -83,7 +85,7 @@ describe('over HTTP (a spawned server)', () => {
     keys.revoke('fuzz-revoked@example.com')
     keys.close()
     s = await spawnServer({ KEYS_DB: keysDb })
-    ctx = await discoverContext((p) => fetch(s.url + p, { headers: { 'x-api-key': valid } }), { valid, limited, revoked })
+    ctx = await discoverContext((p, init) => fetch(s.url + p, { ...init, headers: { ...(init?.headers as Record<string, string>), 'x-api-key': valid } }), { valid, limited, revoked })
   }, 30_000)
   afterAll(async () => {
     await s?.stop('SIGKILL')
@@ -125,6 +127,41 @@ describe('over HTTP (a spawned server)', () => {
     })
     expect(judgeHttpAnswer({ method: 'GET', framed: true }, cut).violations.join()).toContain('does not decode as its Content-Encoding "gzip"')
   })
+
+  test('1,500 requests to /mcp of malformed JSON-RPC (wrong ids, huge batches, unknown methods, oversized and wrong-typed arguments, wrong media types and keys): never a 5xx or a failed tool, every answer well formed, server RSS grows at most 100 MB', async () => {
+    expect(ctx.tools.map((t) => t.name)).toContain('search_photos')
+    const requests = fc.sample(mcpRequest(ctx), { numRuns: 1500, seed: SEED + 2 })
+    const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${s.proc.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024
+    const before = rss()
+    const failures: string[] = []
+    const statuses = new Map<number, number>()
+    let next = 0
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < requests.length) {
+          const r = requests[next++]!
+          let answer: RawAnswer | undefined
+          try {
+            const res = await fetch(s.url + r.target, { method: r.method, headers: r.headers, body: r.body })
+            answer = { status: res.status, headers: res.headers, body: await res.text() }
+            statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1)
+          } catch {
+            answer = undefined
+          }
+          const { violations } = judgeHttpAnswer({ method: r.method, framed: reachesApp(r), target: r.target }, answer)
+          if (answer) violations.push(...keyViolations(r.target, carriesKey(r.headers, [ctx.keys.valid, ctx.keys.limited]), answer.status, answer.body), ...mcpViolations(answer.body))
+          if (violations.length) failures.push(`${describeRequest(r)}: ${violations.join('; ')}`)
+        }
+      }),
+    )
+    expect(failures.slice(0, 10)).toEqual([])
+    // The mix reaches the tools (200), the transport's refusals (400, 406, 415), the body cap (413) and the gates (401, 429).
+    for (const st of [200, 400, 401, 406, 413, 415]) expect({ status: st, seen: (statuses.get(st) ?? 0) > 0 }).toEqual({ status: st, seen: true })
+    const grown = rss() - before
+    expect(grown).toBeLessThanOrEqual(100 * 2 ** 20)
+    expect(s.proc.exitCode).toBeNull()
+    expect(s.lines.filter((l) => l.includes('"request.failed"') || l.includes('"mcp.tool-failed"'))).toEqual([])
+  }, 120_000)
 
   test('300 raw requests (broken framing, raw bytes, odd versions) and 200 fetched ones: never a 5xx, the app answers problem documents, the server stays up', async () => {
     const wire = fc.sample(wireRequest(ctx), { numRuns: 300, seed: SEED })

@@ -58,25 +58,27 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true })
 })
 
-test.skipIf(!ready)('through HAProxy and WORKERS=2, the SDK client on a new connection per message gets the HTTP API\'s answers, and one key\'s POSTs share one budget (80 concurrent admit 60)', async () => {
+test.skipIf(!ready)('through HAProxy and WORKERS=2, the SDK client on a new connection per message gets the HTTP API\'s answers, and one key\'s POSTs with tool calls share one budget, one request each (80 concurrent admit 60)', async () => {
   expect(redis).toBeDefined()
   const key = makeKey('mcp-cluster@example.com')
   // A new connection per message: the kernel hands them to either worker.
   const fresh = (url: string | URL, init?: RequestInit) => fetch(url, { ...init, keepalive: false })
   const client = new Client({ name: 'mcp-cluster-test', version: '1.0.0' })
   await client.connect(new StreamableHTTPClientTransport(new URL(lbUrl + '/mcp'), { fetch: fresh, requestInit: { headers: { 'x-api-key': key } } }))
-  const http = await (await fetch(`${lbUrl}/api/v2/photos?rovers=perseverance&per_page=25`, { headers: { 'x-api-key': key } })).json() as { data: unknown[]; meta: { total_count: number } }
+  type Item = { id: number; attributes: { sol: number }; relationships: { rover: { id: string }; camera: { id: string } } }
+  const http = await (await fetch(`${lbUrl}/api/v2/photos?rovers=perseverance&per_page=25&include=rover,camera`, { headers: { 'x-api-key': key } })).json() as { data: Item[]; meta: { total_count: number } }
   for (let i = 0; i < 6; i++) {
     const r = (await client.callTool({ name: 'search_photos', arguments: { rovers: 'perseverance' } })) as { content: { text: string }[]; isError?: boolean }
     expect(r.isError).toBeUndefined()
-    const body = JSON.parse(r.content[0]!.text) as { total: number; photos: unknown[] }
+    const body = JSON.parse(r.content[0]!.text) as { total: number; photos: { id: number; rover: string; camera: string; sol: number }[] }
     expect(body.total).toBe(http.meta.total_count)
-    expect(body.photos).toEqual(http.data)
+    expect(body.photos.map((p) => [p.id, p.rover, p.camera, p.sol])).toEqual(http.data.map((p) => [p.id, p.relationships.rover.id, p.relationships.camera.id, p.attributes.sol]))
   }
   await client.close()
 
   const low = makeKey('mcp-cluster-low@example.com')
-  const message = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })
+  // Each POST carries a tool call and counts once.
+  const message = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_cameras', arguments: {} } })
   const statuses = await Promise.all(
     Array.from({ length: 80 }, () =>
       fetch(`${lbUrl}/mcp`, { method: 'POST', keepalive: false, headers: { 'x-api-key': low, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: message }).then(async (r) => (await r.arrayBuffer(), r.status)),

@@ -84,6 +84,7 @@ export function docsPlugin(deps: PluginDeps) {
       tags: ['service'],
       keyed: false,
       responses: { 200: { description: 'The OpenAPI document', schema: Type.Object({ openapi: Type.String(), info: Type.Object({}), paths: Type.Object({}) }, { description: 'An OpenAPI 3.1 document' }) } },
+      answer: () => openApiText(),
       handle: () => new JsonBody(openApiText(), 200, { 'cache-control': 'public, max-age=3600' }),
     }),
     route({

@@ -11,6 +11,7 @@ import { FeatureCollectionSchema, JourneySchema, TraverseSchema } from './journe
 import { ROVER_PAGE_PATH, roverPageResponse } from './rover-page-response'
 import { GEOJSON_TYPE, traverseAnswer, TRAVERSE_PATH } from './traverse-answer'
 import { largeAnswerCache } from './large-answer-cache'
+import type { Store } from '../../src/store/store'
 
 /**
  * Where the rovers went: GET /api/v2/rovers/{slug}/journey and /traverse (keyed, counted, cached
@@ -23,6 +24,7 @@ export function journeysPlugin(deps: PluginDeps) {
   const answer = cachedAnswer(deps)
   const large = largeAnswerCache(deps)
   const geo = { 'content-type': `${GEOJSON_TYPE}; charset=utf-8` }
+  const traverseText = (store: Store, query: URLSearchParams, base: string, slug: string) => traverseAnswer(store, slug, query, base).text
   // `=> new JsonBody(...)`: Elysia reads these as synchronous (src/http/sync-hook.ts).
   return routesPlugin(deps, 'journeys', 'rovers', [
     route({
@@ -54,9 +56,10 @@ export function journeysPlugin(deps: PluginDeps) {
         404: { description: 'Unknown rover slug' },
       },
       tags: ['rovers'],
+      answer: traverseText,
       handle: ({ request, params }) => {
         const slug = pathParam(params.slug)
-        const text = large(request, () => answer(request, (store, query, base) => traverseAnswer(store, slug, query, base).text))
+        const text = large(request, () => answer(request, (store, query, base) => traverseText(store, query, base, slug)))
         // the same parser that chose the body: a bad format never gets here (400 above)
         return new JsonBody(text, 200, traverseFormat(urlFacts(request.url).params()) === 'geojson' ? geo : undefined)
       },

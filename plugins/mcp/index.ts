@@ -3,41 +3,33 @@ import type { PluginDeps } from '../../src/app-deps'
 import { ProblemError, validationError } from '../../src/http/problems'
 import { readCappedBody } from '../../src/http/read-capped-body'
 import { route, routesPlugin } from '../../src/http/route'
-import { catalogueTools, type ApiCall, type CatalogueTool } from '../../src/mcp/catalogue-tools'
+import { originFor } from '../../src/http/links'
+import { catalogueTools, type CatalogueTool } from '../../src/mcp/catalogue-tools'
 import { mcpAnswer } from '../../src/mcp/mcp-answer'
 
 export const MCP_PATH = '/mcp'
-
-/** The request headers that carry the caller's key: the tools' API requests are the caller's. */
-const KEY_HEADERS = ['x-api-key', 'authorization'] as const
+const OPENAPI_PATH = '/api/v2/openapi.json'
 
 /**
  * The Model Context Protocol endpoint: POST /mcp (GET and DELETE are 405 with a JSON-RPC error:
  * stateless, so no event stream to open and no session to end). Keyed and counted like every route:
- * the auth and rate-limit gates answer 401/429 before the transport sees the message. Each tool
- * answers through the app's own handler (`handle`) with the caller's key, so its answer is the
- * HTTP API's and the request it makes is counted too.
+ * the auth and rate-limit gates answer 401/429 before the transport sees the message, and the
+ * POST holds one in-flight slot until its answer is built. The tools answer in process through
+ * the routes' own answers (src/mcp/catalogue-tools.ts), from the snapshot this request pinned and
+ * its origin: one POST is one request, however many tool calls it carries.
  */
-export function mcpPlugin(deps: PluginDeps, handle: (request: Request) => Promise<Response>) {
+export function mcpPlugin(deps: PluginDeps) {
   deps.routes.describeTag('mcp', 'The catalogue as Model Context Protocol tools for assistants and agents (docs/mcp.md): the same answers, keys and limits as the HTTP API.')
   let tools: CatalogueTool[] | undefined
   // Read from the app's declared routes on first use: every plugin has declared its routes by then.
   const toolsNow = () => (tools ??= catalogueTools(deps.routes))
-  const timeoutMs = (deps.config.bodyTimeoutS ?? 10) * 1000
-  const apiFor = (request: Request): ApiCall => {
-    const origin = new URL(request.url).origin
-    const headers: Record<string, string> = { accept: 'application/json' }
-    for (const h of KEY_HEADERS) {
-      const v = request.headers.get(h)
-      if (v !== null) headers[h] = v
-    }
-    return (path, query, body) => {
-      const qs = query.toString()
-      const url = origin + path + (qs ? '?' + qs : '')
-      if (body === undefined) return handle(new Request(url, { headers }))
-      return handle(new Request(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) }))
-    }
+  const openApi = () => {
+    const answer = deps.routes.answerOf('GET', OPENAPI_PATH)
+    if (answer === undefined) throw new Error(`MCP resource: ${OPENAPI_PATH} has no in-process answer`)
+    return answer(deps.stores.current, new URLSearchParams(), '', '')
   }
+  const failed = (tool: string, error: unknown) => deps.log.log('error', 'mcp.tool-failed', { tool, error: error instanceof Error ? error.message : String(error) })
+  const timeoutMs = (deps.config.bodyTimeoutS ?? 10) * 1000
   const answer = async ({ request }: { request: Request }) => {
     // Read here, capped and with a deadline like every body, then handed to the transport to parse.
     const body = await readCappedBody(request, deps.config.maxBodyBytes, timeoutMs)
@@ -47,7 +39,8 @@ export function mcpPlugin(deps: PluginDeps, handle: (request: Request) => Promis
       throw validationError([{ parameter: 'body', message: 'was cut off: the connection closed before the body was complete' }])
     }
     const message = new Request(request.url, { method: 'POST', headers: request.headers, body: body.text })
-    return mcpAnswer(message, toolsNow(), apiFor(request), deps.config.maxBodyBytes)
+    const context = { tools: toolsNow(), store: deps.stores.forRequest(request), base: originFor(request, deps.config), openApi, failed }
+    return mcpAnswer(message, context, deps.config.maxBodyBytes)
   }
   // What the SDK's stateless servers answer to GET (no event stream to open) and DELETE (no session to end).
   const notAllowed = () =>
@@ -69,7 +62,7 @@ export function mcpPlugin(deps: PluginDeps, handle: (request: Request) => Promis
       method: 'POST',
       body: Type.Union([message, Type.Array(message)]),
       summary: 'Model Context Protocol (Streamable HTTP, stateless, JSON answers): the catalogue as tools for assistants and agents',
-      description: 'Tools search_photos, get_photos, photo_stats, list_rovers, rover_manifest, rover_traverse, list_cameras, find_locations, find_panoramas, each answering as the HTTP route it names; resources: this OpenAPI document and a guide. Each POST counts as one request, and each API request a tool makes counts as well. Protocol errors are JSON-RPC error bodies from the MCP transport (400 malformed message, 406 Accept without application/json and text/event-stream, 415 body not JSON); GET and DELETE are 405. See docs/mcp.md.',
+      description: 'Tools search_photos, get_photos, photo_stats, list_rovers, rover_manifest, rover_traverse, list_cameras, find_locations, find_panoramas, each answering as the HTTP route it names; resources: this OpenAPI document and a guide. Each POST counts as one request and holds one in-flight slot, however many tool calls it carries. Protocol errors are JSON-RPC error bodies from the MCP transport (400 malformed message, 406 Accept without application/json and text/event-stream, 415 body not JSON); GET and DELETE are 405. See docs/mcp.md.',
       hook: { parse: 'none' },
       handle: answer,
     }),

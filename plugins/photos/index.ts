@@ -74,6 +74,7 @@ export function photosPlugin(deps: PluginDeps) {
       body: Type.Object({ ids: Type.Array(Type.Integer({ format: 'int32' }), { minItems: 1, maxItems: MAX_BATCH_IDS }) }),
       responses: { 200: { description: 'Photo list', schema: PhotoBatchSchema }, 400: { description: 'Bad body or query' }, 408: { description: 'Body too slow' }, 413: { description: 'Body too large' }, 415: { description: 'Body is not JSON' } },
       hook: { parse: 'none' },
+      answer: (store, q, base, _id, body) => batchPhotos(store, body, q, base),
       handle: async ({ request }) => {
         const body = await readJsonBody(request, deps.config.maxBodyBytes, (deps.config.bodyTimeoutS ?? 10) * 1000)
         // The cache key holds the distinct ids in request order; a bad body is answered uncached.

@@ -1,4 +1,5 @@
 import type { TObject, TSchema } from '@sinclair/typebox'
+import type { Store } from '../store/store'
 import { isApiPath, isV2Path } from './api-paths'
 
 /**
@@ -39,6 +40,16 @@ export interface RouteDoc {
   hidden?: boolean
 }
 
+/**
+ * A route's JSON answer computed in process, from what its HTTP handler answers from: the pinned
+ * snapshot, the query, the absolute origin, the path's one parameter as text ('' on a path
+ * without one) and, for a POST, the parsed JSON body. Throws the route's ProblemError for bad
+ * parameters and unknown ids. meta.timestamp is left as its slot (src/query/envelope.ts). Callers
+ * inside the app (the MCP tools) answer through it instead of a second pass through the HTTP
+ * pipeline, so the one request they serve is the one counted.
+ */
+export type RouteAnswer = (store: Store, query: URLSearchParams, base: string, id: string, body?: unknown) => string
+
 /** The pattern of the app's catch-all route (every path no other route takes), as Elysia reports it in `route`. */
 export const CATCH_ALL_ROUTE = '/*'
 
@@ -49,6 +60,8 @@ export class RouteDocs {
   readonly #tagNotes = new Map<string, string>()
   /** The query names each /api/v2 route takes, made once when it is declared. */
   readonly #takes = new WeakMap<RouteDoc, ReadonlySet<string>>()
+  /** The in-process answers of the routes that have one, by method + ' ' + path. */
+  readonly #answers = new Map<string, RouteAnswer>()
 
   /** A description for an OpenAPI tag of this app (shown with the tag's operations). */
   describeTag(name: string, description: string): void {
@@ -59,9 +72,11 @@ export class RouteDocs {
     return this.#tagNotes.get(name)
   }
 
-  /** Declare (or re-declare: the same method + path replaces) one route of this app. */
-  register(doc: RouteDoc): void {
+  /** Declare (or re-declare: the same method + path replaces) one route of this app, with its in-process answer when it has one. */
+  register(doc: RouteDoc, answer?: RouteAnswer): void {
     this.#byRoute.set(doc.method + ' ' + doc.path, doc)
+    if (answer !== undefined) this.#answers.set(doc.method + ' ' + doc.path, answer)
+    else this.#answers.delete(doc.method + ' ' + doc.path)
     let paths = this.#byMethod.get(doc.method)
     if (paths === undefined) this.#byMethod.set(doc.method, (paths = new Map()))
     paths.set(doc.path, doc)
@@ -82,6 +97,11 @@ export class RouteDocs {
   /** The declaration of `method` at the Elysia route pattern `path`; HEAD falls back to GET (RFC 9110 §9.3.2). */
   lookup(method: string, path: string): RouteDoc | undefined {
     return this.#byMethod.get(method)?.get(path) ?? (method === 'HEAD' ? this.#byMethod.get('GET')?.get(path) : undefined)
+  }
+
+  /** The in-process answer of the route `method` at `path` (an Elysia pattern), when it declares one. */
+  answerOf(method: string, path: string): RouteAnswer | undefined {
+    return this.#answers.get(method + ' ' + path)
   }
 
   /**

@@ -4,7 +4,7 @@ import type { Store } from '../store/store'
 import { cachedAnswer, type Render } from './cached-answer'
 import { JsonBody } from './json-body'
 import { pathParam } from './path-param'
-import type { RouteDoc } from './route-docs'
+import type { RouteAnswer, RouteDoc } from './route-docs'
 
 /** What a route's handler is given: the fields of Elysia's context the app's handlers read. */
 export interface RouteContext {
@@ -29,6 +29,12 @@ export interface Route extends Omit<RouteDoc, 'tags'> {
   tags?: string[]
   handle?: (context: RouteContext) => unknown
   render?: (store: Store, query: URLSearchParams, base: string, id: string) => string
+  /**
+   * The in-process answer of a `handle` route (./route-docs.ts, RouteAnswer): what the app's own
+   * callers (the MCP tools) answer through; the handler should answer through it too. A `render`
+   * route's in-process answer is its `render`.
+   */
+  answer?: RouteAnswer
   /** Elysia options that are not schemas: `parse: 'none'` for a route that reads its body itself. */
   hook?: { parse?: 'none' }
   /** More paths answering the same way, declared hidden (the v1 layer's second prefix). */
@@ -48,11 +54,12 @@ export function routesPlugin(deps: PluginDeps, name: string, tag: string, list: 
   const app = new Elysia({ name })
   let answer: ReturnType<typeof cachedAnswer> | undefined
   for (const r of list) {
-    const { handle, render, hook, aliases, ...doc } = r
+    const { handle, render, answer: ownAnswer, hook, aliases, ...doc } = r
     if ((handle === undefined) === (render === undefined)) throw new Error(`route ${r.method} ${r.path}: give exactly one of handle and render`)
+    if (render !== undefined && ownAnswer !== undefined) throw new Error(`route ${r.method} ${r.path}: a render route answers in process through its render`)
     const paths = [r.path, ...(aliases ?? [])]
     paths.forEach((path, i) => {
-      deps.routes.register({ ...doc, path, tags: doc.tags ?? [tag], ...(i > 0 || doc.hidden ? { hidden: true } : {}) })
+      deps.routes.register({ ...doc, path, tags: doc.tags ?? [tag], ...(i > 0 || doc.hidden ? { hidden: true } : {}) }, render ?? ownAnswer)
       const handler = handle ?? renderHandler((answer ??= cachedAnswer(deps)), render!, paramOf(path))
       app.route(r.method, path, handler as never, hook as never)
     })

@@ -16,8 +16,9 @@ the same parameters (see the OpenAPI resource); arguments are named like its que
 - \`search_photos\`: the photos themselves. Filters combine with AND: rovers, cameras, sol / sol_min /
   sol_max, earth_date_min / earth_date_max, mars_time_min / mars_time_max (Mars local time,
   e.g. 16:00:00), mars_time_golden_hour, site / drive ranges and more. Answers the total and 25
-  rows by default; pass \`next_cursor\` back as \`cursor\` for the next rows, \`fields\` or \`field_set\`
-  to choose attributes, \`sort\` to order (prefix "-" for descending).
+  compact rows by default (id, rover, camera, sol, earth_date, date_taken_mars, img_src, site,
+  drive); pass \`next_cursor\` back as \`cursor\` (same other arguments) for the next rows,
+  \`fields\` or \`field_set\` for other attributes, \`sort\` to order (prefix "-" for descending).
 - \`photo_stats\`: counts instead of rows (group_by camera, rover or sol) - cheaper than paging.
 - \`get_photos\` (ids): full records of photos you already found.
 - \`find_locations\`, \`find_panoramas\`: the places most photographed, and detected panorama sequences.

@@ -40,6 +40,14 @@ export interface FuzzContext {
   fieldNames: string[]
   /** valid: generous limits; limited: tiny limits (429s); revoked: a key that was revoked. */
   keys: { valid: string; limited?: string; revoked?: string }
+  /** The MCP endpoint's tools and their argument schemas (tools/list), so a tool added later is fuzzed too. */
+  tools: McpToolSpec[]
+}
+
+/** One MCP tool as tools/list describes it. */
+export interface McpToolSpec {
+  name: string
+  args: Record<string, Record<string, unknown>>
 }
 
 /** A request as the fuzzer sends it. `target` is path + query exactly as sent (may hold malformed percent-encoding). */
@@ -483,6 +491,200 @@ export function toRequest(r: FuzzRequest, origin: string): Request {
   const h = new Headers()
   for (const [k, v] of r.headers) h.append(k, v)
   return new Request(origin + r.target, { method: r.method, headers: h, body: r.body })
+}
+
+// ---------------------------------------------------------------------------------------------
+// The MCP endpoint: malformed JSON-RPC
+
+export const MCP_PATH = '/mcp'
+/** What the Streamable HTTP transport asks of a POST: a JSON body, and an Accept of both answer forms. */
+export const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
+/** Over the default 64 KB body limit once written out. */
+const MCP_OVERSIZED = 70 * 1024
+
+const MCP_METHODS = [
+  'initialize', 'ping', 'tools/list', 'tools/call', 'resources/list', 'resources/read', 'resources/templates/list', 'resources/subscribe', 'prompts/list',
+  'prompts/get', 'completion/complete', 'logging/setLevel', 'sampling/createMessage', 'notifications/initialized', 'notifications/cancelled',
+  'notifications/progress', 'no/such/method', '', 'TOOLS/LIST', 'tools/call/', '__proto__', 'constructor', 'x'.repeat(300),
+]
+
+/** JSON-RPC ids: integers and strings as the protocol allows, and every shape it does not. */
+const rpcId: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 6, arbitrary: fc.integer() },
+  { weight: 3, arbitrary: fc.string({ maxLength: 20 }) },
+  { weight: 1, arbitrary: fc.constantFrom<unknown>(null, 1.5, -0, 2 ** 53 + 2, -(2 ** 63), true, false, [], [1], {}, { id: 1 }, '', 'x'.repeat(5000), '__proto__') },
+)
+
+/** A JSON value a model (or an attacker) might put anywhere: scalars, hostile texts, small structures. */
+const jsonJunk: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 3, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
+  { weight: 2, arbitrary: hostileString },
+  { weight: 2, arbitrary: hostileNumber.map((n) => (Number.isFinite(Number(n)) && n.trim() !== '' ? Number(n) : n)) },
+  { weight: 1, arbitrary: fc.constantFrom<unknown>(JSON.parse('{"__proto__":{"polluted":1}}'), { constructor: { prototype: { x: 1 } } }, { constructor: null }, [[[[[]]]]], { a: { b: { c: { d: {} } } } }) },
+  { weight: 1, arbitrary: fc.nat({ max: 60_000 }).map((n) => 'x'.repeat(n)) },
+)
+
+/** A value for one tool argument from its schema: valid most of the time (as the HTTP parameter of that name), else junk. */
+function mcpArgValue(name: string, schema: Record<string, unknown>, ctx: FuzzContext): fc.Arbitrary<unknown> {
+  return cached(ctx, `mcp arg ${name} ${JSON.stringify(schema)}`, () => {
+    const route = ctx.routes.flatMap((r) => r.query).find((q) => q.name === name)
+    const s = schema as { type?: string; minimum?: number; maximum?: number; anyOf?: unknown[] }
+    let valid: fc.Arbitrary<unknown>
+    if (name === 'ids') valid = fc.array(ctx.photoIds.length ? fc.constantFrom(...ctx.photoIds) : fc.nat(), { minLength: 0, maxLength: 110 })
+    else if (name === 'slug') valid = fc.constantFrom(...ROVER_SLUGS, 'Spirit', 'sojourner', '')
+    else if (name === 'id') valid = fc.oneof(ctx.photoIds.length ? fc.constantFrom(...ctx.photoIds) : fc.nat(), fc.constantFrom<unknown>('1', -1, 2 ** 31))
+    else if (s.type === 'integer') valid = fc.integer({ min: Math.max(s.minimum ?? -10, -10), max: Math.min(s.maximum ?? 5000, 5000) })
+    else if (s.type === 'number') valid = fc.double({ noNaN: true, min: -1000, max: 1000 })
+    else if (s.type === 'boolean') valid = fc.boolean()
+    else if (route) valid = validValue(route, ctx).chain((v) => (s.anyOf ? fc.constantFrom<unknown>(v, v.split(',')) : fc.constant<unknown>(v)))
+    else valid = fc.string({ maxLength: 20 })
+    return fc.oneof({ weight: 4, arbitrary: valid }, { weight: 1, arbitrary: jsonJunk })
+  })
+}
+
+/** The arguments of a tools/call: some of the tool's own (valid or not), sometimes names it does not take. */
+function mcpArguments(tool: McpToolSpec | undefined, ctx: FuzzContext): fc.Arbitrary<unknown> {
+  return cached(ctx, `mcp arguments ${tool?.name}`, () => mcpArgumentsOf(tool, ctx))
+}
+
+function mcpArgumentsOf(tool: McpToolSpec | undefined, ctx: FuzzContext): fc.Arbitrary<unknown> {
+  const names = Object.keys(tool?.args ?? {})
+  const known = names.length
+    ? fc.subarray(names, { maxLength: Math.min(5, names.length) }).chain((picked) => fc.tuple(...picked.map((n) => mcpArgValue(n, tool!.args[n]!, ctx))).map((vs) => Object.fromEntries(picked.map((n, i) => [n, vs[i]]))))
+    : fc.constant({})
+  const unknown = fc.dictionary(fc.oneof(fc.constantFrom('sols', 'rover', 'camera', '__proto__', 'constructor', 'x'.repeat(200), ''), fc.string({ maxLength: 10 })), jsonJunk, { maxKeys: 3 })
+  return fc.oneof(
+    { weight: 8, arbitrary: known },
+    { weight: 2, arbitrary: fc.tuple(known, unknown).map(([a, b]) => ({ ...(a as object), ...b })) },
+    { weight: 1, arbitrary: fc.constantFrom<unknown>(null, 'x', 1, [], [1, 2], true) },
+    // Many names: the unknown-name check names a few and counts the rest.
+    { weight: 1, arbitrary: fc.nat({ max: 3000 }).map((n) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`a${i}`, i]))) },
+  )
+}
+
+/** One JSON-RPC message (as a value): requests, notifications and responses, well-formed or not. */
+function mcpMessage(ctx: FuzzContext): fc.Arbitrary<unknown> {
+  return cached(ctx, 'mcp message', () => {
+    const toolNames = ctx.tools.map((t) => t.name)
+    const tool = fc.oneof(
+      { weight: 8, arbitrary: toolNames.length ? fc.constantFrom(...ctx.tools) : fc.constant(undefined) },
+      { weight: 1, arbitrary: fc.constant(undefined) },
+    )
+    const jsonrpc = fc.oneof({ weight: 12, arbitrary: fc.constant<unknown>('2.0') }, { weight: 1, arbitrary: fc.constantFrom<unknown>('1.0', '2', 2, null, '', '2.0 ') })
+    const call = fc.tuple(jsonrpc, rpcId, tool, fc.nat(9)).chain(([v, id, t, pick]) =>
+      mcpArguments(t, ctx).map((args) => ({
+        jsonrpc: v,
+        id,
+        method: 'tools/call',
+        params: pick === 0 ? { name: t?.name } : { name: t?.name ?? (pick === 1 ? 42 : 'no_such_tool'), arguments: args, ...(pick === 2 ? { _meta: { progressToken: 'x'.repeat(100) } } : {}) },
+      })),
+    )
+    const other = fc.record({ jsonrpc, id: rpcId, method: fc.constantFrom(...MCP_METHODS), params: fc.option(jsonJunk, { nil: undefined }) })
+    const read = fc.record({
+      jsonrpc,
+      id: rpcId,
+      method: fc.constant('resources/read'),
+      params: fc.record({ uri: fc.oneof(fc.constantFrom('mars-api://openapi.json', 'mars-api://guide.md', 'file:///etc/passwd', 'mars-api://../../etc/passwd', '', 'mars-api://' + 'x'.repeat(3000)), jsonJunk) }),
+    })
+    const initialize = fc.record({
+      jsonrpc,
+      id: rpcId,
+      method: fc.constant('initialize'),
+      params: fc.record({ protocolVersion: fc.constantFrom<unknown>('2025-06-18', '2025-03-26', '2024-11-05', '1999-01-01', '', 7), capabilities: jsonJunk, clientInfo: fc.oneof(fc.constant({ name: 'fuzz', version: '1' }), jsonJunk) }),
+    })
+    const notification = fc.record({ jsonrpc, method: fc.constantFrom('notifications/initialized', 'notifications/cancelled', 'notifications/progress', 'no/such'), params: fc.option(jsonJunk, { nil: undefined }) })
+    // What a client sends back to a server's request: a response to nothing.
+    const response = fc.record({ jsonrpc, id: rpcId, result: jsonJunk })
+    const errorReply = fc.record({ jsonrpc, id: rpcId, error: fc.record({ code: fc.integer(), message: fc.string({ maxLength: 20 }) }) })
+    return fc.oneof(
+      { weight: 8, arbitrary: call },
+      { weight: 4, arbitrary: other },
+      { weight: 2, arbitrary: read },
+      { weight: 1, arbitrary: initialize },
+      { weight: 1, arbitrary: notification },
+      { weight: 1, arbitrary: response },
+      { weight: 1, arbitrary: errorReply },
+    )
+  })
+}
+
+/** A /mcp body: one message, a batch (up to huge), cut or broken JSON, an oversized argument, deep nesting, or no JSON at all. */
+function mcpBody(ctx: FuzzContext): fc.Arbitrary<string> {
+  return cached(ctx, 'mcp body', () => {
+    const message = mcpMessage(ctx)
+    const one = message.map((m) => JSON.stringify(m))
+    const listMessage = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })
+    return fc.oneof(
+      { weight: 10, arbitrary: one },
+      { weight: 3, arbitrary: fc.array(message, { minLength: 0, maxLength: 30 }).map((ms) => JSON.stringify(ms)) },
+      // Huge batches: just under the body limit (about 1,200 messages) and over it.
+      { weight: 1, arbitrary: fc.constantFrom(200, 1200, 1500).map((n) => `[${Array.from({ length: n }, (_, i) => listMessage.replace('"id":1', `"id":${i}`)).join(',')}]`) },
+      { weight: 2, arbitrary: fc.tuple(one, fc.nat(200)).map(([t, n]) => t.slice(0, Math.min(n, t.length - 1))) },
+      {
+        weight: 2,
+        arbitrary: fc.tuple(ctx.tools.length ? fc.constantFrom(...ctx.tools) : fc.constant({ name: 'search_photos', args: {} } as McpToolSpec), fc.constantFrom(20_000, 60_000, MCP_OVERSIZED)).map(([t, n]) => {
+          const name = Object.keys(t.args)[0] ?? 'nasa_id'
+          return JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: t.name, arguments: { [name]: 'x'.repeat(n) } } })
+        }),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          '', ' ', 'null', '[]', '{}', '[[]]', '[1,2]', '"tools/list"', '{not json', '\ufeff' + listMessage, listMessage + 'garbage', listMessage + listMessage,
+          '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_photos","arguments":{"sol":' + '['.repeat(20_000) + ']'.repeat(20_000) + '}}}',
+          '['.repeat(TEN_KB), '{"a":'.repeat(5000), '{"jsonrpc":"2.0","id":1,"method":"tools/list","method":"tools/call"}', '{"__proto__":{"jsonrpc":"2.0"},"id":1,"method":"ping"}',
+        ),
+      },
+      { weight: 1, arbitrary: hostile },
+    )
+  })
+}
+
+/**
+ * What no /mcp answer may carry, beyond checkAnswer: a tool that failed on the server (its
+ * generic isError 500, the engine's exception logged) or a JSON-RPC internal error (-32603): a
+ * bad message or argument is the client's error, answered as such.
+ */
+export function mcpViolations(body: string): string[] {
+  const v: string[] = []
+  if (body.includes('The tool failed on the server')) v.push('a tool failed on the server')
+  if (/"code":\s*-32603\b/.test(body)) v.push(`JSON-RPC internal error: ${body.slice(0, 200)}`)
+  return v
+}
+
+/** Accept values the transport must refuse (406) or take. */
+const mcpAccept = fc.oneof(
+  { weight: 12, arbitrary: fc.constant(MCP_HEADERS.accept) },
+  { weight: 3, arbitrary: fc.constantFrom('application/json', 'text/event-stream', '*/*', 'text/html', '', 'application/json;q=0, text/event-stream', 'TEXT/EVENT-STREAM, APPLICATION/JSON') },
+  { weight: 1, arbitrary: hugeAccept },
+)
+
+/**
+ * One request to the MCP endpoint: mostly a POST of malformed or odd JSON-RPC (wrong ids, huge
+ * batches, unknown methods, oversized and wrong-typed arguments) with the valid key, sometimes
+ * wrong media types, another key or none, a protocol-version or session header, another method.
+ */
+export function mcpRequest(ctx: FuzzContext): fc.Arbitrary<FuzzRequest> {
+  return cached(ctx, 'mcp request', () =>
+    fc
+      .record({
+        method: fc.oneof({ weight: 20, arbitrary: fc.constant('POST') }, { weight: 1, arbitrary: fc.constantFrom('GET', 'DELETE', 'PUT', 'HEAD', 'OPTIONS') }),
+        key: fc.oneof({ weight: 20, arbitrary: fc.constant<string | undefined>(ctx.keys.valid) }, { weight: 1, arbitrary: fc.constantFrom<string | undefined>(undefined, ctx.keys.limited, ctx.keys.revoked, 'mv_live_nope') }),
+        type: fc.oneof({ weight: 10, arbitrary: fc.constant<string | undefined>(MCP_HEADERS['content-type']) }, { weight: 2, arbitrary: contentTypes.map((t): string | undefined => t) }, { weight: 1, arbitrary: fc.constant<string | undefined>(undefined) }),
+        accept: mcpAccept,
+        extra: fc.option(fc.tuple(fc.constantFrom('mcp-protocol-version', 'mcp-session-id', 'last-event-id'), fc.oneof(fc.constantFrom('2025-06-18', '2024-11-05', '1999-01-01', ''), latin1)), { freq: 4, nil: undefined }),
+        body: mcpBody(ctx),
+        query: fc.constantFrom('', '', '', '?x=1', '?sessionId=1'),
+      })
+      .map(({ method, key, type, accept, extra, body, query }) => {
+        const headers: Array<[string, string]> = []
+        if (key !== undefined) headers.push(['x-api-key', key])
+        if (type !== undefined) headers.push(['content-type', type])
+        headers.push(['accept', accept])
+        if (extra) headers.push(extra)
+        return { method, target: MCP_PATH + query, headers, body: method === 'GET' || method === 'HEAD' ? undefined : body }
+      }),
+  )
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -971,7 +1173,7 @@ export function describe(r: FuzzRequest): string {
  * Learns the routes (OpenAPI document) and real ids, nasa_ids, cursors and field names from the
  * running service through `call` (path -> Response, keyed with `keys.valid`).
  */
-export async function discoverContext(call: (path: string) => Promise<Response>, keys: FuzzContext['keys']): Promise<FuzzContext> {
+export async function discoverContext(call: (path: string, init?: RequestInit) => Promise<Response>, keys: FuzzContext['keys']): Promise<FuzzContext> {
   const doc = (await (await call('/api/v2/openapi.json')).json()) as { paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string; schema: Record<string, unknown> }> }>> }
   const routes: RouteSpec[] = []
   for (const [p, ops] of Object.entries(doc.paths)) {
@@ -996,6 +1198,10 @@ export async function discoverContext(call: (path: string) => Promise<Response>,
     .map((x) => x?.pagination?.cursor?.next)
     .filter((c): c is string => typeof c === 'string')
   const fieldNames = [...new Set(all.flatMap((p: any) => Object.keys(p.attributes ?? {})))].filter((f) => typeof f === 'string')
+  const listed = await call(MCP_PATH, { method: 'POST', headers: MCP_HEADERS, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) })
+    .then((r) => (r.ok ? r.json() : {}))
+    .catch(() => ({}))
+  const tools: McpToolSpec[] = ((listed as any)?.result?.tools ?? []).map((t: any) => ({ name: String(t.name), args: t.inputSchema?.properties ?? {} }))
   return {
     routes,
     photoIds: all.map((p: any) => p.id).filter((x: unknown) => typeof x === 'number'),
@@ -1005,5 +1211,6 @@ export async function discoverContext(call: (path: string) => Promise<Response>,
     cursors,
     fieldNames: fieldNames.length ? fieldNames : ['sol', 'earth_date'],
     keys,
+    tools,
   }
 }
