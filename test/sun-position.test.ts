@@ -10,8 +10,8 @@
  * 154.26182°, azimuth 191.03687°), since they depend on those inputs only.
  */
 import { describe, expect, test } from 'bun:test'
-import { marsTimeAt } from '../normalize/mars24'
-import { planetographicLatitude, solarDeclination, sunInSky, sunPosition } from './sun-position'
+import { marsTimeAt } from '../index-builder/normalize/mars24'
+import { planetographicLatitude, solarDeclination, sunInSky, sunPosition } from '../index-builder/sun/sun-position'
 
 const EXAMPLE_A = Date.UTC(2000, 0, 6)
 const hours = (h: number, m: number, s: number) => h + m / 60 + s / 3600
