@@ -180,7 +180,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
     photos = undefined as never
     await writeAccessPaths(staging, keys)
     const k = keys
-    dropColumns(k.id, k.rover, k.camera, k.nasa_id, k.sol, k.earth_date, k.date_taken_utc, k.mars_time_ms, k.site, k.drive, k.width, k.height, k.mast_azimuth, k.mast_elevation)
+    dropColumns(k.id, k.rover, k.camera, k.nasa_id, k.sol, k.earth_date, k.date_taken_utc, k.mars_time_ms, k.site, k.drive, k.width, k.height, k.mast_azimuth, k.mast_elevation, k.sun_elevation)
     keys = undefined
     lap('access_paths')
     progress.update(3, 4, 'digest')
@@ -247,6 +247,6 @@ export class PublishRefused extends Error {
 }
 
 function sortKeys(p: PhotoColumns): AccessPathInput {
-  const { length, id, rover, camera, nasa_id, sol, earth_date, date_taken_utc, mars_time_ms, site, drive, width, height, mast_azimuth, mast_elevation } = p
-  return { length, id, rover, camera, nasa_id, sol, earth_date, date_taken_utc, mars_time_ms, site, drive, width, height, mast_azimuth, mast_elevation }
+  const { length, id, rover, camera, nasa_id, sol, earth_date, date_taken_utc, mars_time_ms, site, drive, width, height, mast_azimuth, mast_elevation, sun_elevation } = p
+  return { length, id, rover, camera, nasa_id, sol, earth_date, date_taken_utc, mars_time_ms, site, drive, width, height, mast_azimuth, mast_elevation, sun_elevation }
 }
