@@ -35,10 +35,10 @@ export interface SunReport {
   errors: { elevation: SunErrors; azimuth: SunErrors; solar_longitude: SunErrors }
 }
 
-/** One photo's sun from its own facts, ignoring what its record states. */
-export function deriveSunAt(places: RoverPlaces, photos: PhotoColumns, row: number) {
+/** One photo's sun from its own facts (at `utcMs`, its capture time unless given), ignoring what its record states. */
+export function deriveSunAt(places: RoverPlaces, photos: PhotoColumns, row: number, utcMs = photos.date_taken_utc[row]!) {
   const place = places.at(photos.rover[row]!, photos.site[row]!, photos.drive[row]!, photos.sol[row]!)
-  return { place, sun: sunPosition(photos.date_taken_utc[row]!, place.lat, place.lon) }
+  return { place, sun: sunPosition(utcMs, place.lat, place.lon) }
 }
 
 export function deriveSun(photos: PhotoColumns, traverses: TraverseColumns): SunReport {
