@@ -113,7 +113,7 @@ export interface PhotoQuery {
 
 const DAY_S = 86_400
 /** Golden hour: the sun between −4° and +6° of the local horizon (decisions.md, Filters). */
-export const GOLDEN_SUN = { lo: -4, hi: 6 } as const
+const GOLDEN_SUN = { lo: -4, hi: 6 } as const
 
 /** Parses and validates every photo parameter; throws one validationError naming each bad one. */
 export function parsePhotoQuery(query: URLSearchParams, store: Store, extra: ParamError[] = []): PhotoQuery {
