@@ -54,7 +54,6 @@ export interface QueryShape {
 export const GOAL_P99_MS: Record<QueryShape['group'], number | undefined> = { narrow: GOALS.narrowP99Ms, scan: GOALS.scanP99Ms, other: undefined }
 
 const PAGE = PHOTO_PAGE_COLUMNS
-const MS_HOUR = 3_600_000
 const q = (s: string) => `'${s.replaceAll("'", "''")}'`
 const date = (d: string) => `DATE ${q(d)}`
 const where = (...conds: string[]) => (conds.length ? ` WHERE ${conds.map((c) => `(${c})`).join(' AND ')}` : '')
@@ -176,8 +175,14 @@ export function queryShapes(ctx: ShapeContext): QueryShape[] {
       sql: page([`mars_time_ms >= ${marsSecond('10:00:00')} AND mars_time_ms < ${marsSecond('10:30:00') + 1000}`], DEFAULT_ORDER) },
     { name: 'mars-time-across-midnight', group: 'scan', work: 'scan', endpoint: 'photos', query: 'mars_time_min=M16:30:00&mars_time_max=M08:30:00',
       sql: page([`mars_time_ms >= ${marsSecond('16:30:00')} OR mars_time_ms < ${marsSecond('08:30:00') + 1000}`], DEFAULT_ORDER) },
+    // Golden hour is a band of the sun's elevation (decisions.md, revised 2026-11-28).
     { name: 'golden-hour', group: 'scan', work: 'scan', endpoint: 'photos', query: 'mars_time_golden_hour=true',
-      sql: page([`(mars_time_ms >= ${5 * MS_HOUR} AND mars_time_ms < ${8 * MS_HOUR}) OR (mars_time_ms >= ${17 * MS_HOUR} AND mars_time_ms < ${20 * MS_HOUR})`], DEFAULT_ORDER) },
+      sql: page(['sun_el BETWEEN -4 AND 6'], DEFAULT_ORDER) },
+    { name: 'golden-hour-rover', group: 'scan', work: 'scan', endpoint: 'photos', query: `rovers=${m.slug}&mars_time_golden_hour=true`,
+      sql: page([`rover_id = ${m.code}`, 'sun_el BETWEEN -4 AND 6'], DEFAULT_ORDER) },
+    { name: 'sun-elevation-band', group: 'scan', work: 'scan', endpoint: 'photos', query: 'sun_elevation_min=20&sun_elevation_max=30',
+      sql: page(['sun_el BETWEEN 20 AND 30'], DEFAULT_ORDER) },
+    { name: 'sort-desc-sun-elevation', group: 'scan', work: 'sort', endpoint: 'photos', query: 'sort=-sun_elevation', sql: page([], order('sun_el DESC')) },
     { name: 'angle-bounds', group: 'scan', work: 'scan', endpoint: 'photos',
       query: 'mast_elevation_min=-10&mast_elevation_max=10&mast_azimuth_min=90&mast_azimuth_max=180',
       sql: page(['mast_el BETWEEN -10 AND 10', 'mast_az BETWEEN 90 AND 180'], DEFAULT_ORDER) },

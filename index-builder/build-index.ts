@@ -11,6 +11,7 @@ import { deriveSolManifest, nasaManifestFacts } from './derive/sol-manifest'
 import type { RoverManifest } from './sources/v1-manifest'
 import { deriveJourneyStops } from './derive/journey-stops'
 import { deriveTraverses, type TraverseBuild } from './derive/traverses'
+import { deriveSun } from './sun/derive-sun'
 import { writeAccessPaths, type AccessPathInput } from './encode/access-paths'
 import { dropColumns, releaseMemory } from './encode/release-memory'
 import { batchedIfHuge, tableFromColumns } from './encode/arrow-table'
@@ -35,6 +36,7 @@ import { photoCoverage, type BuildSummary } from './summary'
  *   encode     the one column encoder for both: PhotoColumns in the default order
  *              (encode/photo-columns.ts);
  *   derive     locations, panoramas, sol manifest, traverses, journey stops from the columns;
+ *              the sun's position per photo (stated, else Mars24 at the rover's place on the traverse);
  *   write      Arrow IPC files streamed to a staging folder inside `out`, then the access paths
  *              from the sort-key columns alone (the others are released first), the manifest;
  *   publish    atomically as `out/<version>` with `out/current` pointing at it.
@@ -152,6 +154,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
   const solManifest = deriveSolManifest(photos, nasaManifests)
   const traverses = deriveTraverses(waypoints)
   const journeyStops = deriveJourneyStops(photos, traverses.columns)
+  const sun = deriveSun(photos, traverses.columns)
   lap('derive')
 
   const staging = stagingDir(opts.out)
@@ -177,7 +180,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
     photos = undefined as never
     await writeAccessPaths(staging, keys)
     const k = keys
-    dropColumns(k.id, k.rover, k.camera, k.nasa_id, k.sol, k.earth_date, k.date_taken_utc, k.mars_time_ms, k.site, k.drive, k.width, k.height, k.mast_azimuth, k.mast_elevation)
+    dropColumns(k.id, k.rover, k.camera, k.nasa_id, k.sol, k.earth_date, k.date_taken_utc, k.mars_time_ms, k.site, k.drive, k.width, k.height, k.mast_azimuth, k.mast_elevation, k.sun_elevation)
     keys = undefined
     lap('access_paths')
     progress.update(3, 4, 'digest')
@@ -225,6 +228,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
         seed,
         timings,
         traverses: traverses.report,
+        sun,
       },
     }
   } catch (e) {
@@ -243,6 +247,6 @@ export class PublishRefused extends Error {
 }
 
 function sortKeys(p: PhotoColumns): AccessPathInput {
-  const { length, id, rover, camera, nasa_id, sol, earth_date, date_taken_utc, mars_time_ms, site, drive, width, height, mast_azimuth, mast_elevation } = p
-  return { length, id, rover, camera, nasa_id, sol, earth_date, date_taken_utc, mars_time_ms, site, drive, width, height, mast_azimuth, mast_elevation }
+  const { length, id, rover, camera, nasa_id, sol, earth_date, date_taken_utc, mars_time_ms, site, drive, width, height, mast_azimuth, mast_elevation, sun_elevation } = p
+  return { length, id, rover, camera, nasa_id, sol, earth_date, date_taken_utc, mars_time_ms, site, drive, width, height, mast_azimuth, mast_elevation, sun_elevation }
 }

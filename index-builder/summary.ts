@@ -2,6 +2,7 @@ import type { Manifest, ManifestSource, PhotoColumns, Utf8Column } from '../src/
 import type { RoverSlug } from '../src/catalog/rovers'
 import type { DerivationErrors } from './normalize/measure-derivations'
 import type { TraverseBuild } from './derive/traverses'
+import type { SunReport } from './sun/derive-sun'
 import { printable } from './sources/input-limits'
 
 /** What one build did, printed by formatSummary and returned by buildIndex. */
@@ -29,6 +30,7 @@ export interface BuildSummary {
   timings: Record<string, number>
   /** Which location table each rover's traverse was built from (real builds). */
   traverses: TraverseBuild['report']
+  sun?: SunReport
 }
 
 /** Photos having each field, counted over the columns (absent = sentinel, "" or NaN). */
@@ -86,6 +88,12 @@ export function formatSummary(s: BuildSummary, ms: number): string {
   lines.push(`  at ${s.dir}  (${mib.toFixed(1)} MiB)`)
   lines.push(`rows     photos ${fmt(n)}   locations ${fmt(s.rows.locations)}   panoramas ${fmt(s.rows.panoramas)}`)
   lines.push(`rovers   ${Object.entries(s.perRover).map(([r, k]) => `${r} ${fmt(k)}`).join('   ')}`)
+  if (s.sun) {
+    const e = s.sun.errors
+    const d = s.sun.derived
+    lines.push(`sun        stated ${fmt(s.sun.stated)}, derived ${fmt(d.waypoint)} at a waypoint, ${fmt(d.traverse)} on the sol's traverse, ${fmt(d.landing)} at the landing site, unknown ${fmt(s.sun.unknown)}`)
+    if (e.elevation.n > 0) lines.push(`measured   sun derived vs stated, p95 |err|: elevation ${e.elevation.p95.toFixed(3)}° (n ${fmt(e.elevation.n)}), azimuth ${e.azimuth.p95.toFixed(3)}° (sun above 5°, n ${fmt(e.azimuth.n)}), solar longitude ${e.solar_longitude.p95.toFixed(4)}° (n ${fmt(e.solar_longitude.n)})`)
+  }
   if (s.traverses?.length) lines.push(`traverse ${s.traverses.map((t) => `${t.rover} ${fmt(t.points)} points (${t.format})`).join('   ')}`)
   const fields = Object.entries(s.coverage)
   lines.push('coverage')

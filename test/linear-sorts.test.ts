@@ -53,6 +53,7 @@ function tableArb(alphabet: string[]): fc.Arbitrary<Table> {
       height: Int32Array.from(rows.map((r) => r.sol)),
       mast_azimuth: f32,
       mast_elevation: Float32Array.from(f32).reverse(),
+      sun_elevation: Float32Array.from(f32).map((v) => -v),
     }
     return { input, n }
   })

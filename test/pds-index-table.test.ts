@@ -72,6 +72,8 @@ describe('a MER EDR index read through its PDS3 label', () => {
       rover: 'opportunity', camera: 'PANCAM', sol: 1, earth_date: '2004-01-25',
       date_taken_utc: Date.parse('2004-01-25T07:18:28Z'), sclk: 128287181.621, width: 1024, height: 1024, site: 0, drive: 0,
       mast_azimuth: 360 - 173.888, mast_elevation: -1.28028, sample_type: 'Full',
+      // The sun as the row states it (local level, from north clockwise): served, not derived.
+      sun_elevation: 36.7237, sun_azimuth: 260.595,
       images: { full: browse('1p128287181eff0000p2303l2m1.img') },
     })
     // The sun as NASA states it for the exposure, and the site-frame pointing, stay in raw.

@@ -75,6 +75,10 @@ function reference(s: Store, row: number, out: OutputSpec): string {
   // float32 angles with their own shortest digits: the double read from that text prints as it
   if (has(A.telemetry) && (az === az || el === el))
     at.telemetry = { ...(az === az ? { mast_azimuth: Number(float32Text(az)) } : {}), ...(el === el ? { mast_elevation: Number(float32Text(el)) } : {}) }
+  // The sun (beyond the interface): elevation first, azimuth where known; nothing without an elevation.
+  const [sunEl, sunAz, ls] = [p.sun_elevation[row], p.sun_azimuth[row], p.solar_longitude[row]]
+  if (has(A.sun) && sunEl === sunEl) at.sun = { elevation: Number(float32Text(sunEl)), ...(sunAz === sunAz ? { azimuth: Number(float32Text(sunAz)) } : {}) }
+  if (has(A.solar_longitude) && ls === ls) at.solar_longitude = Number(float32Text(ls))
   let raw = ''
   if (out.raw && text(p.raw, row)) {
     const r = text(p.raw, row)
@@ -106,6 +110,7 @@ const REQUESTS: OutputRequest[] = [
   ...PRESETS.map((preset) => ({ preset, include: ['camera'] })),
   { fields: ['img_src_small', 'img_src_full', 'xyz'], include: ['rover'] },
   { preset: 'minimal', fields: ['telemetry', 'width'] },
+  { fields: ['sun', 'solar_longitude', 'nasa_id'] },
   { imageSizes: ['small', 'medium'] },
   { preset: 'scientific', excludeImages: true },
 ]

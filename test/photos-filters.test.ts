@@ -107,6 +107,15 @@ const cases: Record<string, Array<[string, 'some' | 'none' | 'all']>> = {
     ['mars_time_golden_hour=true&mars_time_min=M09:00:00&mars_time_max=M16:00:00', 'none'],
     ['mars_time_golden_hour=false', 'all'],
   ],
+  'sun elevation (stated by the labels, else Mars24; golden hour is the −4° … +6° band, ANDed)': [
+    ['sun_elevation_min=30', 'some'],
+    ['sun_elevation_max=-30', 'some'],
+    ['sun_elevation_min=-4&sun_elevation_max=6', 'some'],
+    ['sun_elevation_min=-90&sun_elevation_max=90', 'some'],
+    ['mars_time_golden_hour=true&sun_elevation_min=0', 'some'],
+    ['mars_time_golden_hour=true&sun_elevation_min=7', 'none'],
+    ['mars_time_golden_hour=true&sort=-sun_elevation', 'some'],
+  ],
   'site, drive, ranges and location_radius': [
     ['site=61', 'some'],
     ['site_min=17&site_max=60', 'some'],
@@ -168,7 +177,7 @@ describe('GET /photos filters give the same ids, in order, as a brute-force filt
   }
 })
 
-const SORT_FIELDS = ['id', 'sol', 'earth_date', 'date_taken_utc', 'date_taken_mars', 'camera', 'rover', 'nasa_id', 'site', 'drive', 'width', 'height', 'mast_azimuth', 'mast_elevation']
+const SORT_FIELDS = ['id', 'sol', 'earth_date', 'date_taken_utc', 'date_taken_mars', 'camera', 'rover', 'nasa_id', 'site', 'drive', 'width', 'height', 'mast_azimuth', 'mast_elevation', 'sun_elevation']
 
 describe('sort: every sortable field in both directions, absent values last, id ascending last', () => {
   for (const f of SORT_FIELDS) {

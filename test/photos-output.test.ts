@@ -130,8 +130,13 @@ describe('presets and fields', () => {
     expect(sci.attributes.telemetry).toBeDefined()
     const all = await one(RICH)
     const complete = await one(RICH, 'field_set=complete')
-    const { raw, ...rest } = complete.attributes
+    // complete = the default output + the attributes beyond the interface (decisions.md) + raw
+    const { raw, sun, solar_longitude, ...rest } = complete.attributes
     expect(rest).toEqual(all.attributes)
+    expect(all.attributes.sun).toBeUndefined()
+    expect(all.attributes.solar_longitude).toBeUndefined()
+    expect(sun.elevation).toBeGreaterThan(-90)
+    expect(solar_longitude).toBeGreaterThanOrEqual(0)
     expect(raw.imageid).toBe(all.attributes.nasa_id)
     expect(all.attributes.raw).toBeUndefined()
   })

@@ -176,6 +176,7 @@ export function dataFacts(store: Store): DataFacts {
     ['sol', p.sol, (v) => v < 0], ['site', p.site, (v) => v < 0], ['drive', p.drive, (v) => v < 0],
     ['width', p.width, (v) => v < 0], ['height', p.height, (v) => v < 0],
     ['mast_az', p.mast_azimuth, Number.isNaN], ['mast_el', p.mast_elevation, Number.isNaN],
+    ['sun_el', p.sun_elevation, Number.isNaN],
   ]
   for (const [name, col, isAbsent] of absent)
     for (let i = 0; i < p.length; i++) if (isAbsent(col[i])) { nullable.add(name); break }

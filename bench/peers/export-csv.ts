@@ -91,7 +91,9 @@ export async function exportCsv(store: Store, dir: string): Promise<CsvFiles> {
       float(p.date_taken_utc[i]), mars(i), int(p.mars_time_ms[i]), sample(i), int(p.width[i]), int(p.height[i]),
       int(p.site[i]), int(p.drive[i]), float(p.coord_x[i]), float(p.coord_y[i]), float(p.coord_z[i]),
       float(p.mast_azimuth[i]), float(p.mast_elevation[i]), float(p.sclk[i]), imageDir(i), small(i), medium(i),
-      large(i), full(i), title(i), caption(i), credit(i), float(takenSortKey(p.date_taken_utc[i], p.earth_date[i]) ?? NaN),
+      large(i), full(i), title(i), caption(i), credit(i),
+      float(p.sun_elevation[i]), float(p.sun_azimuth[i]), float(p.solar_longitude[i]),
+      float(takenSortKey(p.date_taken_utc[i], p.earth_date[i]) ?? NaN),
     ].join(',')
   })
 

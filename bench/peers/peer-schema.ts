@@ -32,6 +32,7 @@ export const PHOTO_COLUMNS = cols(`
   coord_x double precision, coord_y double precision, coord_z double precision,
   mast_az real, mast_el real, sclk double precision, image_dir text, image_small text,
   image_medium text, image_large text, image_full text, title text, caption text, credit text,
+  sun_el real, sun_az real, solar_ls real,
   taken_sort double precision`)
 
 export const LOCATION_COLUMNS = cols(`
@@ -78,6 +79,7 @@ export const POSTGRES_INDEXES = [
   'CREATE INDEX ON photos (camera_id)',
   'CREATE INDEX ON photos (site, drive)',
   'CREATE INDEX ON photos (mast_az, mast_el)',
+  'CREATE INDEX ON photos (sun_el)',
   'CREATE INDEX ON locations (rover_id, first_sol)',
   'CREATE INDEX ON panoramas (rover_id, sol, n)',
 ]

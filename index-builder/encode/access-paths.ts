@@ -15,7 +15,7 @@ import { writeArrowFile } from './write-arrow-file'
  */
 
 /** The photo columns the access paths are computed from (the rest can be released before). */
-export type AccessPathInput = Pick<PhotoColumns, 'length' | 'id' | 'rover' | 'camera' | 'nasa_id' | 'sol' | 'earth_date' | 'date_taken_utc' | 'mars_time_ms' | 'site' | 'drive' | 'width' | 'height' | 'mast_azimuth' | 'mast_elevation'>
+export type AccessPathInput = Pick<PhotoColumns, 'length' | 'id' | 'rover' | 'camera' | 'nasa_id' | 'sol' | 'earth_date' | 'date_taken_utc' | 'mars_time_ms' | 'site' | 'drive' | 'width' | 'height' | 'mast_azimuth' | 'mast_elevation' | 'sun_elevation'>
 
 /** Computes the access paths of `photos` (rows already in default order) and writes FILES.accessPaths into `dir`. */
 export async function writeAccessPaths(dir: string, photos: AccessPathInput): Promise<void> {
@@ -129,6 +129,7 @@ function numberColumn(p: AccessPathInput, field: RankedField): NumberColumn | un
     case 'height': return p.height
     case 'mast_azimuth': return p.mast_azimuth
     case 'mast_elevation': return p.mast_elevation
+    case 'sun_elevation': return p.sun_elevation
     default: return undefined
   }
 }

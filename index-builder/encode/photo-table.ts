@@ -33,6 +33,9 @@ export function photoTableFromRecords(records: readonly PhotoRecord[]): PhotoCol
     mast_azimuth: new Float32Array(n),
     mast_elevation: new Float32Array(n),
     sclk: new Float64Array(n),
+    sun_elevation: new Float32Array(n),
+    sun_azimuth: new Float32Array(n),
+    solar_longitude: new Float32Array(n),
   }
   const names = ['camera', 'sample_type', 'image_dir', 'title', 'caption', 'credit'] as const
   const dicts = Object.fromEntries(names.map((k) => [k, new DictBuilder()])) as Record<(typeof names)[number], DictBuilder>
@@ -67,6 +70,9 @@ export function photoTableFromRecords(records: readonly PhotoRecord[]): PhotoCol
     cols.mast_azimuth[i] = r.mast_azimuth ?? NaN
     cols.mast_elevation[i] = r.mast_elevation ?? NaN
     cols.sclk[i] = r.sclk ?? NaN
+    cols.sun_elevation[i] = r.sun_elevation ?? NaN
+    cols.sun_azimuth[i] = r.sun_azimuth ?? NaN
+    cols.solar_longitude[i] = r.solar_longitude ?? NaN
     codes.camera[i] = dicts.camera.code(r.camera)
     codes.sample_type[i] = dicts.sample_type.code(r.sample_type ?? '')
     codes.title[i] = dicts.title.code(r.title ?? '')

@@ -33,6 +33,10 @@ export interface PhotoRecord {
   xyz?: [number, number, number]
   mast_azimuth?: number
   mast_elevation?: number
+  /** The sun as the record states it: degrees above the local horizon, from north clockwise; the season (Ls, degrees). */
+  sun_elevation?: number
+  sun_azimuth?: number
+  solar_longitude?: number
   /** Spacecraft clock, seconds. */
   sclk?: number
   /** Absolute image URLs by size. */

@@ -18,7 +18,8 @@ import { utcDate } from './utc-time'
  *   earth_date, date_taken_utc   from the day before landing (EDL images) to the mission's end / tomorrow
  *   text fields     no control characters (captions may hold line breaks), length caps; sample_type
  *                   and date_taken_mars match their grammars
- *   angles          mast_azimuth normalised into [0, 360); mast_elevation within [-90, 90]
+ *   angles          mast_azimuth normalised into [0, 360); mast_elevation within [-90, 90]; the
+ *                   stated sun likewise (sun_azimuth, sun_elevation), solar_longitude within [0, 360]
  *   sizes, site, drive   positive / non-negative integers of sane size
  * Throws RecordError (the caller names file and record); mutates only to normalise the azimuth.
  */
@@ -122,6 +123,12 @@ export function validateRecord(rec: PhotoRecord): void {
     rec.mast_azimuth = normaliseAzimuth(rec.mast_azimuth)
   }
   if (rec.mast_elevation !== undefined && !(rec.mast_elevation >= -90 && rec.mast_elevation <= 90)) throw new RecordError(`mast_elevation ${rec.mast_elevation} is outside [-90, 90]`)
+  if (rec.sun_azimuth !== undefined) {
+    if (!Number.isFinite(rec.sun_azimuth)) throw new RecordError('sun_azimuth is not a finite number')
+    rec.sun_azimuth = normaliseAzimuth(rec.sun_azimuth)
+  }
+  if (rec.sun_elevation !== undefined && !(rec.sun_elevation >= -90 && rec.sun_elevation <= 90)) throw new RecordError(`sun_elevation ${rec.sun_elevation} is outside [-90, 90]`)
+  if (rec.solar_longitude !== undefined && !(rec.solar_longitude >= 0 && rec.solar_longitude <= 360)) throw new RecordError(`solar_longitude ${rec.solar_longitude} is outside [0, 360]`)
   if (rec.xyz !== undefined && !rec.xyz.every((v) => Number.isFinite(v) && Math.abs(v) < 1e7)) throw new RecordError('xyz holds a non-finite or huge coordinate')
   if (rec.sclk !== undefined && !(Number.isFinite(rec.sclk) && rec.sclk >= 0 && rec.sclk < 2 ** 32)) throw new RecordError(`sclk ${rec.sclk} is not a spacecraft clock count`)
 }

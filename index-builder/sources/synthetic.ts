@@ -223,6 +223,10 @@ function photoTable(g: GenRows, onProgress?: SyntheticOptions['onProgress']): Ph
     mast_azimuth: used(g.az),
     mast_elevation: used(g.el),
     sclk: used(g.sclk),
+    // Stated by no synthetic record: derived by the builder (index-builder/sun/) like a lean record's.
+    sun_elevation: new Float32Array(n).fill(NaN),
+    sun_azimuth: new Float32Array(n).fill(NaN),
+    solar_longitude: new Float32Array(n).fill(NaN),
     image_dir: { codes: dirCodes, dict: dirs.dict },
     image_small: small.finish(),
     image_medium: medium.finish(),

@@ -48,6 +48,8 @@ export interface PhotoFilters {
   aspectRatio?: FloatRange
   mastElevation?: FloatRange
   mastAzimuth?: FloatRange
+  /** Degrees above the horizon, inclusive: sun_elevation_min/max and golden hour (−4 … 6) by AND. */
+  sunElevation?: FloatRange
 }
 
 export interface IntRange { lo: number; hi: number }
@@ -186,6 +188,7 @@ export function compileFilters(p: PhotoColumns, folded: Utf8Column, f: PhotoFilt
   }
   float('mastElevation', p.mast_elevation, f.mastElevation)
   float('mastAzimuth', p.mast_azimuth, f.mastAzimuth)
+  float('sunElevation', p.sun_elevation, f.sunElevation)
   return { byName, empty }
 }
 

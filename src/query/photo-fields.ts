@@ -11,11 +11,17 @@
 export const ATTRIBUTES = [
   'nasa_id', 'sol', 'earth_date', 'date_taken_utc', 'date_taken_mars', 'images', 'dimensions',
   'sample_type', 'title', 'caption', 'credit', 'location', 'telemetry',
+  'sun', 'solar_longitude',
 ] as const
 export type Attribute = (typeof ATTRIBUTES)[number]
 
 export const A = Object.fromEntries(ATTRIBUTES.map((a, i) => [a, 1 << i])) as Record<Attribute, number>
 export const ALL_ATTRIBUTES = (1 << ATTRIBUTES.length) - 1
+/**
+ * Attributes beyond the interface's Photo table: never in the default output nor in `minimal` …
+ * `scientific`; they come with `complete` and by name in `fields` (decisions.md, Added 2026-11-28).
+ */
+export const BEYOND_INTERFACE = A.sun | A.solar_longitude
 
 export const IMAGE_SIZES = ['small', 'medium', 'large', 'full'] as const
 export type ImageSize = (typeof IMAGE_SIZES)[number]
@@ -38,7 +44,7 @@ export interface OutputSpec {
 }
 
 export const DEFAULT_OUTPUT: OutputSpec = {
-  attrs: ALL_ATTRIBUTES, sizes: ALL_SIZES, singleImage: false, coordinates: true, raw: false, includeRover: false, includeCamera: false,
+  attrs: ALL_ATTRIBUTES & ~BEYOND_INTERFACE, sizes: ALL_SIZES, singleImage: false, coordinates: true, raw: false, includeRover: false, includeCamera: false,
 }
 
 export const PRESETS = ['minimal', 'standard', 'extended', 'scientific', 'complete'] as const

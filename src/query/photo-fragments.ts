@@ -115,6 +115,9 @@ const KEY_TEXTS = {
   telemetryAzimuth: member('"telemetry":{"mast_azimuth":'),
   mast_azimuth: fragment('"mast_azimuth":'),
   mast_elevation: fragment('"mast_elevation":'),
+  sun: member('"sun":{"elevation":'),
+  sunAzimuth: fragment(',"azimuth":'),
+  solar_longitude: member('"solar_longitude":'),
   raw: fragment('"raw":'),
 }
 

@@ -137,6 +137,28 @@ function writeRow(f: PhotoFragments, sink: ByteSink, row: number, out: OutputSpe
       c = true
     }
   }
+  if (attrs & A.sun) {
+    const el = p.sun_elevation[row]
+    if (el === el) {
+      key(sink, c ? K.sun[1] : K.sun[0])
+      writeFloat32(sink, el)
+      const az = p.sun_azimuth[row]
+      if (az === az) {
+        key(sink, K.sunAzimuth)
+        writeFloat32(sink, az)
+      }
+      sink.byte(0x7d)
+      c = true
+    }
+  }
+  if (attrs & A.solar_longitude) {
+    const ls = p.solar_longitude[row]
+    if (ls === ls) {
+      key(sink, c ? K.solar_longitude[1] : K.solar_longitude[0])
+      writeFloat32(sink, ls)
+      c = true
+    }
+  }
   if (out.raw) writeRaw(f, sink, c, row)
   if (out.includeRover || out.includeCamera) {
     sink.bytes(f.relationshipsTail(p.rover[row], p.camera.codes[row], out.includeRover, out.includeCamera))

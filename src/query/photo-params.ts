@@ -55,7 +55,7 @@ const MARS_TIME = (name: string, description: string): ParamSpec<number> => ({
 })
 const MARS_TIME_MIN = MARS_TIME('mars_time_min', 'Minimum Mars local time of day, Mhh:mm:ss or hh:mm:ss, compared to the second. A min later than the max is a window across midnight.')
 const MARS_TIME_MAX = MARS_TIME('mars_time_max', 'Maximum Mars local time of day, Mhh:mm:ss or hh:mm:ss, compared to the second.')
-const GOLDEN_HOUR = boolParam('mars_time_golden_hour', 'true: only photos taken 05:00:00-07:59:59 or 17:00:00-19:59:59 Mars local time (combines with mars_time_min/max by AND).')
+const GOLDEN_HOUR = boolParam('mars_time_golden_hour', 'true: only sunrise/sunset-lit photos: the sun between -4 and +6 degrees of the local horizon at capture (stated by the record, else Mars24 at the rover\'s position). A photo whose sun position cannot be known does not match. Combines with mars_time_min/max and sun_elevation_min/max by AND.')
 const SITE = intParam('site', 0, INT32_MAX, 'Exact site number.')
 const SITE_MIN = intParam('site_min', 0, INT32_MAX, 'Minimum site, inclusive.')
 const SITE_MAX = intParam('site_max', 0, INT32_MAX, 'Maximum site, inclusive.')
@@ -77,6 +77,8 @@ const MAST_EL_MIN = numberParam('mast_elevation_min', -90, 90, 'Minimum mast ele
 const MAST_EL_MAX = numberParam('mast_elevation_max', -90, 90, 'Maximum mast elevation in degrees.')
 const MAST_AZ_MIN = numberParam('mast_azimuth_min', 0, 360, 'Minimum mast azimuth in degrees.')
 const MAST_AZ_MAX = numberParam('mast_azimuth_max', 0, 360, 'Maximum mast azimuth in degrees.')
+const SUN_EL_MIN = numberParam('sun_elevation_min', -90, 90, 'Minimum sun elevation at capture in degrees above the local horizon (stated, else Mars24), inclusive. Photos whose sun cannot be known never match.')
+const SUN_EL_MAX = numberParam('sun_elevation_max', -90, 90, 'Maximum sun elevation at capture in degrees, inclusive.')
 const IMAGE_SIZES_PARAM = listParam('image_sizes', IMAGE_SIZES, (s) => s.toLowerCase(), 'Image sizes to include (default all the rover has).') as ParamSpec<ImageSize[]>
 const EXCLUDE_IMAGES = boolParam('exclude_images', 'true: leave image URLs out (metadata only). Wins over image_sizes.')
 
@@ -86,6 +88,7 @@ export const PHOTO_PARAMS: ParamSpec<unknown>[] = [
   INCLUDE, PAGE_PARAM, PER_PAGE_PARAM, CURSOR, MARS_TIME_MIN, MARS_TIME_MAX, GOLDEN_HOUR, SITE, SITE_MIN, SITE_MAX, DRIVE,
   DRIVE_MIN, DRIVE_MAX, LOCATION_RADIUS, MIN_WIDTH, MIN_HEIGHT, MAX_WIDTH, MAX_HEIGHT, SAMPLE_TYPE, ASPECT_RATIO,
   ASPECT_RATIO_MIN, ASPECT_RATIO_MAX, MAST_EL_MIN, MAST_EL_MAX, MAST_AZ_MIN, MAST_AZ_MAX, IMAGE_SIZES_PARAM, EXCLUDE_IMAGES,
+  SUN_EL_MIN, SUN_EL_MAX,
 ] as ParamSpec<unknown>[]
 
 /** TypeBox object of query parameters (all optional) for route documentation. */
@@ -109,7 +112,8 @@ export interface PhotoQuery {
 }
 
 const DAY_S = 86_400
-const GOLDEN: IntRange[] = [{ lo: 5 * 3600, hi: 8 * 3600 - 1 }, { lo: 17 * 3600, hi: 20 * 3600 - 1 }]
+/** Golden hour: the sun between −4° and +6° of the local horizon (decisions.md, Filters). */
+const GOLDEN_SUN = { lo: -4, hi: 6 } as const
 
 /** Parses and validates every photo parameter; throws one validationError naming each bad one. */
 export function parsePhotoQuery(query: URLSearchParams, store: Store, extra: ParamError[] = []): PhotoQuery {
@@ -155,7 +159,6 @@ export function parsePhotoQuery(query: URLSearchParams, store: Store, extra: Par
     const hi = tMax ?? DAY_S - 1
     windows = lo <= hi ? [{ lo, hi }] : [{ lo: 0, hi }, { lo, hi: DAY_S - 1 }]
   }
-  if (golden) windows = windows ? intersect(windows, GOLDEN) : GOLDEN
   if (windows) filters.marsTime = windows.map((w) => ({ lo: w.lo * 1000, hi: w.hi * 1000 + 999 }))
 
   // site / drive / location_radius
@@ -224,6 +227,16 @@ export function parsePhotoQuery(query: URLSearchParams, store: Store, extra: Par
   if (elMin !== undefined || elMax !== undefined) filters.mastElevation = { lo: elMin ?? -Infinity, hi: elMax ?? Infinity }
   if (azMin !== undefined || azMax !== undefined) filters.mastAzimuth = { lo: azMin ?? -Infinity, hi: azMax ?? Infinity }
 
+  // sun elevation; golden hour is a sun band (decisions.md, revised 2026-11-28) ANDed with it
+  const sunMin = readParam(params, SUN_EL_MIN, errors)
+  const sunMax = readParam(params, SUN_EL_MAX, errors)
+  checkRange('sun_elevation_min', sunMin, sunMax, errors)
+  if (sunMin !== undefined || sunMax !== undefined || golden) {
+    const lo = Math.max(sunMin ?? -Infinity, golden ? GOLDEN_SUN.lo : -Infinity)
+    const hi = Math.min(sunMax ?? Infinity, golden ? GOLDEN_SUN.hi : Infinity)
+    filters.sunElevation = { lo, hi }
+  }
+
   const nasa = rawParam(params, 'nasa_id')
   // A whole Perseverance id written with its product version finds the photo served without it.
   if (nasa !== undefined) filters.nasaId = splitProductVersion(nasa).id.toLowerCase()
@@ -272,17 +285,6 @@ function intRange(los: Array<number | undefined>, his: Array<number | undefined>
   for (const v of his) if (v !== undefined && (hi === undefined || v < hi)) hi = v
   if (lo === undefined && hi === undefined) return undefined
   return { lo: lo ?? 0, hi: hi ?? INT32_MAX }
-}
-
-function intersect(a: IntRange[], b: IntRange[]): IntRange[] {
-  const out: IntRange[] = []
-  for (const x of a) for (const y of b) {
-    const lo = Math.max(x.lo, y.lo)
-    const hi = Math.min(x.hi, y.hi)
-    if (lo <= hi) out.push({ lo, hi })
-  }
-  // An empty intersection keeps an empty window so the filter matches nothing.
-  return out.length ? out.sort((p, q) => p.lo - q.lo) : [{ lo: 1, hi: 0 }]
 }
 
 /** Seconds of the day of `Mhh:mm:ss[.fff]` / `hh:mm:ss[.fff]` (fraction dropped), or undefined. */

@@ -39,6 +39,7 @@ export function sortValue(p: PhotoColumns, field: SortField, row: number): SortV
     case 'height': return nonNegative(p.height[row])
     case 'mast_azimuth': return finite(p.mast_azimuth[row])
     case 'mast_elevation': return finite(p.mast_elevation[row])
+    case 'sun_elevation': return finite(p.sun_elevation[row])
   }
 }
 

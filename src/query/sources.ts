@@ -78,7 +78,7 @@ const intRangeKey = (v: number) => (v < 0 ? NaN : v)
 const floatKey = (v: number) => v
 
 /** Filters answered by a value range of one field's permutation: the filter, the field, its column (int: absent -1; float: NaN). */
-const RANGE_FIELDS: ReadonlyArray<readonly [FilterName, SortField, 'sol' | 'earth_date' | 'site' | 'drive' | 'width' | 'height' | 'mast_elevation' | 'mast_azimuth']> = [
+const RANGE_FIELDS: ReadonlyArray<readonly [FilterName, SortField, 'sol' | 'earth_date' | 'site' | 'drive' | 'width' | 'height' | 'mast_elevation' | 'mast_azimuth' | 'sun_elevation']> = [
   ['sol', 'sol', 'sol'],
   ['earthDate', 'earth_date', 'earth_date'],
   ['site', 'site', 'site'],
@@ -87,6 +87,7 @@ const RANGE_FIELDS: ReadonlyArray<readonly [FilterName, SortField, 'sol' | 'eart
   ['height', 'height', 'height'],
   ['mastElevation', 'mast_elevation', 'mast_elevation'],
   ['mastAzimuth', 'mast_azimuth', 'mast_azimuth'],
+  ['sunElevation', 'sun_elevation', 'sun_elevation'],
 ]
 
 /**

@@ -51,6 +51,13 @@ const PhotoAttributes = Type.Object(
       ),
     ),
     telemetry: Type.Optional(Type.Object({ mast_azimuth: Type.Optional(Type.Number()), mast_elevation: Type.Optional(Type.Number()) }, closed)),
+    sun: Type.Optional(
+      Type.Object(
+        { elevation: Type.Number({ description: 'Degrees above the local horizon' }), azimuth: Type.Optional(Type.Number({ description: 'Degrees from north, clockwise' })) },
+        { ...closed, description: 'Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover\'s position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`.' },
+      ),
+    ),
+    solar_longitude: Type.Optional(Type.Number({ description: 'Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`.' })),
     raw: Type.Optional(Type.Unknown({ description: 'The source record as NASA published it (`complete` preset only)' })),
   },
   {

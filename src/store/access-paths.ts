@@ -37,6 +37,7 @@ import { FILES, type PhotoColumns, type Utf8Column } from './schema'
 export const SORT_FIELDS = [
   'id', 'sol', 'earth_date', 'date_taken_utc', 'date_taken_mars', 'camera', 'rover', 'nasa_id',
   'site', 'drive', 'width', 'height', 'mast_azimuth', 'mast_elevation',
+  'sun_elevation',
 ] as const
 export type SortField = (typeof SORT_FIELDS)[number]
 /** Sortable fields with a rank column (id is its own rank). */

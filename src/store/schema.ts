@@ -69,6 +69,9 @@ export interface PhotoColumns {
   mast_azimuth: Float32Array     // Arrow Float32 degrees, NaN unknown
   mast_elevation: Float32Array   // Arrow Float32 degrees, NaN unknown
   sclk: Float64Array             // Arrow Float64 spacecraft clock seconds, NaN unknown
+  sun_elevation: Float32Array    // Arrow Float32 degrees above the local horizon (stated, else Mars24), NaN unknown
+  sun_azimuth: Float32Array      // Arrow Float32 degrees from north, clockwise, NaN unknown
+  solar_longitude: Float32Array  // Arrow Float32 areocentric solar longitude Ls in degrees, NaN unknown
   image_dir: DictColumn          // Arrow Dictionary: URL prefix up to and including the last '/', shared by all sizes of a photo
   image_small: Utf8Column        // Arrow Utf8: file name after image_dir; "" absent
   image_medium: Utf8Column

@@ -24,6 +24,7 @@ export interface PlainPhoto {
   drive: number | null
   mast_azimuth: number | null
   mast_elevation: number | null
+  sun_elevation: number | null
 }
 
 const text = new TextDecoder()
@@ -51,6 +52,7 @@ export function plainPhotos(store: Store): PlainPhoto[] {
       drive: int(p.drive[r]),
       mast_azimuth: num(p.mast_azimuth[r]),
       mast_elevation: num(p.mast_elevation[r]),
+      sun_elevation: num(p.sun_elevation[r]),
     })
   }
   return out
@@ -128,13 +130,10 @@ export function bruteForce(all: PlainPhoto[], params: URLSearchParams): PlainPho
     })
   }
   if (get('mars_time_golden_hour')?.toLowerCase() === 'true') {
-    rows = rows.filter((p) => {
-      const s = marsSeconds(p.date_taken_mars)
-      if (s === null) return false
-      const h = Math.floor(s / 3600)
-      return (h >= 5 && h <= 7) || (h >= 17 && h <= 19)
-    })
+    // decisions.md (revised 2026-11-28): the sun within −4° … +6° of the horizon; unknown sun never matches.
+    rows = rows.filter((p) => p.sun_elevation !== null && p.sun_elevation >= -4 && p.sun_elevation <= 6)
   }
+  if (n('sun_elevation_min') !== null || n('sun_elevation_max') !== null) rows = rows.filter((p) => between(p.sun_elevation, n('sun_elevation_min'), n('sun_elevation_max')))
 
   return sortPhotos(rows, get('sort') ?? '-date_taken_utc')
 }

@@ -3124,9 +3124,9 @@ export interface operations {
                 date_min?: string;
                 /** @description Maximum Earth date, inclusive, YYYY-MM-DD. */
                 date_max?: string;
-                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation. Absent values sort last in both directions; id ascending is always the final tie-breaker. */
+                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation, sun_elevation. Absent values sort last in both directions; id ascending is always the final tie-breaker. */
                 sort?: string;
-                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
+                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, sun, solar_longitude, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
                 fields?: string;
                 /** @description A preset (minimal, standard, extended, scientific, complete) or a comma-separated list of field names as for "fields". */
                 field_set?: string;
@@ -3142,7 +3142,7 @@ export interface operations {
                 mars_time_min?: string;
                 /** @description Maximum Mars local time of day, Mhh:mm:ss or hh:mm:ss, compared to the second. */
                 mars_time_max?: string;
-                /** @description true: only photos taken 05:00:00-07:59:59 or 17:00:00-19:59:59 Mars local time (combines with mars_time_min/max by AND). */
+                /** @description true: only sunrise/sunset-lit photos: the sun between -4 and +6 degrees of the local horizon at capture (stated by the record, else Mars24 at the rover's position). A photo whose sun position cannot be known does not match. Combines with mars_time_min/max and sun_elevation_min/max by AND. */
                 mars_time_golden_hour?: boolean;
                 /** @description Exact site number. */
                 site?: number;
@@ -3186,6 +3186,10 @@ export interface operations {
                 image_sizes?: string;
                 /** @description true: leave image URLs out (metadata only). Wins over image_sizes. */
                 exclude_images?: boolean;
+                /** @description Minimum sun elevation at capture in degrees above the local horizon (stated, else Mars24), inclusive. Photos whose sun cannot be known never match. */
+                sun_elevation_min?: number;
+                /** @description Maximum sun elevation at capture in degrees, inclusive. */
+                sun_elevation_max?: number;
             };
             header?: never;
             path?: never;
@@ -3258,6 +3262,15 @@ export interface operations {
                                     mast_azimuth?: number;
                                     mast_elevation?: number;
                                 };
+                                /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
+                                sun?: {
+                                    /** @description Degrees above the local horizon */
+                                    elevation: number;
+                                    /** @description Degrees from north, clockwise */
+                                    azimuth?: number;
+                                };
+                                /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
+                                solar_longitude?: number;
                                 /** @description The source record as NASA published it (`complete` preset only) */
                                 raw?: unknown;
                             };
@@ -3368,6 +3381,15 @@ export interface operations {
                                     mast_azimuth?: number;
                                     mast_elevation?: number;
                                 };
+                                /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
+                                sun?: {
+                                    /** @description Degrees above the local horizon */
+                                    elevation: number;
+                                    /** @description Degrees from north, clockwise */
+                                    azimuth?: number;
+                                };
+                                /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
+                                solar_longitude?: number;
                                 /** @description The source record as NASA published it (`complete` preset only) */
                                 raw?: unknown;
                             };
@@ -3478,6 +3500,15 @@ export interface operations {
                                     mast_azimuth?: number;
                                     mast_elevation?: number;
                                 };
+                                /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
+                                sun?: {
+                                    /** @description Degrees above the local horizon */
+                                    elevation: number;
+                                    /** @description Degrees from north, clockwise */
+                                    azimuth?: number;
+                                };
+                                /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
+                                solar_longitude?: number;
                                 /** @description The source record as NASA published it (`complete` preset only) */
                                 raw?: unknown;
                             };
@@ -3582,9 +3613,9 @@ export interface operations {
                 date_min?: string;
                 /** @description Maximum Earth date, inclusive, YYYY-MM-DD. */
                 date_max?: string;
-                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation. Absent values sort last in both directions; id ascending is always the final tie-breaker. */
+                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation, sun_elevation. Absent values sort last in both directions; id ascending is always the final tie-breaker. */
                 sort?: string;
-                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
+                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, sun, solar_longitude, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
                 fields?: string;
                 /** @description A preset (minimal, standard, extended, scientific, complete) or a comma-separated list of field names as for "fields". */
                 field_set?: string;
@@ -3600,7 +3631,7 @@ export interface operations {
                 mars_time_min?: string;
                 /** @description Maximum Mars local time of day, Mhh:mm:ss or hh:mm:ss, compared to the second. */
                 mars_time_max?: string;
-                /** @description true: only photos taken 05:00:00-07:59:59 or 17:00:00-19:59:59 Mars local time (combines with mars_time_min/max by AND). */
+                /** @description true: only sunrise/sunset-lit photos: the sun between -4 and +6 degrees of the local horizon at capture (stated by the record, else Mars24 at the rover's position). A photo whose sun position cannot be known does not match. Combines with mars_time_min/max and sun_elevation_min/max by AND. */
                 mars_time_golden_hour?: boolean;
                 /** @description Exact site number. */
                 site?: number;
@@ -3644,6 +3675,10 @@ export interface operations {
                 image_sizes?: string;
                 /** @description true: leave image URLs out (metadata only). Wins over image_sizes. */
                 exclude_images?: boolean;
+                /** @description Minimum sun elevation at capture in degrees above the local horizon (stated, else Mars24), inclusive. Photos whose sun cannot be known never match. */
+                sun_elevation_min?: number;
+                /** @description Maximum sun elevation at capture in degrees, inclusive. */
+                sun_elevation_max?: number;
             };
             header?: never;
             path: {
@@ -3719,6 +3754,15 @@ export interface operations {
                                     mast_azimuth?: number;
                                     mast_elevation?: number;
                                 };
+                                /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
+                                sun?: {
+                                    /** @description Degrees above the local horizon */
+                                    elevation: number;
+                                    /** @description Degrees from north, clockwise */
+                                    azimuth?: number;
+                                };
+                                /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
+                                solar_longitude?: number;
                                 /** @description The source record as NASA published it (`complete` preset only) */
                                 raw?: unknown;
                             };
@@ -3799,6 +3843,15 @@ export interface operations {
                                     mast_azimuth?: number;
                                     mast_elevation?: number;
                                 };
+                                /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
+                                sun?: {
+                                    /** @description Degrees above the local horizon */
+                                    elevation: number;
+                                    /** @description Degrees from north, clockwise */
+                                    azimuth?: number;
+                                };
+                                /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
+                                solar_longitude?: number;
                                 /** @description The source record as NASA published it (`complete` preset only) */
                                 raw?: unknown;
                             };
@@ -3879,6 +3932,15 @@ export interface operations {
                                     mast_azimuth?: number;
                                     mast_elevation?: number;
                                 };
+                                /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
+                                sun?: {
+                                    /** @description Degrees above the local horizon */
+                                    elevation: number;
+                                    /** @description Degrees from north, clockwise */
+                                    azimuth?: number;
+                                };
+                                /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
+                                solar_longitude?: number;
                                 /** @description The source record as NASA published it (`complete` preset only) */
                                 raw?: unknown;
                             };
@@ -3955,9 +4017,9 @@ export interface operations {
                 date_min?: string;
                 /** @description Maximum Earth date, inclusive, YYYY-MM-DD. */
                 date_max?: string;
-                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation. Absent values sort last in both directions; id ascending is always the final tie-breaker. */
+                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation, sun_elevation. Absent values sort last in both directions; id ascending is always the final tie-breaker. */
                 sort?: string;
-                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
+                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, sun, solar_longitude, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
                 fields?: string;
                 /** @description A preset (minimal, standard, extended, scientific, complete) or a comma-separated list of field names as for "fields". */
                 field_set?: string;
@@ -3973,7 +4035,7 @@ export interface operations {
                 mars_time_min?: string;
                 /** @description Maximum Mars local time of day, Mhh:mm:ss or hh:mm:ss, compared to the second. */
                 mars_time_max?: string;
-                /** @description true: only photos taken 05:00:00-07:59:59 or 17:00:00-19:59:59 Mars local time (combines with mars_time_min/max by AND). */
+                /** @description true: only sunrise/sunset-lit photos: the sun between -4 and +6 degrees of the local horizon at capture (stated by the record, else Mars24 at the rover's position). A photo whose sun position cannot be known does not match. Combines with mars_time_min/max and sun_elevation_min/max by AND. */
                 mars_time_golden_hour?: boolean;
                 /** @description Exact site number. */
                 site?: number;
@@ -4017,6 +4079,10 @@ export interface operations {
                 image_sizes?: string;
                 /** @description true: leave image URLs out (metadata only). Wins over image_sizes. */
                 exclude_images?: boolean;
+                /** @description Minimum sun elevation at capture in degrees above the local horizon (stated, else Mars24), inclusive. Photos whose sun cannot be known never match. */
+                sun_elevation_min?: number;
+                /** @description Maximum sun elevation at capture in degrees, inclusive. */
+                sun_elevation_max?: number;
             };
             header?: never;
             path?: never;
@@ -4094,6 +4160,15 @@ export interface operations {
                                     mast_azimuth?: number;
                                     mast_elevation?: number;
                                 };
+                                /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
+                                sun?: {
+                                    /** @description Degrees above the local horizon */
+                                    elevation: number;
+                                    /** @description Degrees from north, clockwise */
+                                    azimuth?: number;
+                                };
+                                /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
+                                solar_longitude?: number;
                                 /** @description The source record as NASA published it (`complete` preset only) */
                                 raw?: unknown;
                             };
@@ -4188,6 +4263,15 @@ export interface operations {
                                     mast_azimuth?: number;
                                     mast_elevation?: number;
                                 };
+                                /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
+                                sun?: {
+                                    /** @description Degrees above the local horizon */
+                                    elevation: number;
+                                    /** @description Degrees from north, clockwise */
+                                    azimuth?: number;
+                                };
+                                /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
+                                solar_longitude?: number;
                                 /** @description The source record as NASA published it (`complete` preset only) */
                                 raw?: unknown;
                             };
@@ -4282,6 +4366,15 @@ export interface operations {
                                     mast_azimuth?: number;
                                     mast_elevation?: number;
                                 };
+                                /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
+                                sun?: {
+                                    /** @description Degrees above the local horizon */
+                                    elevation: number;
+                                    /** @description Degrees from north, clockwise */
+                                    azimuth?: number;
+                                };
+                                /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
+                                solar_longitude?: number;
                                 /** @description The source record as NASA published it (`complete` preset only) */
                                 raw?: unknown;
                             };
@@ -4364,9 +4457,9 @@ export interface operations {
                 date_min?: string;
                 /** @description Maximum Earth date, inclusive, YYYY-MM-DD. */
                 date_max?: string;
-                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation. Absent values sort last in both directions; id ascending is always the final tie-breaker. */
+                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation, sun_elevation. Absent values sort last in both directions; id ascending is always the final tie-breaker. */
                 sort?: string;
-                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
+                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, sun, solar_longitude, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
                 fields?: string;
                 /** @description A preset (minimal, standard, extended, scientific, complete) or a comma-separated list of field names as for "fields". */
                 field_set?: string;
@@ -4376,7 +4469,7 @@ export interface operations {
                 mars_time_min?: string;
                 /** @description Maximum Mars local time of day, Mhh:mm:ss or hh:mm:ss, compared to the second. */
                 mars_time_max?: string;
-                /** @description true: only photos taken 05:00:00-07:59:59 or 17:00:00-19:59:59 Mars local time (combines with mars_time_min/max by AND). */
+                /** @description true: only sunrise/sunset-lit photos: the sun between -4 and +6 degrees of the local horizon at capture (stated by the record, else Mars24 at the rover's position). A photo whose sun position cannot be known does not match. Combines with mars_time_min/max and sun_elevation_min/max by AND. */
                 mars_time_golden_hour?: boolean;
                 /** @description Exact site number. */
                 site?: number;
@@ -4420,6 +4513,10 @@ export interface operations {
                 image_sizes?: string;
                 /** @description true: leave image URLs out (metadata only). Wins over image_sizes. */
                 exclude_images?: boolean;
+                /** @description Minimum sun elevation at capture in degrees above the local horizon (stated, else Mars24), inclusive. Photos whose sun cannot be known never match. */
+                sun_elevation_min?: number;
+                /** @description Maximum sun elevation at capture in degrees, inclusive. */
+                sun_elevation_max?: number;
             };
             header?: never;
             path?: never;
@@ -4492,9 +4589,9 @@ export interface operations {
                 date_min?: string;
                 /** @description Maximum Earth date, inclusive, YYYY-MM-DD. */
                 date_max?: string;
-                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation. Absent values sort last in both directions; id ascending is always the final tie-breaker. */
+                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation, sun_elevation. Absent values sort last in both directions; id ascending is always the final tie-breaker. */
                 sort?: string;
-                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
+                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, sun, solar_longitude, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
                 fields?: string;
                 /** @description A preset (minimal, standard, extended, scientific, complete) or a comma-separated list of field names as for "fields". */
                 field_set?: string;
@@ -4508,7 +4605,7 @@ export interface operations {
                 mars_time_min?: string;
                 /** @description Maximum Mars local time of day, Mhh:mm:ss or hh:mm:ss, compared to the second. */
                 mars_time_max?: string;
-                /** @description true: only photos taken 05:00:00-07:59:59 or 17:00:00-19:59:59 Mars local time (combines with mars_time_min/max by AND). */
+                /** @description true: only sunrise/sunset-lit photos: the sun between -4 and +6 degrees of the local horizon at capture (stated by the record, else Mars24 at the rover's position). A photo whose sun position cannot be known does not match. Combines with mars_time_min/max and sun_elevation_min/max by AND. */
                 mars_time_golden_hour?: boolean;
                 /** @description Exact site number. */
                 site?: number;
@@ -4552,6 +4649,10 @@ export interface operations {
                 image_sizes?: string;
                 /** @description true: leave image URLs out (metadata only). Wins over image_sizes. */
                 exclude_images?: boolean;
+                /** @description Minimum sun elevation at capture in degrees above the local horizon (stated, else Mars24), inclusive. Photos whose sun cannot be known never match. */
+                sun_elevation_min?: number;
+                /** @description Maximum sun elevation at capture in degrees, inclusive. */
+                sun_elevation_max?: number;
             };
             header?: never;
             path?: never;

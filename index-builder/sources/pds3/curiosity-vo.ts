@@ -32,6 +32,10 @@ export interface LabelFacts {
   mast_elevation?: number
   width?: number
   height?: number
+  /** The sun as the label states it: SITE_DERIVED_GEOMETRY_PARMS (local level, azimuth from north, clockwise) and SOLAR_LONGITUDE. */
+  sun_elevation?: number
+  sun_azimuth?: number
+  solar_longitude?: number
   /** Where the label was read, for messages. */
   where: string
 }
@@ -59,6 +63,10 @@ export function readPds3Label(text: string): Omit<LabelFacts, 'where'> {
   const image = pvlBlock(label, 'OBJECT', 'IMAGE')
   // Rover frame, as the raw-image feeds' mast angles; the site frame (from north) is the other group.
   const geometry = pvlBlock(label, 'GROUP', 'ROVER_DERIVED_GEOMETRY_PARMS')
+  // The site frame is local level with +x north and azimuth CLOCKWISE (the group's own
+  // POSITIVE_AZIMUTH_DIRECTION): the sun there is the sun in the rover's sky, from north clockwise.
+  const site = pvlBlock(label, 'GROUP', 'SITE_DERIVED_GEOMETRY_PARMS')
+  const siteClockwise = site !== undefined && pvlString(pvlGet(site, 'POSITIVE_AZIMUTH_DIRECTION'))?.toUpperCase() === 'CLOCKWISE'
   const sclk = pvlNumber(pvlGet(label, 'SPACECRAFT_CLOCK_START_COUNT'))
   const start = pvlString(pvlGet(label, 'START_TIME'))
   const lmst = pvlString(pvlGet(label, 'MSL:LOCAL_MEAN_SOLAR_TIME'))
@@ -75,7 +83,16 @@ export function readPds3Label(text: string): Omit<LabelFacts, 'where'> {
     mast_elevation: geometry ? pvlNumber(pvlGet(geometry, 'INSTRUMENT_ELEVATION')) : undefined,
     width: image ? positiveInt(pvlNumber(pvlGet(image, 'LINE_SAMPLES'))) : undefined,
     height: image ? positiveInt(pvlNumber(pvlGet(image, 'LINES'))) : undefined,
+    sun_elevation: site ? degreesWithin(pvlNumber(pvlGet(site, 'SOLAR_ELEVATION')), -90, 90) : undefined,
+    sun_azimuth: siteClockwise ? degreesWithin(pvlNumber(pvlGet(site!, 'SOLAR_AZIMUTH')), 0, 360) : undefined,
+    solar_longitude: degreesWithin(pvlNumber(pvlGet(label, 'SOLAR_LONGITUDE')), 0, 360),
   })
+}
+
+/** An angle a label states, when it lies in the range its field allows (360 read as 0). */
+function degreesWithin(n: number | undefined, lo: number, hi: number): number | undefined {
+  if (n === undefined || !(n >= lo && n <= hi)) return undefined
+  return hi === 360 && n === 360 ? 0 : n
 }
 
 function nonNegativeInt(n: number | undefined): number | undefined {
@@ -145,6 +162,9 @@ export function curiosityVoDrafts(
         mast_elevation: label?.mast_elevation,
         width: label?.width,
         height: label?.height,
+        sun_elevation: label?.sun_elevation,
+        sun_azimuth: label?.sun_azimuth,
+        solar_longitude: label?.solar_longitude,
         images: { full: u.url },
         raw: JSON.stringify(label ? { img_src: u.url, label: label.where } : { img_src: u.url }),
         source: label ? label.where : u.ctx.file,

@@ -33,8 +33,10 @@ import { readIndexRows, type Cell, type RowValues } from './index-table-rows'
  *   image          the volume's browse JPEG: `{PDS_MER_BASE}/{rover}/{volume}/browse/sol{NNNN}/edr/{FILE_NAME}.jpg`
  *                  (§4.3); a PATH_NAME, where the table has one, must be that sol's EDR folder
  *   raw            the columns §4.3 names, as stated (numbers as numbers, absent values left out),
- *                  SOLAR_AZIMUTH and SOLAR_ELEVATION among them: the sun's position NASA states
- *                  for the exposure, served with field_set=complete and kept for a sun feature
+ *                  SOLAR_AZIMUTH and SOLAR_ELEVATION among them
+ *   sun            SOLAR_ELEVATION, SOLAR_AZIMUTH: the sun's position NASA states for the exposure,
+ *                  local level, azimuth from north clockwise (checked: the §4.3 row's 260.595°/36.72°
+ *                  at 15:32 LTST is what Mars24 gives at the landing site within 0.12°)
  * Local true solar time (LOCAL_TRUE_SOLAR_TIME) is not the local mean solar time date_taken_mars
  * holds: it stays in raw, and date_taken_mars is derived from the UTC time like every other's.
  * The sample type comes from the product id (EFF full frame, ESF subframe, EDN downsampled, ETH
@@ -193,6 +195,8 @@ function rowDraft(values: RowValues, at: ReadonlyMap<string, number>, ctx: ReadC
     drive: counter(0) !== undefined && counter(1) !== undefined ? counter(1) : undefined,
     mast_azimuth: number('ROVER_INSTRUMENT_AZIMUTH'),
     mast_elevation: number('ROVER_INSTRUMENT_ELEVATION'),
+    sun_elevation: number('SOLAR_ELEVATION'),
+    sun_azimuth: number('SOLAR_AZIMUTH'),
     images: { full: `${PDS_MER_BASE}/${rover}/${volume}/browse/${solDir}/edr/${file}.jpg` },
     raw: JSON.stringify(raw),
     source: ctx.file,

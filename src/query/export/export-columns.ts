@@ -57,6 +57,8 @@ export function exportColumns(p: PhotoColumns, out: OutputSpec): ExportColumn[] 
     if (out.coordinates) for (const k of ['x', 'y', 'z'] as const) cols.push({ name: `location.coordinates.${k}`, kind: 'f64', values: p[`coord_${k}`], group })
   }
   if (a & A.telemetry) cols.push({ name: 'telemetry.mast_azimuth', kind: 'f32', values: p.mast_azimuth }, { name: 'telemetry.mast_elevation', kind: 'f32', values: p.mast_elevation })
+  if (a & A.sun) cols.push({ name: 'sun.elevation', kind: 'f32', values: p.sun_elevation }, { name: 'sun.azimuth', kind: 'f32', values: p.sun_azimuth })
+  if (a & A.solar_longitude) cols.push({ name: 'solar_longitude', kind: 'f32', values: p.solar_longitude })
   if (out.raw) cols.push({ name: 'raw', kind: 'utf8', col: p.raw })
   if (out.includeRover) {
     cols.push({ name: 'rover.id', kind: 'rover', dict: ROVERS.map((r) => r.slug) })
