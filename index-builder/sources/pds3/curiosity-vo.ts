@@ -32,6 +32,7 @@ export interface LabelFacts {
   mast_elevation?: number
   width?: number
   height?: number
+  sequence_id?: string
   /** Where the label was read, for messages. */
   where: string
 }
@@ -75,6 +76,7 @@ export function readPds3Label(text: string): Omit<LabelFacts, 'where'> {
     mast_elevation: geometry ? pvlNumber(pvlGet(geometry, 'INSTRUMENT_ELEVATION')) : undefined,
     width: image ? positiveInt(pvlNumber(pvlGet(image, 'LINE_SAMPLES'))) : undefined,
     height: image ? positiveInt(pvlNumber(pvlGet(image, 'LINES'))) : undefined,
+    sequence_id: pvlString(pvlGet(label, 'SEQUENCE_ID')),
   })
 }
 
@@ -145,6 +147,7 @@ export function curiosityVoDrafts(
         mast_elevation: label?.mast_elevation,
         width: label?.width,
         height: label?.height,
+        sequence_id: label?.sequence_id,
         images: { full: u.url },
         raw: JSON.stringify(label ? { img_src: u.url, label: label.where } : { img_src: u.url }),
         source: label ? label.where : u.ctx.file,
