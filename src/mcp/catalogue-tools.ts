@@ -118,7 +118,26 @@ export function catalogueTools(docs: RouteDocs): CatalogueTool[] {
     getTool(docs, 'list_cameras', 'Every camera of every rover (abbreviation, full name, rovers) with photo counts. Takes no arguments.', '/api/v2/cameras'),
     getTool(docs, 'find_locations', 'Places a rover photographed most (site and drive), with photo counts, sols and positions; filter by rover, sol and more.', '/api/v2/locations'),
     getTool(docs, 'find_panoramas', 'Panorama sequences detected in the catalogue (one camera, one place, many frames), with their photos; filter by rover, sol and more.', '/api/v2/panoramas'),
+    relatedTool(docs),
   ]
+}
+
+/** related_photos: GET /api/v2/photos/{id}/related, its arguments the route's declared query parameters plus the photo id. */
+function relatedTool(docs: RouteDocs): CatalogueTool {
+  const route = '/api/v2/photos/:id/related'
+  const doc = docs.lookup('GET', route)
+  if (doc === undefined) throw new Error(`MCP tool related_photos: no declared route GET ${route}`)
+  const inputSchema = inputSchemaOf(doc.query, { id: { type: 'integer', description: 'Photo id (from search_photos).' } }, ['id'])
+  return {
+    name: 'related_photos',
+    description: 'What belongs with one photo: the other eye of its stereo pair, its observation sequence (first photos in exposure order, size) and the nearest photos taken on other sols within radius_m metres of where it was taken (default 50). A part the photo lacks is null.',
+    inputSchema,
+    async run(args, api) {
+      const q = queryOf(args, inputSchema, ['id'])
+      if ('unknown' in q) return unknownArgument(q.unknown, inputSchema)
+      return answer(await api(route.replace(':id', encodeURIComponent(String(args.id ?? ''))), q.query))
+    },
+  }
 }
 
 /** The manifest with only the sols in [min, max] (the rover's totals stay whole-mission). */

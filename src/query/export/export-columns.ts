@@ -58,6 +58,8 @@ export function exportColumns(p: PhotoColumns, out: OutputSpec): ExportColumn[] 
   }
   if (a & A.telemetry) cols.push({ name: 'telemetry.mast_azimuth', kind: 'f32', values: p.mast_azimuth }, { name: 'telemetry.mast_elevation', kind: 'f32', values: p.mast_elevation })
   if (out.raw) cols.push({ name: 'raw', kind: 'utf8', col: p.raw })
+  // The other eye of a stereo pair (absent: -1, empty), as relationships.stereo.id in JSON.
+  cols.push({ name: 'stereo_partner_id', kind: 'int32', values: p.stereo_partner })
   if (out.includeRover) {
     cols.push({ name: 'rover.id', kind: 'rover', dict: ROVERS.map((r) => r.slug) })
     cols.push({ name: 'rover.name', kind: 'rover', dict: ROVERS.map((r) => r.name) })
