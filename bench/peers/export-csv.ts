@@ -82,6 +82,7 @@ export async function exportCsv(store: Store, dir: string): Promise<CsvFiles> {
   const title = dictReader(p.title)
   const caption = dictReader(p.caption)
   const credit = dictReader(p.credit)
+  const sequence = dictReader(p.sequence)
   const files = { photos: join(dir, 'photos.csv'), locations: join(dir, 'locations.csv'), panoramas: join(dir, 'panoramas.csv') }
 
   let bytes = await writeRows(files.photos, p.length, (i) => {
@@ -92,6 +93,7 @@ export async function exportCsv(store: Store, dir: string): Promise<CsvFiles> {
       int(p.site[i]), int(p.drive[i]), float(p.coord_x[i]), float(p.coord_y[i]), float(p.coord_z[i]),
       float(p.mast_azimuth[i]), float(p.mast_elevation[i]), float(p.sclk[i]), imageDir(i), small(i), medium(i),
       large(i), full(i), title(i), caption(i), credit(i), float(takenSortKey(p.date_taken_utc[i], p.earth_date[i]) ?? NaN),
+      int(p.stereo_partner[i]), sequence(i), float(p.lat[i]), float(p.lon[i]),
     ].join(',')
   })
 

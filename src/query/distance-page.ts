@@ -10,28 +10,43 @@ import { scanMatches, type PageRequest, type QueryOutcome } from './run-query'
  * after it are exactly those farther away, or as far with a larger id.
  */
 export function distancePage(store: Store, f: PhotoFilters & { near: NearCircle }, req: PageRequest): QueryOutcome {
-  const rows: number[] = []
+  let rows = new Int32Array(1024)
+  let total = 0
+  const push = (r: number) => {
+    if (total === rows.length) {
+      const grown = new Int32Array(rows.length * 2)
+      grown.set(rows)
+      rows = grown
+    }
+    rows[total++] = r
+  }
   scanMatches(store, f, {
     rows(sel, len) {
-      for (let i = 0; i < len; i++) rows.push(sel[i]!)
+      for (let i = 0; i < len; i++) push(sel[i]!)
     },
     range(from, to) {
-      for (let r = from; r < to; r++) rows.push(r)
+      for (let r = from; r < to; r++) push(r)
     },
   })
-  const total = rows.length
-  const dist = new Map<number, number>()
-  for (const r of rows) dist.set(r, distanceM(store, f.near, r))
+  // Distances by position in `rows`; the rows after the cursor kept in place.
   const id = store.photos.id
-  let kept = rows
-  if (req.after) {
-    const d0 = req.after.values[0] as number
-    const id0 = req.after.id
-    kept = rows.filter((r) => dist.get(r)! > d0 || (dist.get(r) === d0 && id[r]! > id0))
+  const dist = new Float64Array(total)
+  let m = 0
+  const d0 = req.after ? (req.after.values[0] as number) : -Infinity
+  const id0 = req.after ? req.after.id : 0
+  for (let i = 0; i < total; i++) {
+    const r = rows[i]!
+    const d = distanceM(store, f.near, r)
+    if (req.after && !(d > d0 || (d === d0 && id[r]! > id0))) continue
+    rows[m] = r
+    dist[m++] = d
   }
-  kept.sort((a, b) => dist.get(a)! - dist.get(b)! || id[a]! - id[b]!)
-  const from = req.after ? 0 : req.offset
-  return { total, rows: Int32Array.from(kept.slice(from, from + req.limit)), plan: 'distance' }
+  const order = new Int32Array(m)
+  for (let i = 0; i < m; i++) order[i] = i
+  order.sort((a, b) => dist[a]! - dist[b]! || id[rows[a]!]! - id[rows[b]!]!)
+  const from = req.after ? 0 : Math.min(req.offset, m)
+  const page = order.subarray(from, Math.min(m, from + req.limit))
+  return { total, rows: Int32Array.from(page, (k) => rows[k]!), plan: 'distance' }
 }
 
 /** Metres from the circle's centre to the photo's position (NaN without one). */
