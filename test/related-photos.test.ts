@@ -185,8 +185,10 @@ describe('taken near here', () => {
       [`near_photo=${noPlace}&radius_m=50`, 'near_photo'],
       [`near_photo=${[...where.keys()][0]}&lat=0&lon=10&radius_m=50`, 'near_photo'],
     ]
+    cases.push(['lat=0&lon=10&radius_m=50&sort=distance&format=csv', 'sort'])
     for (const [query, parameter] of cases) {
-      const { status, body } = await get(`/api/v2/photos?${query}`)
+      const path = query.includes('format=') ? '/api/v2/photos/export' : '/api/v2/photos'
+      const { status, body } = await get(`${path}?${query}`)
       expect({ query, status }).toEqual({ query, status: 400 })
       expect(body.errors.map((e: any) => e.parameter)).toContain(parameter)
     }
