@@ -6,7 +6,7 @@ import { validationError, type ParamError } from '../http/problems'
 import { SORT_FIELDS, type SortField } from '../store/access-paths'
 import type { Store } from '../store/store'
 import type { FloatRange, IntRange, PhotoFilters } from './filters'
-import { NEAR_PARAMS, parseNear, SEQUENCE_PARAM, STEREO_PARAM } from './related-params'
+import { DISTANCE_SORT_PATTERN, NEAR_PARAMS, parseNear, SEQUENCE_PARAM, STEREO_PARAM } from './related-params'
 import { DEFAULT_SORT, type SortKey } from './order'
 import {
   INT32_MAX, PAGE_PARAM, PER_PAGE_PARAM, ROVERS_PARAM, SOL_MAX_PARAM, SOL_MIN_PARAM, boolParam, checkRange, dateParam, echo,
@@ -37,7 +37,7 @@ const SOL = intParam('sol', 0, INT32_MAX, 'Exact sol.')
 const EARTH_DATE = dateParam('earth_date', 'Exact Earth date (UTC date of capture), YYYY-MM-DD.')
 const DATE_MIN = dateParam('date_min', 'Minimum Earth date, inclusive, YYYY-MM-DD.')
 const DATE_MAX = dateParam('date_max', 'Maximum Earth date, inclusive, YYYY-MM-DD.')
-const SORT = str('sort', `Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc (date_taken_utc ascending with sequence). Fields: ${SORT_FIELDS.join(', ')}. Absent values sort last in both directions; id ascending is always the final tie-breaker. "distance" (alone, ascending) sorts by distance from the centre of near_photo or lat/lon.`, { pattern: listPattern([...SORT_FIELDS, 'distance'], true, '(?:-\\s*)?') })
+const SORT = str('sort', `Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc (date_taken_utc ascending with sequence). Fields: ${SORT_FIELDS.join(', ')}. Absent values sort last in both directions; id ascending is always the final tie-breaker. "distance" (alone, ascending) sorts by distance from the centre of near_photo or lat/lon.`, { pattern: `(?:${listPattern(SORT_FIELDS, true, '(?:-\\s*)?')})|(?:${DISTANCE_SORT_PATTERN})` })
 const FIELD_NAME_LIST = Object.keys(FIELD_NAMES)
 const FIELDS = str('fields', `Comma-separated attribute names (sparse fieldset): ${FIELD_NAME_LIST.join(', ')}.`, { pattern: listPattern(FIELD_NAME_LIST, true) })
 // One preset (blanks and empty items around it allowed, as the parser reads it), or a field list.

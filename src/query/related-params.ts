@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox'
 import type { ParamError } from '../http/problems'
 import type { Store } from '../store/store'
 import type { NearCircle } from './filters'
-import { boolParam, echo, INT32_MAX, intParam, numberParam, rawParam, readParam, splitList, type ParamSource, type ParamSpec } from './param-parsers'
+import { boolParam, echo, INT32_MAX, intParam, itemAlternation, numberParam, rawParam, readParam, splitList, type ParamSource, type ParamSpec } from './param-parsers'
 
 /**
  * The parameters that relate photos to each other (docs/derived-fields.md, "Stereo pairs and
@@ -36,6 +36,9 @@ const NEAR_PHOTO = intParam('near_photo', 0, INT32_MAX, 'Centre of a "taken near
 const LAT = numberParam('lat', -90, 90, 'Centre latitude of a "taken near here" search, planetocentric degrees -90 to 90. Needs lon and radius_m.')
 const LON = numberParam('lon', 0, 360, 'Centre longitude, degrees east 0 to 360. Needs lat and radius_m.')
 const RADIUS_M = numberParam('radius_m', 1, 5000, 'Keeps photos taken within this many metres (great circle on the Mars sphere of radius 3,389.5 km) of the centre, across every sol; photos without a known position never match. 1 to 5000. The drive-based location_radius is another thing.')
+
+/** `sort=distance` as the sort parameter's schema admits it: the one item, ascending (blanks and empty items around it, as splitList reads them). */
+export const DISTANCE_SORT_PATTERN = `^[\\s,]*${itemAlternation(['distance'], true)}[\\s,]*$`
 
 export const NEAR_PARAMS: ParamSpec<unknown>[] = [NEAR_PHOTO, LAT, LON, RADIUS_M] as ParamSpec<unknown>[]
 
