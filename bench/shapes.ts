@@ -162,6 +162,8 @@ export function queryShapes(ctx: ShapeContext): QueryShape[] {
   })
 
   const pl = f.place
+  const rel = f.related
+  const near = rel?.lat !== undefined && rel.lon !== undefined ? { lat: rel.lat, lon: rel.lon } : undefined
   shapes.push(
     { name: 'location-radius', group: 'other', work: 'filter', endpoint: 'photos',
       query: pl ? `rovers=${pl.slug}&site=${pl.site}&drive=${pl.drive}&location_radius=50` : '',
@@ -188,6 +190,17 @@ export function queryShapes(ctx: ShapeContext): QueryShape[] {
       sql: page(['mast_el BETWEEN -10 AND 10', 'mast_az BETWEEN 90 AND 180'], DEFAULT_ORDER) },
     { name: 'dimension-bounds', group: 'scan', work: 'scan', endpoint: 'photos', query: 'min_width=1024&min_height=900&aspect_ratio_min=1.2&aspect_ratio_max=1.4',
       sql: page(['width >= 1024', 'height >= 900', 'CAST(width AS double precision) / NULLIF(height, 0) BETWEEN 1.2 AND 1.4'], DEFAULT_ORDER) },
+    // Photos that belong together (stereo pairs, one sequence, taken near a place).
+    { name: 'stereo-pairs', group: 'scan', work: 'scan', endpoint: 'photos', query: 'stereo=true', sql: page(['stereo_partner IS NOT NULL'], DEFAULT_ORDER) },
+    { name: 'sequence', group: 'other', work: 'filter', endpoint: 'photos',
+      query: rel?.sequence ? `sequence=${rel.sequence}&per_page=100` : '', skip: rel?.sequence ? undefined : 'no photo with a sequence',
+      sql: rel?.sequence ? page([`sequence = ${q(rel.sequence)}`], order('taken_sort ASC'), 100) : undefined },
+    { name: 'near-here', group: 'scan', work: 'scan', endpoint: 'photos',
+      query: near ? `lat=${near.lat}&lon=${near.lon}&radius_m=${NEAR_M}` : '', skip: near ? undefined : 'no photo with a position',
+      sql: near ? page([`${distanceSql(near)} <= ${NEAR_M}`], DEFAULT_ORDER) : undefined },
+    { name: 'near-here-by-distance', group: 'scan', work: 'scan', endpoint: 'photos',
+      query: near ? `lat=${near.lat}&lon=${near.lon}&radius_m=${NEAR_M}&sort=distance` : '', skip: near ? undefined : 'no photo with a position',
+      sql: near ? page([`${distanceSql(near)} <= ${NEAR_M}`], `${distanceSql(near)} ASC, id ASC`) : undefined },
     { name: 'stats-camera-all', group: 'scan', work: 'stats', endpoint: 'stats', query: 'group_by=camera', sql: statsSql('camera', []) },
     { name: 'stats-rover-all', group: 'scan', work: 'stats', endpoint: 'stats', query: 'group_by=rover', sql: statsSql('rover', []) },
     { name: 'stats-sol-all', group: 'scan', work: 'stats', endpoint: 'stats', query: 'group_by=sol', sql: statsSql('sol', []) },
@@ -216,6 +229,19 @@ export function queryShapes(ctx: ShapeContext): QueryShape[] {
       sql: { kind: 'batch', rows: `SELECT ${PAGE} FROM photos WHERE id = ${f.midId}`, ids: [f.midId] } },
   )
   return shapes
+}
+
+/** Radius of the near-here shapes: a few hundred metres around the most photographed position. */
+const NEAR_M = 300
+
+/**
+ * Great-circle metres from a centre in SQL, the haversine of src/geo/great-circle.ts (sphere of
+ * 3,389.5 km); the latitude band the engine tests first is left to the planner (an index on lat).
+ */
+function distanceSql(c: { lat: number; lon: number }): string {
+  const band = (NEAR_M / 3_389_500) * (180 / Math.PI)
+  const hav = `power(sin(radians(lat - (${c.lat})) / 2), 2) + cos(radians(${c.lat})) * cos(radians(lat)) * power(sin(radians(lon - (${c.lon})) / 2), 2)`
+  return `(CASE WHEN lat BETWEEN ${c.lat - band * 1.001} AND ${c.lat + band * 1.001} THEN 2 * 3389500 * asin(least(1, sqrt(${hav}))) END)`
 }
 
 /** The request line a client would send for a shape (for reports). */

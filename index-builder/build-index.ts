@@ -12,6 +12,7 @@ import type { RoverManifest } from './sources/v1-manifest'
 import { deriveJourneyStops } from './derive/journey-stops'
 import { deriveTraverses, type TraverseBuild } from './derive/traverses'
 import { deriveSun } from './sun/derive-sun'
+import { addRelatedColumns } from './derive/related/related-columns'
 import { writeAccessPaths, type AccessPathInput } from './encode/access-paths'
 import { dropColumns, releaseMemory } from './encode/release-memory'
 import { batchedIfHuge, tableFromColumns } from './encode/arrow-table'
@@ -155,6 +156,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
   const traverses = deriveTraverses(waypoints)
   const journeyStops = deriveJourneyStops(photos, traverses.columns)
   const sun = deriveSun(photos, traverses.columns)
+  addRelatedColumns(photos, traverses.columns)
   lap('derive')
 
   const staging = stagingDir(opts.out)
@@ -177,6 +179,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
     let keys: AccessPathInput | undefined = sortKeys(photos)
     const p = photos
     dropColumns(p.date_taken_mars, p.sample_type, p.coord_x, p.coord_y, p.coord_z, p.sclk, p.image_dir, p.image_small, p.image_medium, p.image_large, p.image_full, p.title, p.caption, p.credit, p.raw)
+    dropColumns(p.lat, p.lon, p.stereo_partner, p.sequence)
     photos = undefined as never
     await writeAccessPaths(staging, keys)
     const k = keys

@@ -54,7 +54,11 @@ const withRel = (q: string) => (q.includes('include=') ? q : q + '&include=rover
  */
 async function pagedWithRel(q: string): Promise<{ want: Photo[]; rel: Photo[] }> {
   const rel = await paged(t, withRel(q))
-  const want = q.includes('include=') ? rel : rel.map(({ relationships: _, ...p }) => p)
+  // Without include the list keeps only the stereo and sequence relationships.
+  const want = q.includes('include=') ? rel : rel.map(({ relationships, ...p }) => {
+    const { rover: _r, camera: _c, ...kept } = relationships ?? {}
+    return Object.keys(kept).length ? { ...p, relationships: kept } : p
+  })
   return { want, rel }
 }
 
@@ -75,6 +79,9 @@ function flat(p: Photo, r: Photo): Record<string, unknown> {
   }
   walk(p.attributes, '')
   for (const [name, rel] of Object.entries(p.relationships ?? {})) {
+    // The stereo partner is the column stereo_partner_id; the sequence is no export column.
+    if (name === 'stereo') out.stereo_partner_id = rel.id
+    if (name === 'stereo' || name === 'sequence') continue
     out[name + '.id'] = rel.id
     for (const [k, v] of Object.entries(rel.attributes ?? {})) out[name + '.' + k] = v
   }
@@ -190,10 +197,12 @@ describe('rover and camera on every export', () => {
     expect(new Set(rel.map((p) => p.relationships!.rover!.id))).toEqual(new Set(['spirit', 'perseverance']))
     const q = 'rovers=spirit,perseverance&sol_max=3&fields=sol'
     const csv = new TextDecoder().decode((await exportBody(q + '&format=csv')).bytes).split('\r\n')
-    expect(csv[0]).toBe('id,rover,camera,sol')
-    expect(csv.slice(1, -1)).toEqual(rel.map((p) => `${p.id},${p.relationships!.rover!.id},${p.relationships!.camera!.id},${p.attributes.sol}`))
+    // stereo_partner_id is on every export, empty for a photo without a partner.
+    expect(csv[0]).toBe('id,rover,camera,sol,stereo_partner_id')
+    expect(csv.slice(1, -1)).toEqual(rel.map((p) => `${p.id},${p.relationships!.rover!.id},${p.relationships!.camera!.id},${p.attributes.sol},${p.relationships!.stereo?.id ?? ''}`))
+    expect(rel.some((p) => p.relationships!.stereo)).toBe(true)
     const table = tableFromIPC((await exportBody(q + '&format=arrow')).bytes)
-    expect(table.schema.fields.map((f) => f.name)).toEqual(['id', 'rover', 'camera', 'sol'])
+    expect(table.schema.fields.map((f) => f.name)).toEqual(['id', 'rover', 'camera', 'sol', 'stereo_partner_id'])
     expect([...table.getChild('rover')!].map(String)).toEqual(rel.map((p) => p.relationships!.rover!.id))
     expect([...table.getChild('camera')!].map(String)).toEqual(rel.map((p) => p.relationships!.camera!.id))
     const lines = new TextDecoder().decode((await exportBody(q + '&format=ndjson')).bytes).trimEnd().split('\n')

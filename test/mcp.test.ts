@@ -64,9 +64,9 @@ afterAll(async () => {
 })
 
 describe('the MCP endpoint through the SDK client', () => {
-  test('lists the nine catalogue tools, each input schema built from its route\'s declared query parameters', async () => {
+  test('lists the ten catalogue tools, each input schema built from its route\'s declared query parameters', async () => {
     const { tools } = await client.listTools()
-    expect(tools.map((t) => t.name).sort()).toEqual(['find_locations', 'find_panoramas', 'get_photos', 'list_cameras', 'list_rovers', 'photo_stats', 'rover_manifest', 'rover_traverse', 'search_photos'])
+    expect(tools.map((t) => t.name).sort()).toEqual(['find_locations', 'find_panoramas', 'get_photos', 'list_cameras', 'list_rovers', 'photo_stats', 'related_photos', 'rover_manifest', 'rover_traverse', 'search_photos'])
     const doc = await http('/api/v2/openapi.json')
     const names = (path: string) => (doc.paths[path].get.parameters as { name: string; in: string }[]).filter((p) => p.in === 'query').map((p) => p.name).sort()
     const search = tools.find((t) => t.name === 'search_photos')!
@@ -95,6 +95,7 @@ describe('the MCP endpoint through the SDK client', () => {
       ['list_cameras', 'get', '/api/v2/cameras', []],
       ['find_locations', 'get', '/api/v2/locations', []],
       ['find_panoramas', 'get', '/api/v2/panoramas', []],
+      ['related_photos', 'get', '/api/v2/photos/{id}/related', []],
     ]
     expect(routes.map((r) => r[0]).sort()).toEqual(tools.map((t) => t.name).sort())
     for (const [name, method, path, own] of routes) {
@@ -198,6 +199,21 @@ describe('the MCP endpoint through the SDK client', () => {
       expect(body).toEqual(await http(path))
       expect(Object.keys(body.data).length).toBeGreaterThan(0)
     }
+  })
+
+  test('related_photos answers GET /api/v2/photos/{id}/related: stereo partner, sequence, nearby; its arguments are the route\'s declared ones plus id', async () => {
+    const tools = (await client.listTools()).tools
+    const doc = await http('/api/v2/openapi.json')
+    const declared = (doc.paths['/api/v2/photos/{id}/related'].get.parameters as { name: string; in: string }[]).filter((p) => p.in === 'query').map((p) => p.name)
+    expect(Object.keys(tools.find((t) => t.name === 'related_photos')!.inputSchema.properties!).sort()).toEqual([...declared, 'id'].sort())
+    const { body, isError } = await call('related_photos', { id: 1274797, fields: 'nasa_id,sol', radius_m: 80 })
+    expect(isError).toBe(false)
+    expect(body).toEqual(await http('/api/v2/photos/1274797/related?fields=nasa_id,sol&radius_m=80'))
+    expect(body.related.stereo.id).toBe(body.data.relationships.stereo.id)
+    expect(body.related.nearby.total).toBeGreaterThan(0)
+    const missing = await call('related_photos', { id: 99 })
+    expect(missing.isError).toBe(true)
+    expect(missing.body.status).toBe(404)
   })
 
   test('rover_manifest answers the manifest for the sol window only; rover_traverse the simplified traverse', async () => {

@@ -87,6 +87,8 @@ function valuesFor(name: string, schema: any): { valid: string[]; invalid: strin
     case 'date_min':
     case 'date_max':
       return { valid: ['2024-02-29', '2012-08-06', '2000-01-01'], invalid: ['2023-02-29', '2023-13-01', '20230101', '2023-1-1', 'yesterday'] }
+    case 'sequence':
+      return { valid: ['curiosity-3027-TRAV00928', 'Perseverance-0002-aut_04096', 'spirit-1-P1950'], invalid: ['curiosity-3027', 'curiosity--TRAV', '3027-TRAV00928', 'curiosity-3027-TRAV 00928', 'x'.repeat(49)] }
     case 'nasa_id':
       return { valid: ['NLB', 'ncam00', 'x'.repeat(64)], invalid: schema.maxLength ? ['x'.repeat(schema.maxLength + 1)] : [] }
   }
@@ -106,7 +108,8 @@ function valuesFor(name: string, schema: any): { valid: string[]; invalid: strin
 }
 
 /** Parameters whose accepted values depend on the served index, not on the declaration alone. */
-const INDEX_DEPENDENT = new Set(['sample_type'])
+// near_photo must name a photo of the index that has a position (checked in related-photos.test.ts).
+const INDEX_DEPENDENT = new Set(['sample_type', 'near_photo'])
 
 const ROUTES: Array<{ path: string; url: string; context?: Record<string, string> }> = [
   { path: '/api/v2/photos', url: '/api/v2/photos' },
@@ -120,6 +123,10 @@ async function serverAccepts(url: string, name: string, raw: string): Promise<bo
   const q = new URLSearchParams({ [name]: raw })
   // location_radius needs site and drive beside it (a cross-parameter rule, checked separately).
   if (name === 'location_radius') q.set('site', '1'), q.set('drive', '1')
+  // lat, lon and radius_m make a circle together (the same kind of rule).
+  if (name === 'lat') q.set('lon', '10'), q.set('radius_m', '10')
+  if (name === 'lon') q.set('lat', '0'), q.set('radius_m', '10')
+  if (name === 'radius_m' && url.endsWith('/photos') || name === 'radius_m' && url.endsWith('/stats')) q.set('lat', '0'), q.set('lon', '0')
   const r = await t.request(`${url}?${q}`)
   if (r.status === 200 || r.status === 404) return true
   const body = (await r.json()) as any

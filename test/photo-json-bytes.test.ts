@@ -38,6 +38,9 @@ function photosJson(store: Store, rows: ArrayLike<number>, out: OutputSpec): str
 }
 const text = (col: Utf8Column, row: number) => decoder.decode(col.data.subarray(col.offsets[row], col.offsets[row + 1]))
 
+/** Photos per sequence id, counted from the column's values (not its codes). */
+let sequenceSizes: Map<string, number> | undefined
+
 /** JSON.stringify of the photo object built member by member (decisions.md: unknown values omitted). */
 function reference(s: Store, row: number, out: OutputSpec): string {
   const p = s.photos
@@ -90,9 +93,23 @@ function reference(s: Store, row: number, out: OutputSpec): string {
     at.raw = '@@raw@@'
   }
   const photo: Record<string, unknown> = { id: p.id[row], type: 'photo', attributes: at }
+  // stereo and sequence on every photo that has them, whatever the output selection
+  const rel: Record<string, unknown> = {}
+  if (p.stereo_partner[row] >= 0) rel.stereo = { id: p.stereo_partner[row], type: 'photo' }
+  const sequence = p.sequence.dict[p.sequence.codes[row]]
+  if (sequence) {
+    if (!sequenceSizes) {
+      sequenceSizes = new Map()
+      for (let r = 0; r < p.length; r++) {
+        const v = p.sequence.dict[p.sequence.codes[r]]
+        if (v) sequenceSizes.set(v, (sequenceSizes.get(v) ?? 0) + 1)
+      }
+    }
+    rel.sequence = { id: sequence, size: sequenceSizes.get(sequence) }
+  }
+  if (Object.keys(rel).length) photo.relationships = rel
   if (out.includeRover || out.includeCamera) {
     const facts = ROVERS[p.rover[row]]
-    const rel: Record<string, unknown> = {}
     if (out.includeRover) rel.rover = { id: facts.slug, type: 'rover', attributes: { name: facts.name, status: facts.status } }
     if (out.includeCamera) {
       const name = p.camera.dict[p.camera.codes[row]] ?? ''

@@ -15,6 +15,7 @@ beforeAll(async () => {
   t = await makeTestApp({ keyLimits: { hourly: 1e6, daily: 1e6 } })
   const first = async (path: string) => String(((await (await t.request(path)).json()) as { data: Array<{ id: unknown }> }).data[0]!.id)
   ids['/api/v2/photos/:id'] = await first('/api/v2/photos?per_page=1')
+  ids['/api/v2/photos/:id/related'] = ids['/api/v2/photos/:id']
   ids['/api/v2/locations/:id'] = await first('/api/v2/locations?per_page=1')
   ids['/api/v2/panoramas/:id'] = await first('/api/v2/panoramas?per_page=1')
 })

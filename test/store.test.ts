@@ -66,7 +66,8 @@ const SUN_FIELDS = ['sun_elevation', 'sun_azimuth', 'solar_longitude'] as const
 /** A record as the store can hold it: mast angles are Float32 columns (schema.ts). */
 function storable(rec: PhotoRecord): Omit<PhotoRecord, 'source'> {
   // id_key is the builder's (the id as the record states it, which numeric ids are computed from): not stored.
-  const { source: _source, id_key: _idKey, ...r } = rec
+  // sequence_id is stored in its served form (<rover>-<sol>-<SEQUENCE>, test/related-photos.test.ts).
+  const { source: _source, id_key: _idKey, sequence_id: _sequence, ...r } = rec
   const out: Record<string, unknown> = { ...r, images: { ...r.images } }
   if (r.mast_azimuth !== undefined) out.mast_azimuth = Math.fround(r.mast_azimuth)
   if (r.mast_elevation !== undefined) out.mast_elevation = Math.fround(r.mast_elevation)

@@ -47,6 +47,8 @@ export interface DataFacts {
   midId: number
   /** Peer column names of the sortable columns that hold unknown values in this index. */
   nullable: Set<string>
+  /** The largest observation sequence, and the position of the most photographed place that has one. */
+  related?: { sequence?: string; lat?: number; lon?: number }
 }
 
 const dec = new TextDecoder()
@@ -181,5 +183,24 @@ export function dataFacts(store: Store): DataFacts {
   for (const [name, col, isAbsent] of absent)
     for (let i = 0; i < p.length; i++) if (isAbsent(col[i])) { nullable.add(name); break }
 
-  return { rows: p.length, main, second, place, nasaFragment, sharedCamera, sharedCameraDate, locations, panoramas, batchIds, midId: p.id[mid], nullable }
+  return { rows: p.length, main, second, place, nasaFragment, sharedCamera, sharedCameraDate, locations, panoramas, batchIds, midId: p.id[mid], nullable, related: relatedFacts(store) }
+}
+
+/** The largest sequence (photos per sequence code) and the most photographed position. */
+function relatedFacts(store: Store): DataFacts['related'] {
+  const p = store.photos
+  const perSequence = new Int32Array(p.sequence.dict.length)
+  const perPlace = new Map<string, number>()
+  let place: { lat: number; lon: number } | undefined
+  let placeCount = 0
+  for (let i = 0; i < p.length; i++) {
+    if (p.sequence.dict[p.sequence.codes[i]] !== '') perSequence[p.sequence.codes[i]]++
+    if (Number.isNaN(p.lat[i])) continue
+    const key = `${p.lat[i]},${p.lon[i]}`
+    const n = (perPlace.get(key) ?? 0) + 1
+    perPlace.set(key, n)
+    if (n > placeCount) { placeCount = n; place = { lat: p.lat[i], lon: p.lon[i] } }
+  }
+  const best = argmax(perSequence)
+  return { sequence: best >= 0 ? p.sequence.dict[best] : undefined, ...place }
 }

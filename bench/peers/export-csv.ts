@@ -82,6 +82,7 @@ export async function exportCsv(store: Store, dir: string): Promise<CsvFiles> {
   const title = dictReader(p.title)
   const caption = dictReader(p.caption)
   const credit = dictReader(p.credit)
+  const sequence = dictReader(p.sequence)
   const files = { photos: join(dir, 'photos.csv'), locations: join(dir, 'locations.csv'), panoramas: join(dir, 'panoramas.csv') }
 
   let bytes = await writeRows(files.photos, p.length, (i) => {
@@ -94,6 +95,7 @@ export async function exportCsv(store: Store, dir: string): Promise<CsvFiles> {
       large(i), full(i), title(i), caption(i), credit(i),
       float(p.sun_elevation[i]), float(p.sun_azimuth[i]), float(p.solar_longitude[i]),
       float(takenSortKey(p.date_taken_utc[i], p.earth_date[i]) ?? NaN),
+      int(p.stereo_partner[i]), sequence(i), float(p.lat[i]), float(p.lon[i]),
     ].join(',')
   })
 

@@ -33,7 +33,7 @@ export const PHOTO_COLUMNS = cols(`
   mast_az real, mast_el real, sclk double precision, image_dir text, image_small text,
   image_medium text, image_large text, image_full text, title text, caption text, credit text,
   sun_el real, sun_az real, solar_ls real,
-  taken_sort double precision`)
+  taken_sort double precision, stereo_partner integer, sequence text, lat double precision, lon double precision`)
 
 export const LOCATION_COLUMNS = cols(`
   id text, rover_id smallint, site integer, drive integer, first_date date, last_date date,
@@ -48,7 +48,7 @@ export const PANORAMA_COLUMNS = cols(`
   quality text, photo_ids text`)
 
 /** Columns a photo page returns (everything the JSON of a photo is made from). */
-export const PHOTO_PAGE_COLUMNS = PHOTO_COLUMNS.filter((c) => c.name !== 'camera_id' && c.name !== 'mars_time_ms' && c.name !== 'taken_sort').map((c) => c.name).join(', ')
+export const PHOTO_PAGE_COLUMNS = PHOTO_COLUMNS.filter((c) => c.name !== 'camera_id' && c.name !== 'mars_time_ms' && c.name !== 'taken_sort' && c.name !== 'lat' && c.name !== 'lon').map((c) => c.name).join(', ')
 
 const table = (name: string, columns: Column[], extra = '') =>
   `CREATE TABLE ${name} (${columns.map((c) => `${c.name} ${c.type}`).join(', ')}${extra})`
@@ -80,6 +80,10 @@ export const POSTGRES_INDEXES = [
   'CREATE INDEX ON photos (site, drive)',
   'CREATE INDEX ON photos (mast_az, mast_el)',
   'CREATE INDEX ON photos (sun_el)',
+  // What a user would index for stereo=true, sequence=… and a latitude band around a centre.
+  'CREATE INDEX ON photos (stereo_partner)',
+  'CREATE INDEX ON photos (sequence)',
+  'CREATE INDEX ON photos (lat, lon)',
   'CREATE INDEX ON locations (rover_id, first_sol)',
   'CREATE INDEX ON panoramas (rover_id, sol, n)',
 ]

@@ -7,10 +7,10 @@ import { releaseMemory } from './release-memory'
 /**
  * The builder that wrote an index. Raised when an index of the previous builder cannot be served
  * as it is (0.2.0: rows ordered by the date_taken_utc sort key, the sol manifest's
- * nasa_earth_date column): `--if-missing` then rebuilds it instead of leaving a server that
+ * nasa_earth_date column; 0.3.0: the photos' lat, lon, stereo_partner and sequence columns): `--if-missing` then rebuilds it instead of leaving a server that
  * orders or loads it wrongly.
  */
-export const BUILDER = 'index-builder 0.2.0'
+export const BUILDER = 'index-builder 0.3.0'
 
 /**
  * Byte size, SHA-256 and XXH3-64 of every file in `dir` but the manifest. The server verifies

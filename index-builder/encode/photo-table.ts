@@ -36,7 +36,13 @@ export function photoTableFromRecords(records: readonly PhotoRecord[]): PhotoCol
     sun_elevation: new Float32Array(n),
     sun_azimuth: new Float32Array(n),
     solar_longitude: new Float32Array(n),
+    // Filled from all photos after encoding (derive/related/related-columns.ts).
+    lat: new Float64Array(n).fill(NaN),
+    lon: new Float64Array(n).fill(NaN),
+    stereo_partner: new Int32Array(n).fill(INT_ABSENT),
   }
+  const sequences = new DictBuilder()
+  const sequenceCodes = new Int32Array(n)
   const names = ['camera', 'sample_type', 'image_dir', 'title', 'caption', 'credit'] as const
   const dicts = Object.fromEntries(names.map((k) => [k, new DictBuilder()])) as Record<(typeof names)[number], DictBuilder>
   const codes = Object.fromEntries(names.map((k) => [k, new Int32Array(n)])) as Record<(typeof names)[number], Int32Array>
@@ -73,6 +79,7 @@ export function photoTableFromRecords(records: readonly PhotoRecord[]): PhotoCol
     cols.sun_elevation[i] = r.sun_elevation ?? NaN
     cols.sun_azimuth[i] = r.sun_azimuth ?? NaN
     cols.solar_longitude[i] = r.solar_longitude ?? NaN
+    sequenceCodes[i] = sequences.code(r.sequence_id ?? '')
     codes.camera[i] = dicts.camera.code(r.camera)
     codes.sample_type[i] = dicts.sample_type.code(r.sample_type ?? '')
     codes.title[i] = dicts.title.code(r.title ?? '')
@@ -100,6 +107,7 @@ export function photoTableFromRecords(records: readonly PhotoRecord[]): PhotoCol
     title: dictCol('title'),
     caption: dictCol('caption'),
     credit: dictCol('credit'),
+    sequence: { codes: sequenceCodes, dict: sequences.dict },
     nasa_id: text.nasa_id.finish(),
     date_taken_mars: text.date_taken_mars.finish(),
     image_small: text.image_small.finish(),

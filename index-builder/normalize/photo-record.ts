@@ -39,6 +39,8 @@ export interface PhotoRecord {
   solar_longitude?: number
   /** Spacecraft clock, seconds. */
   sclk?: number
+  /** The observation sequence the record states (a PDS label's SEQUENCE_ID), as written there. */
+  sequence_id?: string
   /** Absolute image URLs by size. */
   images: { small?: string; medium?: string; large?: string; full?: string }
   title?: string

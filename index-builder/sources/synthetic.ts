@@ -227,6 +227,11 @@ function photoTable(g: GenRows, onProgress?: SyntheticOptions['onProgress']): Ph
     sun_elevation: new Float32Array(n).fill(NaN),
     sun_azimuth: new Float32Array(n).fill(NaN),
     solar_longitude: new Float32Array(n).fill(NaN),
+    // Filled from all photos after encoding, as for real records (derive/related/related-columns.ts).
+    lat: new Float64Array(n).fill(NaN),
+    lon: new Float64Array(n).fill(NaN),
+    stereo_partner: new Int32Array(n).fill(-1),
+    sequence: { codes: new Uint8Array(n), dict: [''] },
     image_dir: { codes: dirCodes, dict: dirs.dict },
     image_small: small.finish(),
     image_medium: medium.finish(),

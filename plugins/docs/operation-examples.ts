@@ -18,6 +18,7 @@ export interface ExampleRequest {
 export const EXAMPLE_REQUESTS: Record<string, ExampleRequest> = {
   'GET /api/v2/photos': { url: '/api/v2/photos?rovers=curiosity&sol=1000&cameras=NAVCAM&per_page=2' },
   'GET /api/v2/photos/{id}': { url: '/api/v2/photos/103383?include=camera' },
+  'GET /api/v2/photos/{id}/related': { url: '/api/v2/photos/1274797/related?fields=nasa_id,sol&radius_m=20' },
   'POST /api/v2/photos/batch': { url: '/api/v2/photos/batch?fields=sol,earth_date', body: { ids: [103383, 397371, 2000000000] } },
   'GET /api/v2/photos/stats': { url: '/api/v2/photos/stats?group_by=rover' },
   'GET /api/v2/photos/export': { url: '/api/v2/photos/export?rovers=spirit&format=csv&max_rows=3&fields=sol,earth_date' },

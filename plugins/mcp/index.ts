@@ -62,7 +62,7 @@ export function mcpPlugin(deps: PluginDeps) {
       method: 'POST',
       body: Type.Union([message, Type.Array(message)]),
       summary: 'Model Context Protocol (Streamable HTTP, stateless, JSON answers): the catalogue as tools for assistants and agents',
-      description: 'Tools search_photos, get_photos, photo_stats, list_rovers, rover_manifest, rover_traverse, list_cameras, find_locations, find_panoramas, each answering as the HTTP route it names; resources: this OpenAPI document and a guide. Each POST counts as one request and holds one in-flight slot, however many tool calls it carries. Protocol errors are JSON-RPC error bodies from the MCP transport (400 malformed message, 406 Accept without application/json and text/event-stream, 415 body not JSON); GET and DELETE are 405. See docs/mcp.md.',
+      description: 'Tools search_photos, get_photos, photo_stats, list_rovers, rover_manifest, rover_traverse, list_cameras, find_locations, find_panoramas, related_photos, each answering as the HTTP route it names; resources: this OpenAPI document and a guide. Each POST counts as one request and holds one in-flight slot, however many tool calls it carries. Protocol errors are JSON-RPC error bodies from the MCP transport (400 malformed message, 406 Accept without application/json and text/event-stream, 415 body not JSON); GET and DELETE are 405. See docs/mcp.md.',
       hook: { parse: 'none' },
       handle: answer,
     }),

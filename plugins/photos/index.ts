@@ -9,9 +9,10 @@ import { batchPhotos, getPhoto, listPhotos, photoStats, fillTimestamp, responseC
 import { BATCH_PATH, MAX_BATCH_IDS, parseIds } from '../../src/query/batch-photos'
 import { PHOTOS_PATH } from '../../src/query/list-photos'
 import { PHOTO_QUERY_SCHEMA } from '../../src/query/photo-params'
+import { RELATED_PATH, RELATED_QUERY_SCHEMA, relatedPhotos } from '../../src/query/related-photos'
 import { STATS_PATH, STATS_QUERY_SCHEMA } from '../../src/query/stats/stats-params'
 import { readJsonBody } from './read-json-body'
-import { PhotoBatchSchema, PhotoListSchema, PhotoOneSchema, PhotoStatsSchema } from '../../src/resources/photo-schemas'
+import { PhotoBatchSchema, PhotoListSchema, PhotoOneSchema, PhotoRelatedSchema, PhotoStatsSchema } from '../../src/resources/photo-schemas'
 
 /**
  * The photo endpoints (interface "Photos"): list, statistics, batch and by id. Thin: the logic
@@ -64,6 +65,21 @@ export function photosPlugin(deps: PluginDeps) {
       handle: ({ request, params }) => new JsonBody(answer(request, byId(params.id))),
     }),
     route({
+      method: 'GET',
+      path: RELATED_PATH,
+      summary: 'Photos related to one photo',
+      description:
+        'The other eye of its stereo pair, its observation sequence (the first photos in exposure order, the size, and the link to all of them) and ' +
+        'the nearest photos taken on other sols within radius_m metres of where it was taken (default 50), nearest first with distance_m. ' +
+        'A part the photo does not have is null. The list\'s output parameters (fields, field_set, include, image_sizes, exclude_images) shape every photo.',
+      params: Type.Object({ id: Type.Integer({ format: 'int32', description: 'Photo id' }) }),
+      query: RELATED_QUERY_SCHEMA,
+      responses: { 200: { description: 'The photo and its related photos', schema: PhotoRelatedSchema }, 400: { description: 'id is not an int32, or invalid query' }, 404: { description: 'No photo has this id' } },
+      answer: (store, q, base, id) => relatedPhotos(store, id, q, base),
+      // The raw params.id, as for one photo: a segment that is not valid percent-encoding (null) is told from a bad id.
+      handle: ({ request, params }) => new JsonBody(answer(request, related(params.id))),
+    }),
+    route({
       method: 'POST',
       path: BATCH_PATH,
       summary: 'Several photos by id',
@@ -88,6 +104,10 @@ export function photosPlugin(deps: PluginDeps) {
       },
     }),
   ])
+}
+
+function related(id: string) {
+  return (store: Store, q: URLSearchParams, base: string) => relatedPhotos(store, id, q, base)
 }
 
 function byId(id: string) {

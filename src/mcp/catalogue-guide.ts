@@ -23,6 +23,9 @@ the same parameters (see the OpenAPI resource); arguments are named like its que
 - \`get_photos\` (ids): full records of photos you already found.
 - \`find_locations\`, \`find_panoramas\`: the places most photographed, and detected panorama sequences.
 - \`rover_traverse\` (slug, sol_min, sol_max): where the rover drove, distance and elevation.
+- \`related_photos\` (id): the other eye of a stereo pair, the photo's observation sequence, and what
+  was photographed within radius_m metres of it on other sols. search_photos also takes stereo=true,
+  sequence=<id>, and near_photo or lat/lon with radius_m (sort=distance for nearest first).
 
 ## Arguments
 Integers and numbers are JSON numbers, booleans JSON booleans; list arguments (rovers, cameras,

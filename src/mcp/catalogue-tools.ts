@@ -175,6 +175,12 @@ export function catalogueTools(docs: RouteDocs): CatalogueTool[] {
     routeTool(docs, { name: 'list_cameras', path: '/api/v2/cameras', description: 'Every camera of every rover (abbreviation, full name, rovers) with photo counts: the abbreviations search_photos takes. Takes no arguments.' }),
     routeTool(docs, { name: 'find_locations', path: '/api/v2/locations', description: 'Places a rover photographed most (site and drive), with photo counts, sols and positions; filter by rover, sol and more.' }),
     routeTool(docs, { name: 'find_panoramas', path: '/api/v2/panoramas', description: 'Panorama sequences detected in the catalogue (one camera, one place, many frames), with their photos; filter by rover, sol and more.' }),
+    routeTool(docs, {
+      name: 'related_photos',
+      path: '/api/v2/photos/:id/related',
+      description:
+        'What belongs with one photo: the other eye of its stereo pair, its observation sequence (first photos in exposure order, size) and the nearest photos taken on other sols within radius_m metres of where it was taken (default 50). The id comes from search_photos.',
+    }),
   ]
 }
 

@@ -31,7 +31,7 @@ export function encodeCursor(fp: string, values: SortValue[], id: number): strin
 }
 
 /** Decodes a token for this order and fingerprint; pushes a `cursor` error and returns undefined otherwise. */
-export function decodeCursor(token: string, order: Order, fp: string, errors: ParamError[]): CursorPosition | undefined {
+export function decodeCursor(token: string, order: Pick<Order, 'keys'>, fp: string, errors: ParamError[]): CursorPosition | undefined {
   const bad = (message: string) => {
     errors.push({ parameter: 'cursor', message })
     return undefined

@@ -1,3 +1,4 @@
+import { greatCircleM, MARS_RADIUS_M } from '../geo/great-circle'
 import type { DictColumn, PhotoColumns, Utf8Column } from '../store/schema'
 
 /**
@@ -50,7 +51,16 @@ export interface PhotoFilters {
   mastAzimuth?: FloatRange
   /** Degrees above the horizon, inclusive: sun_elevation_min/max and golden hour (−4 … 6) by AND. */
   sunElevation?: FloatRange
+  /** true: photos with a stereo partner; false: photos without one. */
+  stereo?: boolean
+  /** Observation sequence id, exactly as served (`curiosity-3027-TRAV00928`). */
+  sequence?: string
+  /** Taken within `radiusM` metres (great circle) of a position; photos without a position never pass. */
+  near?: NearCircle
 }
+
+/** A circle on the Mars sphere: planetocentric latitude, east longitude (degrees), radius in metres. */
+export interface NearCircle { lat: number; lon: number; radiusM: number }
 
 export interface IntRange { lo: number; hi: number }
 export interface FloatRange { lo: number; hi: number }
@@ -131,6 +141,25 @@ function holdsAt(data: Uint8Array, offsets: Int32Array, nd: Uint8Array, r: numbe
   return false
 }
 
+/**
+ * Taken within the circle: the great-circle distance of the photo's position (lat/lon columns,
+ * NaN unknown) from the centre is at most the radius. A latitude band first (a great circle is
+ * never shorter than its north-south part), so the distance is computed only for rows near the
+ * centre's latitude.
+ */
+export function nearCircle(lat: Float64Array, lon: Float64Array, c: NearCircle): Filter {
+  const band = (c.radiusM / MARS_RADIUS_M) * (180 / Math.PI) * (1 + 1e-9) + 1e-9
+  return {
+    shape: 'near',
+    args: [withinM, lat, lon, c.lat - band, c.lat + band, c.lat, c.lon, c.radiusM],
+    code: ([w, la, lo, b0, b1, y, x, m]) => `${la}[r] >= ${b0} && ${la}[r] <= ${b1} && ${w}(${la}[r], ${lo}[r], ${y}, ${x}, ${m})`,
+  }
+}
+
+function withinM(lat: number, lon: number, lat0: number, lon0: number, radiusM: number): boolean {
+  return greatCircleM(lon0, lat0, lon, lat) <= radiusM
+}
+
 /** Keeps nothing (a filter whose bounds exclude every value). */
 export function none(): Filter {
   return { shape: 'none', args: [], code: () => 'false' }
@@ -189,6 +218,14 @@ export function compileFilters(p: PhotoColumns, folded: Utf8Column, f: PhotoFilt
   float('mastElevation', p.mast_elevation, f.mastElevation)
   float('mastAzimuth', p.mast_azimuth, f.mastAzimuth)
   float('sunElevation', p.sun_elevation, f.sunElevation)
+  // A photo's partner is its id (never negative), -1 without one.
+  if (f.stereo !== undefined) byName.set('stereo', f.stereo ? valueRange(p.stereo_partner, 0, 2_147_483_647) : valueRange(p.stereo_partner, -1, -1))
+  if (f.sequence !== undefined) {
+    const allowed = dictMask(p.sequence.dict, new Set([f.sequence]), (s) => s)
+    if (!allowed.includes(1)) empty = true
+    byName.set('sequence', codeSet(p.sequence.codes, allowed))
+  }
+  if (f.near) byName.set('near', nearCircle(p.lat, p.lon, f.near))
   return { byName, empty }
 }
 

@@ -7,8 +7,13 @@ import { Order } from './order'
 import { parsePhotoQuery } from './photo-params'
 import { writePhotos } from './photo-json'
 import { runQuery, type QueryOutcome } from './run-query'
+import { distanceM, distancePage } from './distance-page'
+import type { SortKey } from './order'
 
 export const PHOTOS_PATH = '/api/v2/photos'
+
+/** The cursor keys of sort=distance (distance-page.ts): a distance in metres, then the id. */
+const BY_DISTANCE = [{ field: 'distance', desc: false }] as unknown as SortKey[]
 
 /**
  * `GET /api/v2/photos` as JSON text (meta.timestamp left as TIMESTAMP_SLOT): parse the plan,
@@ -30,17 +35,21 @@ export function listPhotosWithPlan(store: Store, params: URLSearchParams, base: 
 function writeListPhotos(store: Store, params: URLSearchParams, base: string): { sink: ByteSink; outcome: QueryOutcome } {
   const q = parsePhotoQuery(params, store)
   const order = new Order(q.sort, store.photos, store.paths)
-  const fp = fingerprint(q.filters, order.keys)
+  const near = q.byDistance ? q.filters.near : undefined
+  const keys = near ? BY_DISTANCE : order.keys
+  const fp = fingerprint(q.filters, keys)
   const errors: ParamError[] = []
-  const after = q.cursor !== undefined ? decodeCursor(q.cursor, order, fp, errors) : undefined
+  const after = q.cursor !== undefined ? decodeCursor(q.cursor, { keys }, fp, errors) : undefined
   if (errors.length) throw validationError(errors)
 
   const { page, perPage } = q.paging
   const offset = after ? 0 : (page - 1) * perPage
-  const outcome = runQuery(store, q.filters, order, { offset, limit: perPage + 1, after })
+  const request = { offset, limit: perPage + 1, after }
+  const outcome = near ? distancePage(store, { ...q.filters, near }, request) : runQuery(store, q.filters, order, request)
   const more = outcome.rows.length > perPage
   const rows = more ? outcome.rows.subarray(0, perPage) : outcome.rows
-  const next = more ? encodeCursor(fp, order.valuesOf(rows[rows.length - 1]), store.photos.id[rows[rows.length - 1]]) : undefined
+  const last = rows[rows.length - 1]
+  const next = more ? encodeCursor(fp, near ? [distanceM(store, near, last)] : order.valuesOf(last), store.photos.id[last]) : undefined
   const sink = answerSink()
   sink.text(DATA_OPEN)
   writePhotos(sink, store, rows, q.output)

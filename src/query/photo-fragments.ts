@@ -7,6 +7,7 @@ import { ByteMemo } from './byte-memo'
 import { bufferOf, fragment, type ByteSink } from './byte-sink'
 import { ImagePrefixes } from './image-prefixes'
 import { plainJson } from './json-string'
+import { relatedMembers, type RelatedMembers } from './related-members'
 
 /**
  * The pre-encoded pieces of photo JSON, per store snapshot (photo-json.ts copies them): member
@@ -47,6 +48,8 @@ export interface PhotoFragments {
   imageLarge: ColumnBytes
   imageFull: ColumnBytes
   raw: Buffer
+  /** relationships.stereo and relationships.sequence (related-members.ts). */
+  related: RelatedMembers
 }
 
 /**
@@ -190,5 +193,6 @@ export const photoFragments: (store: Store) => PhotoFragments = perSnapshot((sto
     imageLarge: new ColumnBytes(p.image_large),
     imageFull: new ColumnBytes(p.image_full),
     raw: bufferOf(p.raw.data),
+    related: relatedMembers(store),
   }
 })

@@ -5,6 +5,7 @@ import { isoDay, writeClock, writeDay, writeIsoTime } from './date-bytes'
 import { writeDouble, writeFloat32 } from './float32-text'
 import { LEAD } from './image-prefixes'
 import { A, SIZE, type OutputSpec } from './photo-fields'
+import { RELATIONSHIPS_OPEN_BYTES } from './related-members'
 import { key, photoFragments, type ColumnBytes, type PhotoFragments } from './photo-fragments'
 import { writeInner } from './json-string'
 
@@ -71,6 +72,7 @@ function writeUtf8Member(sink: ByteSink, comma: boolean, name: Buffer, col: Colu
 // be cut afterwards; objects that may turn out empty are tested before their name is written.
 function writeRow(f: PhotoFragments, sink: ByteSink, row: number, out: OutputSpec): void {
   const p = f.p
+  const related = f.related
   const K = f.keys
   const attrs = out.attrs
   key(sink, K.open)
@@ -160,6 +162,16 @@ function writeRow(f: PhotoFragments, sink: ByteSink, row: number, out: OutputSpe
     }
   }
   if (out.raw) writeRaw(f, sink, c, row)
+  if (related.open(sink, row)) {
+    if (out.includeRover || out.includeCamera) {
+      sink.byte(0x2c)
+      sink.bytes(f.relationshipsTail(p.rover[row], p.camera.codes[row], out.includeRover, out.includeCamera).subarray(RELATIONSHIPS_OPEN_BYTES))
+      return
+    }
+    sink.byte(0x7d) // end of relationships
+    sink.byte(0x7d)
+    return
+  }
   if (out.includeRover || out.includeCamera) {
     sink.bytes(f.relationshipsTail(p.rover[row], p.camera.codes[row], out.includeRover, out.includeCamera))
     return

@@ -6,6 +6,7 @@ import { validationError, type ParamError } from '../http/problems'
 import { SORT_FIELDS, type SortField } from '../store/access-paths'
 import type { Store } from '../store/store'
 import type { FloatRange, IntRange, PhotoFilters } from './filters'
+import { DISTANCE_SORT_PATTERN, NEAR_PARAMS, parseNear, SEQUENCE_PARAM, STEREO_PARAM } from './related-params'
 import { DEFAULT_SORT, type SortKey } from './order'
 import {
   INT32_MAX, PAGE_PARAM, PER_PAGE_PARAM, ROVERS_PARAM, SOL_MAX_PARAM, SOL_MIN_PARAM, boolParam, checkRange, dateParam, echo,
@@ -36,7 +37,7 @@ const SOL = intParam('sol', 0, INT32_MAX, 'Exact sol.')
 const EARTH_DATE = dateParam('earth_date', 'Exact Earth date (UTC date of capture), YYYY-MM-DD.')
 const DATE_MIN = dateParam('date_min', 'Minimum Earth date, inclusive, YYYY-MM-DD.')
 const DATE_MAX = dateParam('date_max', 'Maximum Earth date, inclusive, YYYY-MM-DD.')
-const SORT = str('sort', `Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: ${SORT_FIELDS.join(', ')}. Absent values sort last in both directions; id ascending is always the final tie-breaker.`, { pattern: listPattern(SORT_FIELDS, true, '(?:-\\s*)?') })
+const SORT = str('sort', `Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc (date_taken_utc ascending with sequence). Fields: ${SORT_FIELDS.join(', ')}. Absent values sort last in both directions; id ascending is always the final tie-breaker. "distance" (alone, ascending) sorts by distance from the centre of near_photo or lat/lon.`, { pattern: `(?:${listPattern(SORT_FIELDS, true, '(?:-\\s*)?')})|(?:${DISTANCE_SORT_PATTERN})` })
 const FIELD_NAME_LIST = Object.keys(FIELD_NAMES)
 const FIELDS = str('fields', `Comma-separated attribute names (sparse fieldset): ${FIELD_NAME_LIST.join(', ')}.`, { pattern: listPattern(FIELD_NAME_LIST, true) })
 // One preset (blanks and empty items around it allowed, as the parser reads it), or a field list.
@@ -89,6 +90,7 @@ export const PHOTO_PARAMS: ParamSpec<unknown>[] = [
   DRIVE_MIN, DRIVE_MAX, LOCATION_RADIUS, MIN_WIDTH, MIN_HEIGHT, MAX_WIDTH, MAX_HEIGHT, SAMPLE_TYPE, ASPECT_RATIO,
   ASPECT_RATIO_MIN, ASPECT_RATIO_MAX, MAST_EL_MIN, MAST_EL_MAX, MAST_AZ_MIN, MAST_AZ_MAX, IMAGE_SIZES_PARAM, EXCLUDE_IMAGES,
   SUN_EL_MIN, SUN_EL_MAX,
+  STEREO_PARAM, SEQUENCE_PARAM, ...NEAR_PARAMS,
 ] as ParamSpec<unknown>[]
 
 /** TypeBox object of query parameters (all optional) for route documentation. */
@@ -109,6 +111,8 @@ export interface PhotoQuery {
   paging: Paging
   /** Raw cursor token (decoded by cursor.ts, which needs the plan's fingerprint). */
   cursor?: string
+  /** sort=distance: nearest first from filters.near's centre, then id (src/query/related-params.ts). */
+  byDistance?: boolean
 }
 
 const DAY_S = 86_400
@@ -144,7 +148,9 @@ export function parsePhotoQuery(query: URLSearchParams, store: Store, extra: Par
   if (dMin !== undefined && dMax !== undefined && dMin > dMax) errors.push({ parameter: 'date_min', message: 'must not be later than date_max' })
   filters.earthDate = intRange([day, dMin], [day, dMax])
 
-  const sort = parseSort(rawParam(params, 'sort'), errors)
+  const sortRaw = rawParam(params, 'sort')
+  const near = parseNear(params, store, sortRaw, errors)
+  const sort = near.byDistance ? undefined : parseSort(near.sortRest, errors)
   const fields = parseFieldList('fields', rawParam(params, 'fields'), errors)
   const fieldSet = parseFieldSet(rawParam(params, 'field_set'), errors)
   const include = readParam(params, INCLUDE, errors)
@@ -236,6 +242,11 @@ export function parsePhotoQuery(query: URLSearchParams, store: Store, extra: Par
     const hi = Math.min(sunMax ?? Infinity, golden ? GOLDEN_SUN.hi : Infinity)
     filters.sunElevation = { lo, hi }
   }
+  const stereo = readParam(params, STEREO_PARAM, errors)
+  if (stereo !== undefined) filters.stereo = stereo
+  const sequence = readParam(params, SEQUENCE_PARAM, errors)
+  if (sequence !== undefined) filters.sequence = sequence
+  if (near.circle) filters.near = near.circle
 
   const nasa = rawParam(params, 'nasa_id')
   // A whole Perseverance id written with its product version finds the photo served without it.
@@ -251,12 +262,16 @@ export function parsePhotoQuery(query: URLSearchParams, store: Store, extra: Par
   for (const k of Object.keys(filters) as Array<keyof PhotoFilters>) if (filters[k] === undefined) delete filters[k]
   return {
     filters,
-    sort: sort ?? DEFAULT_SORT,
+    // A sequence lists in exposure order unless another order is asked for.
+    sort: sort ?? (filters.sequence !== undefined ? SEQUENCE_SORT : DEFAULT_SORT),
     output: outputSpec({ preset: fieldSet?.preset, fields: mergeFields(fields, fieldSet?.fields), imageSizes, excludeImages, include }),
     paging,
     cursor,
+    ...(near.byDistance ? { byDistance: true } : {}),
   }
 }
+
+const SEQUENCE_SORT: SortKey[] = [{ field: 'date_taken_utc', desc: false }]
 
 /**
  * The cameras parameter valid for a set of rovers (decisions.md, Filters), made once per set:

@@ -76,13 +76,25 @@ const CameraRef = Type.Object(
   closed,
 )
 
+const StereoRef = Type.Object(
+  { id: Int('The photo of the other eye of the stereo pair'), type: Type.Literal('photo') },
+  { ...closed, description: 'The other eye of a stereo pair (docs/derived-fields.md)' },
+)
+const SequenceRef = Type.Object(
+  { id: Type.String({ description: '<rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id>' }), size: Int('Photos of the sequence') },
+  { ...closed, description: 'The observation sequence the photo belongs to' },
+)
+
 export const PhotoSchema = Type.Object(
   {
     id: Int('Photo id'),
     type: Type.Literal('photo'),
     attributes: PhotoAttributes,
     relationships: Type.Optional(
-      Type.Object({ rover: Type.Optional(RoverRef), camera: Type.Optional(CameraRef) }, { ...closed, description: 'With `include=rover` and/or `include=camera`' }),
+      Type.Object(
+        { stereo: Type.Optional(StereoRef), sequence: Type.Optional(SequenceRef), rover: Type.Optional(RoverRef), camera: Type.Optional(CameraRef) },
+        { ...closed, description: 'stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera`' },
+      ),
     ),
   },
   closed,
@@ -128,6 +140,40 @@ export const PhotoListSchema = Type.Object({ data: Type.Array(PhotoSchema), meta
 
 /** One photo (GET /api/v2/photos/{id}). */
 export const PhotoOneSchema = Type.Object({ data: PhotoSchema, links: Type.Object({ self: Url }, closed) }, closed)
+
+/** GET /api/v2/photos/{id}/related. */
+export const PhotoRelatedSchema = Type.Object(
+  {
+    data: PhotoSchema,
+    related: Type.Object(
+      {
+        stereo: Type.Union([PhotoSchema, Type.Null()], { description: 'The other eye of its stereo pair' }),
+        sequence: Type.Union([
+          Type.Object(
+            { id: Type.String(), size: Int('Photos of the sequence'), photos: Type.Array(PhotoSchema, { description: 'The first 25 in exposure order' }), links: Type.Object({ photos: Url }, closed) },
+            closed,
+          ),
+          Type.Null(),
+        ]),
+        nearby: Type.Union([
+          Type.Object(
+            {
+              radius_m: Type.Number(),
+              total: Int('Photos of other sols within radius_m'),
+              photos: Type.Array(Type.Object({ distance_m: Type.Number(), photo: PhotoSchema }, closed), { description: 'The 10 nearest, nearest first' }),
+              links: Type.Object({ photos: Url }, closed),
+            },
+            closed,
+          ),
+          Type.Null(),
+        ], { description: 'null when the photo has no known position' }),
+      },
+      closed,
+    ),
+    links: Type.Object({ self: Url }, closed),
+  },
+  closed,
+)
 
 /** POST /api/v2/photos/batch. */
 export const PhotoBatchSchema = Type.Object(

@@ -63,6 +63,10 @@ export interface PhotoColumns {
   height: Int32Array             // Arrow Int32, -1 unknown
   site: Int32Array               // Arrow Int32, -1 unknown
   drive: Int32Array              // Arrow Int32, -1 unknown
+  lat: Float64Array              // Arrow Float64: planetocentric latitude of the waypoint at (rover, site, drive), NaN unknown (index-builder/derive/related/)
+  lon: Float64Array              // Arrow Float64: east longitude 0..360 of that waypoint, NaN unknown
+  stereo_partner: Int32Array     // Arrow Int32: id of the other eye's photo of a stereo pair, -1 none
+  sequence: DictColumn           // Arrow Dictionary: observation sequence "<rover>-<sol>-<SEQUENCE>", "" none
   coord_x: Float64Array          // Arrow Float64: site-frame coordinates (xyz), NaN unknown
   coord_y: Float64Array
   coord_z: Float64Array

@@ -36,6 +36,7 @@ export interface LabelFacts {
   sun_elevation?: number
   sun_azimuth?: number
   solar_longitude?: number
+  sequence_id?: string
   /** Where the label was read, for messages. */
   where: string
 }
@@ -86,6 +87,7 @@ export function readPds3Label(text: string): Omit<LabelFacts, 'where'> {
     sun_elevation: site ? degreesWithin(pvlNumber(pvlGet(site, 'SOLAR_ELEVATION')), -90, 90) : undefined,
     sun_azimuth: siteClockwise ? degreesWithin(pvlNumber(pvlGet(site!, 'SOLAR_AZIMUTH')), 0, 360) : undefined,
     solar_longitude: degreesWithin(pvlNumber(pvlGet(label, 'SOLAR_LONGITUDE')), 0, 360),
+    sequence_id: pvlString(pvlGet(label, 'SEQUENCE_ID')),
   })
 }
 
@@ -165,6 +167,7 @@ export function curiosityVoDrafts(
         sun_elevation: label?.sun_elevation,
         sun_azimuth: label?.sun_azimuth,
         solar_longitude: label?.solar_longitude,
+        sequence_id: label?.sequence_id,
         images: { full: u.url },
         raw: JSON.stringify(label ? { img_src: u.url, label: label.where } : { img_src: u.url }),
         source: label ? label.where : u.ctx.file,

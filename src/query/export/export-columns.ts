@@ -60,6 +60,8 @@ export function exportColumns(p: PhotoColumns, out: OutputSpec): ExportColumn[] 
   if (a & A.sun) cols.push({ name: 'sun.elevation', kind: 'f32', values: p.sun_elevation }, { name: 'sun.azimuth', kind: 'f32', values: p.sun_azimuth })
   if (a & A.solar_longitude) cols.push({ name: 'solar_longitude', kind: 'f32', values: p.solar_longitude })
   if (out.raw) cols.push({ name: 'raw', kind: 'utf8', col: p.raw })
+  // The other eye of a stereo pair (absent: -1, empty), as relationships.stereo.id in JSON.
+  cols.push({ name: 'stereo_partner_id', kind: 'int32', values: p.stereo_partner })
   if (out.includeRover) {
     cols.push({ name: 'rover.id', kind: 'rover', dict: ROVERS.map((r) => r.slug) })
     cols.push({ name: 'rover.name', kind: 'rover', dict: ROVERS.map((r) => r.name) })

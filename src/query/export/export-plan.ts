@@ -43,6 +43,8 @@ export async function planExport(store: Store, params: URLSearchParams, accept: 
   for (const name of PAGING_NAMES) photoParams.delete(name)
   const q = parsePhotoQuery(photoParams, store, errors)
   if (errors.length) throw validationError(errors) // unreachable: parsePhotoQuery throws with them
+  // An export streams in an order the index holds or sorts by stored values; a distance is neither.
+  if (q.byDistance) throw validationError([{ parameter: 'sort', message: 'distance is not an export order; export without it (the photos near the centre, in the default order) or page the list with sort=distance' }])
   const order = new Order(q.sort, store.photos, store.paths)
   const bits = new RowBits(store.photos.length)
   let total = 0
