@@ -2,10 +2,14 @@ import type { PhotoRecord } from '../normalize/photo-record'
 import { INT_ABSENT, type PhotoColumns } from '../../src/store/schema'
 import { roverCode } from '../../src/catalog/rovers'
 import { assignIds } from '../normalize/assign-ids'
+import { releaseMemory } from './release-memory'
 import { DictBuilder, Utf8Builder } from './utf8-builder'
 
 const DAY_MS = 86_400_000
 const SIZES = ['small', 'medium', 'large', 'full'] as const
+/** Rows between two collections while records are consumed, and a record's bytes as measured (~5.5 KB with its raw JSON). */
+const RELEASE_ROWS = 1 << 17
+const BYTES_PER_RECORD = 5_000
 
 /**
  * Normalised records as a photo table in record order, the input of the column encoder
@@ -13,10 +17,14 @@ const SIZES = ['small', 'medium', 'large', 'full'] as const
  * URLs split into the shared directory prefix (`image_dir`) and per-size file names. Absent
  * values become the sentinels of schema.ts. A record that cannot be encoded throws naming its
  * source and nasa_id.
+ *
+ * With `consume`, the list is emptied as the table fills: each record is let go once its row is
+ * written, and the engine is asked to collect every RELEASE_ROWS rows, so a big build holds the
+ * records or their columns, not both at once (the records are ~3x the bytes of their row).
  */
-export function photoTableFromRecords(records: readonly PhotoRecord[]): PhotoColumns {
+export function photoTableFromRecords(records: Array<PhotoRecord | undefined>, opts: { consume?: boolean } = {}): PhotoColumns {
   const n = records.length
-  const ids = publicIds(records)
+  const ids = publicIds(records as PhotoRecord[])
   const cols = {
     rover: new Uint8Array(n),
     sol: new Int32Array(n),
@@ -49,6 +57,10 @@ export function photoTableFromRecords(records: readonly PhotoRecord[]): PhotoCol
 
   for (let i = 0; i < n; i++) {
     const r = records[i]!
+    if (opts.consume) {
+      records[i] = undefined
+      if (i % RELEASE_ROWS === RELEASE_ROWS - 1) releaseMemory(RELEASE_ROWS * BYTES_PER_RECORD)
+    }
     const where = `${r.source}: record ${r.nasa_id}`
     const rover = roverCode(r.rover)
     if (rover < 0) throw new Error(`${where}: unknown rover "${r.rover}"`)
@@ -83,6 +95,7 @@ export function photoTableFromRecords(records: readonly PhotoRecord[]): PhotoCol
     text.image_full.push(r.images.full?.slice(dir.length))
   }
 
+  if (opts.consume) records.length = 0
   const dictCol = (k: (typeof names)[number]) => ({ codes: codes[k], dict: dicts[k].dict })
   return {
     length: n,
