@@ -1,18 +1,33 @@
 /**
  * The photo table built from normalised records (index-builder/encode/photo-table.ts): letting
- * each record go as its row is written changes nothing in the table.
+ * each record go as its row is written, and reading a feed record's JSON again from its page
+ * instead of holding it, change nothing in the table.
  */
 import { expect, test } from 'bun:test'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { photoTableFromRecords } from '../index-builder/encode/photo-table'
 import { readSources } from '../index-builder/normalize/normalize-sources'
 import type { PhotoRecord } from '../index-builder/normalize/photo-record'
-import { DEFAULT_SOURCE_DIRS } from '../index-builder/sources/read-sources'
+import { DEFAULT_INCOMING_DIR, DEFAULT_RAW_DIR } from '../index-builder/sources/read-sources'
 
-test('a photo table built consuming the records (each let go once written) equals the table built keeping them, column for column, and leaves the list empty', async () => {
-  const { records } = await readSources(DEFAULT_SOURCE_DIRS)
-  expect(records.length).toBeGreaterThan(10_000)
-  const kept = photoTableFromRecords([...records])
-  const list: Array<PhotoRecord | undefined> = [...records]
+const FEEDS = join(import.meta.dir, 'fixtures/feeds')
+
+test('a photo table built consuming the records (each let go once written), their feed JSON read again from its pages, equals the table built keeping every record whole, column for column', async () => {
+  // A gzipped feed list (1,196 real records), the two feed page fixtures, and v1 records (which keep their JSON).
+  const paths = [join(DEFAULT_INCOMING_DIR, 'mchapman87501__mars_perseverance_images'), join(DEFAULT_RAW_DIR, 'david-c-oliveros__mars-tour-backend'), join(FEEDS, 'm2020-raw-images-page.json'), join(FEEDS, 'msl-raw-image-items-page.json')]
+  const whole = (await readSources(paths)).records
+  const byRef = (await readSources(paths, { rawByRef: true })).records
+  expect(byRef.length).toBe(whole.length)
+  expect(whole.length).toBeGreaterThan(1_000)
+  // Feed records point at their pages instead of holding their JSON; the others keep theirs.
+  const pointed = byRef.filter((r) => r.raw_ref !== undefined).length
+  expect(pointed).toBeGreaterThan(1_000)
+  expect(pointed).toBeLessThan(whole.length)
+  expect(byRef.filter((r) => r.raw !== undefined).length).toBe(whole.length - pointed)
+  const kept = photoTableFromRecords([...whole])
+  const list: Array<PhotoRecord | undefined> = [...byRef]
   const consumed = photoTableFromRecords(list, { consume: true })
   expect(list.length).toBe(0)
   expect(consumed.length).toBe(kept.length)
@@ -23,8 +38,24 @@ test('a photo table built consuming the records (each let go once written) equal
   // The raw JSON of every record is in its row, in record order.
   const raw = consumed.raw
   const dec = new TextDecoder()
-  for (const i of [0, Math.floor(records.length / 2), records.length - 1]) expect(dec.decode(raw.data.subarray(raw.offsets[i]!, raw.offsets[i + 1]!))).toBe(records[i]!.raw ?? '')
-}, 120_000)
+  for (const i of [0, Math.floor(whole.length / 2), whole.length - 1]) expect(dec.decode(raw.data.subarray(raw.offsets[i]!, raw.offsets[i + 1]!))).toBe(whole[i]!.raw ?? '')
+}, 180_000)
+
+test('a feed page changed after its records were read fails the table naming the page, instead of serving another record as raw JSON', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'raw-ref-'))
+  try {
+    const page = join(dir, 'page.json')
+    writeFileSync(page, readFileSync(join(FEEDS, 'm2020-raw-images-page.json')))
+    const { records } = await readSources([page], { rawByRef: true })
+    expect(records.every((r) => r.raw_ref !== undefined && r.raw === undefined)).toBe(true)
+    const doc = JSON.parse(readFileSync(page, 'utf8')) as { images: Array<Record<string, unknown>> }
+    doc.images.reverse()
+    writeFileSync(page, JSON.stringify(doc))
+    expect(() => photoTableFromRecords(records)).toThrow(/page changed while the index was built/)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
 
 /** A column as plain arrays (typed arrays compared by their values, not by their buffers). */
 function plain(c: unknown): unknown {

@@ -3,6 +3,7 @@ import { INT_ABSENT, type PhotoColumns } from '../../src/store/schema'
 import { roverCode } from '../../src/catalog/rovers'
 import { assignIds } from '../normalize/assign-ids'
 import { releaseMemory } from './release-memory'
+import { RawRereader } from '../sources/raw-ref'
 import { DictBuilder, Utf8Builder } from './utf8-builder'
 
 const DAY_MS = 86_400_000
@@ -63,6 +64,7 @@ export function photoTableFromRecords(records: Array<PhotoRecord | undefined>, o
     raw: new Utf8Builder(n, chars.raw / Math.max(1, n)),
   }
 
+  const rereader = new RawRereader()
   const releaseRows = Math.max(MIN_RELEASE_ROWS, Math.ceil(n / RELEASES))
   for (let i = 0; i < n; i++) {
     const r = records[i]!
@@ -95,7 +97,7 @@ export function photoTableFromRecords(records: Array<PhotoRecord | undefined>, o
     codes.credit[i] = dicts.credit.code(r.credit ?? '')
     text.nasa_id.push(r.nasa_id)
     text.date_taken_mars.push(r.date_taken_mars)
-    text.raw.push(r.raw)
+    text.raw.push(r.raw ?? (r.raw_ref ? rereader.text(r.raw_ref) : undefined))
     const dir = imageDir(r.images)
     codes.image_dir[i] = dicts.image_dir.code(dir)
     text.image_small.push(r.images.small?.slice(dir.length))
@@ -140,7 +142,7 @@ function textChars(records: readonly PhotoRecord[]): Record<'nasa_id' | 'date_ta
     c.image_medium += r.images.medium?.length ?? 0
     c.image_large += r.images.large?.length ?? 0
     c.image_full += r.images.full?.length ?? 0
-    c.raw += r.raw?.length ?? 0
+    c.raw += r.raw?.length ?? r.raw_ref?.length ?? 0
   }
   return c
 }

@@ -1,4 +1,5 @@
 import type { RoverSlug } from '../../src/catalog/rovers'
+import type { RawRef } from '../sources/raw-ref'
 
 /**
  * One normalised photo, the hand-off between the source readers (sources/, normalize/) and the
@@ -42,6 +43,8 @@ export interface PhotoRecord {
   credit?: string
   /** The source record as JSON text (kept for field_set=complete). */
   raw?: string
+  /** Instead of `raw` in a big build: where to read that text again when the photo table is written (sources/raw-ref.ts). */
+  raw_ref?: RawRef
   /** Which source file the record came from (path as given to the builder). */
   source: string
 }
