@@ -63,3 +63,9 @@ function plain(c: unknown): unknown {
   if (c && typeof c === 'object' && !Array.isArray(c)) return Object.fromEntries(Object.entries(c).map(([k, v]) => [k, plain(v)]))
   return c
 }
+
+test('records whose source JSON comes to more than a 2 GiB text column holds fail the table before a row is built, naming the column', () => {
+  // Pointed-at JSON of 1 GiB each (no page is read: the sizes alone decide).
+  const rec = (i: number): PhotoRecord => ({ rover: 'perseverance', camera: 'NAVCAM_LEFT', nasa_id: `N${i}`, sol: 1, earth_date: '2021-02-20', images: {}, source: 'x', raw_ref: { file: '/nonexistent', display: 'x', item: i, length: 2 ** 30, crc: 0 } })
+  expect(() => photoTableFromRecords([rec(0), rec(1), rec(2)])).toThrow(/raw values come to 3221225472 bytes, over the 2147483647 a text column of the index holds/)
+})

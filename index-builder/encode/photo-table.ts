@@ -14,6 +14,7 @@ const SIZES = ['small', 'medium', 'large', 'full'] as const
  * ~5 KB with its raw JSON (measured), so a few hundred thousand rows are worth a collection.
  */
 const RELEASES = 8
+const MAX_COLUMN_BYTES = 0x7fffffff
 const MIN_RELEASE_ROWS = 1 << 15
 const BYTES_PER_RECORD = 5_000
 
@@ -54,6 +55,10 @@ export function photoTableFromRecords(records: Array<PhotoRecord | undefined>, o
   // Each text column sized for its values up front: grown by copying instead, a column holds its
   // old buffers too until they are collected (for the raw JSON, twice its final size).
   const chars = textChars(records as PhotoRecord[])
+  // A text column holds at most 2 GiB (Int32 offsets, here and in the served index): said before any row is built.
+  for (const [name, total] of Object.entries(chars)) {
+    if (total > MAX_COLUMN_BYTES) throw new Error(`the ${n} photos' ${name} values come to ${total} bytes, over the ${MAX_COLUMN_BYTES} a text column of the index holds (Utf8 column over 2 GiB)`)
+  }
   const text = {
     nasa_id: new Utf8Builder(n, chars.nasa_id / Math.max(1, n)),
     date_taken_mars: new Utf8Builder(n, chars.date_taken_mars / Math.max(1, n)),
