@@ -1,5 +1,4 @@
 import type { RoverSlug } from '../../src/catalog/rovers'
-import type { RawRef } from '../sources/raw-ref'
 
 /**
  * One normalised photo, the hand-off between the source readers (sources/, normalize/) and the
@@ -47,4 +46,16 @@ export interface PhotoRecord {
   raw_ref?: RawRef
   /** Which source file the record came from (path as given to the builder). */
   source: string
+}
+
+/**
+ * Where a feed record's raw JSON can be read again (sources/raw-ref.ts): the page file, the
+ * record's place in its list, and the length and CRC-32 of the text first read.
+ */
+export interface RawRef {
+  file: string
+  display: string
+  item: number
+  length: number
+  crc: number
 }

@@ -1,3 +1,4 @@
+import type { RawRef } from '../normalize/photo-record'
 import { detectFormat } from './detect-format'
 import { openFile } from './open-file'
 import { SourceError } from './source-error'
@@ -11,13 +12,7 @@ import { SourceError } from './source-error'
  * `length` and `crc` are those of the text first read, so a page changed in between (a fetch run
  * replacing the sol meanwhile) fails the build instead of serving another record's JSON.
  */
-export interface RawRef {
-  file: string
-  display: string
-  item: number
-  length: number
-  crc: number
-}
+export type { RawRef }
 
 export function rawRefTo(file: string, display: string, item: number, raw: string): RawRef {
   return { file, display, item, length: raw.length, crc: Bun.hash.crc32(raw) }
