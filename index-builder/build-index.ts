@@ -124,16 +124,19 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
   } else {
     if (opts.pageStore) pageStore = pageStoreDigest(opts.pageStore)
     const paths = opts.pageStore && existsSync(opts.pageStore) ? [...(opts.sources ?? DEFAULT_SOURCE_DIRS), opts.pageStore] : opts.sources
-    const files = readSourceFiles(paths, { skipBad: opts.skipBad, onProgress: (d, t) => progress.update(d, t, 'read') })
+    // Feed records' raw JSON is read again from its page when the table is written, not held (raw-ref.ts).
+    const files = readSourceFiles(paths, { skipBad: opts.skipBad, rawByRef: true, onProgress: (d, t) => progress.update(d, t, 'read') })
     lap('read')
     const read = normalizeSources(files, { skipBad: opts.skipBad })
+    // The drafts hold the same records: let go here, so the table below can free each record as it fills.
+    files.drafts.length = 0
     sources = read.sources
     skipped = read.skipped.map((s) => ({ file: s.file, record: String(s.record), reason: s.reason }))
     derived = read.derived
     derivationErrors = read.checks.derivationErrors
     nasaManifests = read.manifests
     waypoints = read.waypoints
-    table = photoTableFromRecords(read.records)
+    table = photoTableFromRecords(read.records, { consume: true })
     tableBytes = 256 * table.length
     lap('normalize')
   }

@@ -2,10 +2,21 @@ import type { PhotoRecord } from '../normalize/photo-record'
 import { INT_ABSENT, type PhotoColumns } from '../../src/store/schema'
 import { roverCode } from '../../src/catalog/rovers'
 import { assignIds } from '../normalize/assign-ids'
+import { releaseMemory } from './release-memory'
+import { RawRereader } from '../sources/raw-ref'
 import { DictBuilder, Utf8Builder } from './utf8-builder'
 
 const DAY_MS = 86_400_000
 const SIZES = ['small', 'medium', 'large', 'full'] as const
+/**
+ * While records are consumed, the engine is asked to collect RELEASES times in all (each full
+ * collection costs about the whole heap), at least MIN_RELEASE_ROWS rows apart; a record is
+ * ~5 KB with its raw JSON (measured), so a few hundred thousand rows are worth a collection.
+ */
+const RELEASES = 8
+const MAX_COLUMN_BYTES = 0x7fffffff
+const MIN_RELEASE_ROWS = 1 << 15
+const BYTES_PER_RECORD = 5_000
 
 /**
  * Normalised records as a photo table in record order, the input of the column encoder
@@ -13,10 +24,14 @@ const SIZES = ['small', 'medium', 'large', 'full'] as const
  * URLs split into the shared directory prefix (`image_dir`) and per-size file names. Absent
  * values become the sentinels of schema.ts. A record that cannot be encoded throws naming its
  * source and nasa_id.
+ *
+ * With `consume`, the list is emptied as the table fills: each record is let go once its row is
+ * written, and the engine is asked to collect as it goes (RELEASES), so a big build holds the
+ * records or their columns, not both at once (the records are ~3x the bytes of their row).
  */
-export function photoTableFromRecords(records: readonly PhotoRecord[]): PhotoColumns {
+export function photoTableFromRecords(records: Array<PhotoRecord | undefined>, opts: { consume?: boolean } = {}): PhotoColumns {
   const n = records.length
-  const ids = publicIds(records)
+  const ids = publicIds(records as PhotoRecord[])
   const cols = {
     rover: new Uint8Array(n),
     sol: new Int32Array(n),
@@ -46,18 +61,33 @@ export function photoTableFromRecords(records: readonly PhotoRecord[]): PhotoCol
   const names = ['camera', 'sample_type', 'image_dir', 'title', 'caption', 'credit'] as const
   const dicts = Object.fromEntries(names.map((k) => [k, new DictBuilder()])) as Record<(typeof names)[number], DictBuilder>
   const codes = Object.fromEntries(names.map((k) => [k, new Int32Array(n)])) as Record<(typeof names)[number], Int32Array>
+  // Each text column sized for its values up front: grown by copying instead, a column holds its
+  // old buffers too until they are collected (for the raw JSON, twice its final size).
+  const chars = textChars(records as PhotoRecord[])
+  // A text column holds at most 2 GiB (Int32 offsets, here and in the served index): said before
+  // any row is built, for the columns counted exactly (the image URLs are counted with their directory).
+  for (const name of ['nasa_id', 'date_taken_mars', 'raw'] as const) {
+    const total = chars[name]
+    if (total > MAX_COLUMN_BYTES) throw new Error(`the ${n} photos' ${name} values come to ${total} bytes, over the ${MAX_COLUMN_BYTES} a text column of the index holds (Utf8 column over 2 GiB)`)
+  }
   const text = {
-    nasa_id: new Utf8Builder(n, 48),
-    date_taken_mars: new Utf8Builder(n, 22),
-    image_small: new Utf8Builder(n, 24),
-    image_medium: new Utf8Builder(n, 24),
-    image_large: new Utf8Builder(n, 24),
-    image_full: new Utf8Builder(n, 40),
-    raw: new Utf8Builder(n, 64),
+    nasa_id: new Utf8Builder(n, chars.nasa_id / Math.max(1, n)),
+    date_taken_mars: new Utf8Builder(n, chars.date_taken_mars / Math.max(1, n)),
+    image_small: new Utf8Builder(n, chars.image_small / Math.max(1, n)),
+    image_medium: new Utf8Builder(n, chars.image_medium / Math.max(1, n)),
+    image_large: new Utf8Builder(n, chars.image_large / Math.max(1, n)),
+    image_full: new Utf8Builder(n, chars.image_full / Math.max(1, n)),
+    raw: new Utf8Builder(n, chars.raw / Math.max(1, n)),
   }
 
+  const rereader = new RawRereader()
+  const releaseRows = Math.max(MIN_RELEASE_ROWS, Math.ceil(n / RELEASES))
   for (let i = 0; i < n; i++) {
     const r = records[i]!
+    if (opts.consume) {
+      records[i] = undefined
+      if (i % releaseRows === releaseRows - 1) releaseMemory(releaseRows * BYTES_PER_RECORD)
+    }
     const where = `${r.source}: record ${r.nasa_id}`
     const rover = roverCode(r.rover)
     if (rover < 0) throw new Error(`${where}: unknown rover "${r.rover}"`)
@@ -87,7 +117,7 @@ export function photoTableFromRecords(records: readonly PhotoRecord[]): PhotoCol
     codes.credit[i] = dicts.credit.code(r.credit ?? '')
     text.nasa_id.push(r.nasa_id)
     text.date_taken_mars.push(r.date_taken_mars)
-    text.raw.push(r.raw)
+    text.raw.push(r.raw ?? (r.raw_ref ? rereader.text(r.raw_ref) : undefined))
     const dir = imageDir(r.images)
     codes.image_dir[i] = dicts.image_dir.code(dir)
     text.image_small.push(r.images.small?.slice(dir.length))
@@ -96,6 +126,7 @@ export function photoTableFromRecords(records: readonly PhotoRecord[]): PhotoCol
     text.image_full.push(r.images.full?.slice(dir.length))
   }
 
+  if (opts.consume) records.length = 0
   const dictCol = (k: (typeof names)[number]) => ({ codes: codes[k], dict: dicts[k].dict })
   return {
     length: n,
@@ -116,6 +147,25 @@ export function photoTableFromRecords(records: readonly PhotoRecord[]): PhotoCol
     image_full: text.image_full.finish(),
     raw: text.raw.finish(),
   }
+}
+
+/**
+ * The characters of each text column's values, all records together: the bytes of their UTF-8
+ * when ASCII (a builder grows past it only for other text). Image URLs are counted whole, an
+ * upper bound of the file names kept once their directory is split off.
+ */
+function textChars(records: readonly PhotoRecord[]): Record<'nasa_id' | 'date_taken_mars' | 'image_small' | 'image_medium' | 'image_large' | 'image_full' | 'raw', number> {
+  const c = { nasa_id: 0, date_taken_mars: 0, image_small: 0, image_medium: 0, image_large: 0, image_full: 0, raw: 0 }
+  for (const r of records) {
+    c.nasa_id += r.nasa_id.length
+    c.date_taken_mars += r.date_taken_mars?.length ?? 0
+    c.image_small += r.images.small?.length ?? 0
+    c.image_medium += r.images.medium?.length ?? 0
+    c.image_large += r.images.large?.length ?? 0
+    c.image_full += r.images.full?.length ?? 0
+    c.raw += r.raw?.length ?? r.raw_ref?.length ?? 0
+  }
+  return c
 }
 
 /** Each record's public id: its own, or the id normalize/assign-ids.ts gives a record without one. Ids must be unique. */

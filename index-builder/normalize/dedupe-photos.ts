@@ -17,6 +17,8 @@ export interface Candidate {
   richness: number
   /** Product version from the file name (nasa-id.ts), 1 when none. */
   version: number
+  /** The record's place in its page's list (feed pages): where its raw JSON can be read again (raw-ref.ts). */
+  item?: number
 }
 
 export interface DedupeResult {

@@ -19,7 +19,7 @@ import { dimensions, xyz } from './rich-fields'
  */
 export function readM2020RawImages(doc: unknown, ctx: ReadContext, idMismatch: (a: string, b: string) => void): { records: number; drafts: PhotoDraft[] } {
   const list = (doc as { images: unknown[] }).images
-  const drafts = eachRecord(ctx, list, (o) => (o as { imageid?: unknown })?.imageid, (o) => {
+  const drafts = eachRecord(ctx, list, (o) => (o as { imageid?: unknown })?.imageid, (o, item) => {
     if (!o || typeof o !== 'object') throw new RecordError('not an object')
     const r = o as Record<string, unknown>
     const cam = (r.camera ?? {}) as Record<string, unknown>
@@ -69,7 +69,7 @@ export function readM2020RawImages(doc: unknown, ctx: ReadContext, idMismatch: (
       raw: JSON.stringify(r),
       source: ctx.file,
     })
-    return { record, richness: 2, version: fromUrl.version }
+    return { record, richness: 2, version: fromUrl.version, item }
   })
   return { records: list.length, drafts }
 }

@@ -18,7 +18,7 @@ import { dimensions, xyz } from './rich-fields'
  */
 export function readMslRawImageItems(doc: unknown, ctx: ReadContext, idMismatch: (a: string, b: string) => void): { records: number; drafts: PhotoDraft[] } {
   const list = (doc as { items: unknown[] }).items
-  const drafts = eachRecord(ctx, list, (o) => (o as { imageid?: unknown; id?: unknown })?.imageid ?? (o as { id?: unknown })?.id, (o) => {
+  const drafts = eachRecord(ctx, list, (o) => (o as { imageid?: unknown; id?: unknown })?.imageid ?? (o as { id?: unknown })?.id, (o, item) => {
     if (!o || typeof o !== 'object') throw new RecordError('not an object')
     const r = o as Record<string, unknown>
     const ext = (r.extended ?? {}) as Record<string, unknown>
@@ -60,7 +60,7 @@ export function readMslRawImageItems(doc: unknown, ctx: ReadContext, idMismatch:
       raw: JSON.stringify(r),
       source: ctx.file,
     })
-    return { record, richness: 2, version: fromUrl?.version ?? 1 }
+    return { record, richness: 2, version: fromUrl?.version ?? 1, item }
   })
   return { records: list.length, drafts }
 }
