@@ -1,5 +1,4 @@
-import type { ConventionsResult } from '../conventions'
-import type { BenchResult, EngineResult, HalfSaturation, HttpResult, OpenLoopFigures, PeerResult, StartSizeResult } from './result'
+import type { BenchResult, ConventionsResult, EngineResult, HalfSaturation, HttpResult, OpenLoopFigures, PeerResult, StartSizeResult } from './result'
 
 /** Renders a result as the Markdown of bench/results/<date>.md (and latest.md). */
 const mark = (met: boolean | null | undefined) => (met === true ? 'met' : met === false ? '**missed**' : '–')

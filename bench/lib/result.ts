@@ -31,6 +31,16 @@ export interface ShapeTiming {
   met?: boolean
 }
 
+/** What the per-request conventions cost (bench/conventions.ts), µs per request in process. */
+export interface ConventionsResult {
+  requests_per_round: number
+  rounds: number
+  us_per_request: Record<'bare' | 'log' | 'metrics' | 'both', number>
+  cost_us: { log: number; metrics: number; both: number; ratelimit_fields: number }
+  ratio_to_bare: { log: number; metrics: number; both: number; ratelimit_fields: number }
+  isolated: { log_line_us: number; metrics_observe_us: number }
+}
+
 export interface EngineResult {
   shapes: ShapeTiming[]
 }
@@ -188,7 +198,7 @@ export interface BenchResult {
     http?: Outcome<HttpResult>
     gatekeeping?: Outcome<{ result: unknown }>
     'scale-out'?: Outcome<{ result: unknown }>
-    conventions?: Outcome<import('../conventions').ConventionsResult>
+    conventions?: Outcome<ConventionsResult>
     export?: Outcome<ExportResult>
   }
   goals: GoalCheck[]
