@@ -26,7 +26,9 @@ const QUERY = 'src/query'
 /**
  * Stage folder -> the files it receives: a bare name is a file of src/query/, a path is a file
  * elsewhere in the tree that belongs to the stage. Folders are listed in the order they move
- * (cold stages first, the ones feature work edits most last).
+ * (cold stages first, the ones feature work edits most last). A row may name a file a branch not
+ * yet merged adds (the related photos' distance-page, related-params, related-members,
+ * related-photos): on a tree without it the row is left out.
  */
 export const FOLDERS: Record<string, string[]> = {
   // Byte writers every JSON, CSV and Arrow answer renders into; import nothing else of src/query/.
@@ -34,9 +36,9 @@ export const FOLDERS: Record<string, string[]> = {
   // Serialised answers and the byte bound of the texts they keep.
   cache: ['response-cache.ts', 'dropped-texts.ts'],
   // Rows at sorted positions, cursors, and paging over a derived table's row ranges.
-  page: ['run-query.ts', 'select-page.ts', 'nth-element.ts', 'cursor.ts', 'src/resources/table-ranges.ts'],
+  page: ['run-query.ts', 'select-page.ts', 'nth-element.ts', 'cursor.ts', 'src/resources/table-ranges.ts', 'distance-page.ts'],
   // One orchestrator per answer: parse, run, render.
-  answer: ['list-photos.ts', 'get-photo.ts', 'batch-photos.ts', 'locations-list.ts', 'panoramas-list.ts'],
+  answer: ['list-photos.ts', 'get-photo.ts', 'batch-photos.ts', 'locations-list.ts', 'panoramas-list.ts', 'related-photos.ts'],
   // Per-snapshot aggregates beside the statistics that already live there.
   stats: ['rover-manifest.ts', 'catalogue-share.ts'],
   // A requested order as packed keys, and ordered walks of a source.
@@ -46,9 +48,9 @@ export const FOLDERS: Record<string, string[]> = {
   // Each filter once, as a row-test template, and the loops generated from them.
   scan: ['filters.ts', 'row-test.ts'],
   // Query text to the engine's typed request.
-  params: ['param-parsers.ts', 'photo-params.ts', 'photo-fields.ts', 'src/resources/derived-list-params.ts'],
+  params: ['param-parsers.ts', 'photo-params.ts', 'photo-fields.ts', 'src/resources/derived-list-params.ts', 'related-params.ts'],
   // Rows to JSON bytes.
-  render: ['photo-json.ts', 'photo-fragments.ts', 'image-prefixes.ts', 'envelope.ts', 'panorama-json.ts', 'record-arena.ts'],
+  render: ['photo-json.ts', 'photo-fragments.ts', 'image-prefixes.ts', 'envelope.ts', 'panorama-json.ts', 'record-arena.ts', 'related-members.ts'],
 }
 
 /** Files that stay directly in src/query/: the engine's public face. */
@@ -89,15 +91,14 @@ export function unplaced(root: string, table = moves()): string[] {
     .filter((p) => !placed.has(p))
 }
 
-type State = 'todo' | 'done'
+type State = 'todo' | 'done' | 'absent'
 
-/** Whether a row still has to move; throws when the tree has both paths or neither. */
-function stateOf(root: string, m: Move): State {
+/** Whether a row still has to move, has moved, or names a file this tree does not hold; throws when the tree has both paths. */
+export function stateOf(root: string, m: Move): State {
   const atFrom = existsSync(join(root, m.from))
   const atTo = existsSync(join(root, m.to))
   if (atFrom && atTo) throw new Error(`${m.from} and ${m.to} both exist: merge them by hand, then run again`)
-  if (!atFrom && !atTo) throw new Error(`${m.from} is not in the tree (nor ${m.to}): update its row in scripts/move-query-folders.ts`)
-  return atFrom ? 'todo' : 'done'
+  return atFrom ? 'todo' : atTo ? 'done' : 'absent'
 }
 
 const SPECIFIER_EXT = /\.(ts|tsx|js|mjs)$/
@@ -222,9 +223,11 @@ export function run(root: string, argv: string[]): number {
   const states = new Map(table.map((m) => [m, stateOf(root, m)]))
   if (mode === '--check') {
     for (const folder of Object.keys(FOLDERS)) {
-      const rows = table.filter((m) => m.folder === folder)
+      const rows = table.filter((m) => m.folder === folder && states.get(m) !== 'absent')
       const todo = rows.filter((m) => states.get(m) === 'todo')
-      console.log(`${folder}: ${todo.length ? `${todo.length} of ${rows.length} to move (${todo.map((m) => basename(m.from)).join(', ')})` : `moved (${rows.length} files)`}`)
+      const absent = table.filter((m) => m.folder === folder && states.get(m) === 'absent').map((m) => basename(m.from))
+      const note = absent.length ? `; not in this tree: ${absent.join(', ')}` : ''
+      console.log(`${folder}: ${todo.length ? `${todo.length} of ${rows.length} to move (${todo.map((m) => basename(m.from)).join(', ')})` : `moved (${rows.length} files)`}${note}`)
     }
     return 0
   }

@@ -122,7 +122,10 @@ describe('the script on a copy of this tree', () => {
 
   test('moves every row into its stage folder with git mv (history follows the files)', () => {
     expect(first.code).toBe(0)
-    for (const m of moves()) expect({ m: m.to, there: existsSync(join(dir, m.to)), old: existsSync(join(dir, m.from)) }).toEqual({ m: m.to, there: true, old: false })
+    // Rows naming files of branches not merged yet are absent from this tree.
+    const present = moves().filter((m) => existsSync(join(ROOT, m.from)) || existsSync(join(ROOT, m.to)))
+    expect(present.length).toBeGreaterThanOrEqual(43)
+    for (const m of present) expect({ m: m.to, there: existsSync(join(dir, m.to)), old: existsSync(join(dir, m.from)) }).toEqual({ m: m.to, there: true, old: false })
     const renamed = sh(dir, ['git', 'status', '--porcelain']).out.split('\n').filter((l) => l.startsWith('R'))
     expect(renamed.length).toBeGreaterThanOrEqual(moves().filter((m) => existsSync(join(ROOT, m.from))).length)
   })
