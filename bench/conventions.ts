@@ -12,6 +12,7 @@ import { windowsAt } from '../src/limits/windows'
 import { round3 } from './lib/measure'
 import { accessLine } from '../src/http/access-line'
 import type { ScenarioOptions } from './lib/scenario-options'
+import type { ConventionsResult } from './lib/result'
 
 /**
  * What the per-request conventions cost, in process (app.handle, no sockets, so the figures are
@@ -21,15 +22,6 @@ import type { ScenarioOptions } from './lib/scenario-options'
  * RateLimit fields are timed alone: rateLimitHeaders() with and without them; so are the
  * access-log line (built and written) and one metrics observation.
  */
-export interface ConventionsResult {
-  requests_per_round: number
-  rounds: number
-  us_per_request: Record<'bare' | 'log' | 'metrics' | 'both', number>
-  cost_us: { log: number; metrics: number; both: number; ratelimit_fields: number }
-  ratio_to_bare: { log: number; metrics: number; both: number; ratelimit_fields: number }
-  isolated: { log_line_us: number; metrics_observe_us: number }
-}
-
 export async function benchConventions(o: ScenarioOptions): Promise<ConventionsResult> {
   const store = await loadStore(o.indexDir)
   const tmp = mkdtempSync(join(tmpdir(), 'mars-bench-conv-'))

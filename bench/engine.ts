@@ -3,19 +3,30 @@ import { loadEngine } from './lib/engine-api'
 import { prepareShapes } from './lib/prepare-shapes'
 import { measureSync, round3 } from './lib/measure'
 import { ourAnswer, ourCall } from './lib/our-call'
-import { engineSampling, type ScenarioOptions } from './lib/scenario-options'
+import { againstRounds, engineSampling, type ScenarioOptions } from './lib/scenario-options'
+import { compareEngines } from './lib/engine-against'
 import { GOAL_P99_MS, requestOf } from './shapes'
 
 /**
  * Scenario 1: the query engine in process. Each shape of the fixed mix is answered by its
  * pure render function (parameters to JSON text, no response cache), timed call by call:
- * p50 and p99 per round, the medians of three rounds reported.
+ * p50 and p99 per round, the medians of three rounds reported. With `--against REF` the same
+ * shapes are answered by REF's engine too (answers checked equal, rounds alternated:
+ * bench/lib/engine-against.ts), so a refactor's cost is a ratio measured in one run.
  */
 export async function benchEngine(o: ScenarioOptions): Promise<EngineResult> {
   const engine = await loadEngine()
   const store = await engine.loadStore(o.indexDir)
   const shapes = prepareShapes(engine, store)
   const sampling = engineSampling(o.quick)
+  if (o.against) {
+    // The other tree's engine on its own copy of the index, loaded by its own loader.
+    const theirs = await loadEngine(o.against.root, { partial: true })
+    const theirStore = await theirs.loadStore(o.indexDir)
+    o.log(`  against ${o.against.ref} (${o.against.commit.slice(0, 12)})${theirs.missing.length ? `: its engine face lacks ${theirs.missing.join(', ')}` : ''}`)
+    const r = compareEngines(shapes, { engine, store }, { engine: theirs, store: theirStore }, sampling, againstRounds(o.quick), { scaled: o.scale !== 1 && !o.quick, log: o.log })
+    return { shapes: r.ours, against: { ref: o.against.ref, commit: o.against.commit, ...r.against } }
+  }
   const out: ShapeTiming[] = []
   for (const shape of shapes) {
     // At a scale other than 1 only the narrowed shapes keep their p99 goal; scans are compared with a scale-1 run instead.

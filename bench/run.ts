@@ -4,6 +4,7 @@
  *   --quick        short smoke run (see bench/lib/bench-options.ts)
  *   --only NAME    one scenario: start-size, engine, duckdb, postgres, http, gatekeeping, export;
  *                  or ingest (run only when named: the feed-to-index path at 1.5 million records)
+ *   --against REF  with --only engine: REF's engine timed beside this tree's, ratios per shape
  *   --scale F      the synthetic catalogue at F times the full size (data/index-synthetic-xF), checked
  *                  against the scale goals; bench/scale-table.ts puts it beside a scale-1 run
  */
@@ -19,6 +20,7 @@ import { checkGoals } from './lib/goals'
 import { renderMarkdown, renderSummary, withLatestBlock } from './lib/report'
 import type { ScenarioOptions } from './lib/scenario-options'
 import { withRuntimeEnv } from '../app/runtime-env'
+import { unpackRef, type RefTree } from './lib/ref-tree'
 
 const log = (line: string) => process.stderr.write(line + '\n')
 
@@ -109,6 +111,7 @@ async function main(): Promise<number> {
   const basePath = scaled ? (o.compare ?? newestScaleOneResult(o.outDir)) : undefined
   const base = basePath && existsSync(basePath) ? (JSON.parse(readFileSync(basePath, 'utf8')) as BenchResult) : undefined
   if (base) result.compared_with = basePath
+  let ref: RefTree | undefined
   try {
     // The on-demand scenarios (ingest) build their own catalogue: no served index needed for them alone.
     const needsIndex = o.only.some((n) => (SCENARIOS as readonly string[]).includes(n))
@@ -117,7 +120,12 @@ async function main(): Promise<number> {
       const m = readManifest(o.indexDir)
       result.index = { dir: o.indexDir, version: m.version, kind: m.kind, photos: m.rows?.photos, ...(built ? { built_by_bench: true, build: built } : {}) }
     }
-    const scenarioOptions = { quick: o.quick, indexDir: o.indexDir, scale: o.scale, seed: o.seed, root: o.root, workDir: tmp, ...(built ? { indexBuild: built } : {}) }
+    if (o.against !== undefined) {
+      ref = unpackRef(o.root, o.against)
+      log(`bench: the engine of ${o.against} (${ref.commit.slice(0, 12)}) unpacked into ${ref.dir}`)
+    }
+    const against = ref && { ref: ref.ref, commit: ref.commit, root: ref.dir }
+    const scenarioOptions = { quick: o.quick, indexDir: o.indexDir, scale: o.scale, seed: o.seed, root: o.root, workDir: tmp, ...(built ? { indexBuild: built } : {}), ...(against ? { against } : {}) }
     for (const name of [...SCENARIOS, ...ON_DEMAND_SCENARIOS].filter((s) => o.only.includes(s))) {
       if (scaled && !o.peersAtScale && (name === 'duckdb' || name === 'postgres')) {
         const reason = peersAtScaleReason(o, base)
@@ -131,13 +139,14 @@ async function main(): Promise<number> {
     for (const name of o.only) (result.scenarios as Record<string, unknown>)[name] ??= { status: 'failed', error: (e as Error).message.split('\n')[0] }
   } finally {
     rmSync(tmp, { recursive: true, force: true })
+    ref?.remove()
   }
   result.duration_s = Math.round((Date.now() - started.getTime()) / 100) / 10
   result.load_avg_1m_end = Math.round(loadavg()[0] * 100) / 100
   result.goals = checkGoals(result, base)
 
   const md = renderMarkdown(result)
-  const stem = result.date + (scaled ? `-x${o.scale}` : '') + (o.only.length < SCENARIOS.length ? `-only-${o.only.join('-')}` : '') + (o.quick ? '-quick' : '')
+  const stem = result.date + (scaled ? `-x${o.scale}` : '') + (o.only.length < SCENARIOS.length ? `-only-${o.only.join('-')}` : '') + (o.quick ? '-quick' : '') + (ref ? `-against-${ref.commit.slice(0, 12)}` : '')
   mkdirSync(o.outDir, { recursive: true })
   writeFileSync(join(o.outDir, `${stem}.json`), JSON.stringify(result, null, 2) + '\n')
   writeFileSync(join(o.outDir, `${stem}.md`), md)

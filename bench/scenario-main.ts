@@ -3,37 +3,19 @@
  * colour another's figures) and writes its result as JSON.
  * Usage: bun bench/scenario-main.ts NAME OPTIONS_JSON RESULT_FILE
  */
-import { existsSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { writeFileSync } from 'node:fs'
+import type { ScenarioName } from './lib/bench-options'
 import type { ScenarioOptions } from './lib/scenario-options'
+import { SCENARIO_RUNNERS } from './lib/scenario-runners'
 import { ScenarioSkip } from './lib/scenario-skip'
 
 const [name, optionsJson, resultFile] = process.argv.slice(2)
 const options: ScenarioOptions = { ...JSON.parse(optionsJson), log: (line: string) => process.stderr.write(line + '\n') }
 
 async function run(): Promise<unknown> {
-  switch (name) {
-    case 'engine': return (await import('./engine')).benchEngine(options)
-    case 'duckdb': return (await import('./peers/duckdb')).benchDuckdb(options)
-    case 'postgres': return (await import('./peers/postgres')).benchPostgres(options)
-    case 'http': return (await import('./http')).benchHttp(options)
-    case 'conventions': return (await import('./conventions')).benchConventions(options)
-    case 'start-size': return (await import('./start-size')).benchStartSize(options)
-    case 'scale-out': return (await import('./scale-out')).benchScaleOut(options)
-    case 'export': return (await import('./export')).benchExport(options)
-    case 'ingest': return (await import('./ingest')).benchIngest(options)
-    case 'gatekeeping': {
-      const m = (await import(join(import.meta.dir, 'gatekeeping.ts'))) as { benchGatekeeping?: (o: unknown) => Promise<unknown> }
-      if (typeof m.benchGatekeeping !== 'function') throw new Error('bench/gatekeeping.ts exports no benchGatekeeping')
-      return { result: await m.benchGatekeeping(options) }
-    }
-    default: throw new Error(`unknown scenario ${name}`)
-  }
-}
-
-if (name === 'gatekeeping' && !existsSync(join(import.meta.dir, 'gatekeeping.ts'))) {
-  writeFileSync(resultFile, JSON.stringify({ status: 'skipped', reason: 'bench/gatekeeping.ts is not in the tree yet' }))
-  process.exit(0)
+  const runner = SCENARIO_RUNNERS[name as ScenarioName]
+  if (!runner) throw new Error(`unknown scenario ${name}`)
+  return (await runner())(options)
 }
 
 try {

@@ -29,6 +29,8 @@ export interface BenchOptions {
   writeLatest: boolean
   /** Repository root (cwd of spawned processes). */
   root: string
+  /** A git ref whose engine the engine scenario times beside this tree's, in the same process (`--against`). */
+  against?: string
 }
 
 export const ROOT = resolve(import.meta.dir, '..', '..')
@@ -55,7 +57,10 @@ scenarios: ${SCENARIOS.join(', ')}; on demand (--only): ${ON_DEMAND_SCENARIOS.jo
   --peers         run the peers at a scale other than 1 too
   --compare FILE  scale-1 result JSON a scaled run's scan growth is compared with
                   (default: the newest full scale-1 result in the results folder)
-  --out DIR       results folder (default bench/results; --quick: a temp folder)`
+  --out DIR       results folder (default bench/results; --quick: a temp folder)
+  --against REF   with --only engine: also time the engine of git ref REF (a branch, tag or commit,
+                  unpacked into a temporary folder) on the same shapes and index, answers checked
+                  equal, rounds alternated; reports each shape's ratio (this tree / REF)`
 
 /** Parses argv (without the runtime and script). Throws with the usage text on bad input. */
 export function parseBenchArgs(argv: string[], env = process.env): BenchOptions {
@@ -67,6 +72,7 @@ export function parseBenchArgs(argv: string[], env = process.env): BenchOptions 
   let outDir: string | undefined
   let peersAtScale = false
   let compare: string | undefined
+  let against: string | undefined
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     const [flag, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined]
@@ -88,9 +94,11 @@ export function parseBenchArgs(argv: string[], env = process.env): BenchOptions 
     } else if (flag === '--peers') peersAtScale = true
     else if (flag === '--compare') compare = resolve(value())
     else if (flag === '--out') outDir = resolve(value())
+    else if (flag === '--against') against = value()
     else if (flag === '--help' || flag === '-h') throw new Error(USAGE)
     else throw new Error(`unknown argument "${a}"\n${USAGE}`)
   }
+  if (against !== undefined && (only.length !== 1 || only[0] !== 'engine')) throw new Error(`--against compares engines: use it with --only engine\n${USAGE}`)
   let synthetic = false
   if (!indexDir) {
     if (quick && env.INDEX_DIR && existsSync(env.INDEX_DIR)) indexDir = resolve(env.INDEX_DIR)
@@ -116,5 +124,6 @@ export function parseBenchArgs(argv: string[], env = process.env): BenchOptions 
     // Only a full run at scale 1 replaces the committed table (a scaled run has its own table: bench/scale-table.ts).
     writeLatest: !quick && !onlyGiven && !outDir && (scale ?? FULL_SCALE) === FULL_SCALE,
     root: ROOT,
+    ...(against !== undefined ? { against } : {}),
   }
 }

@@ -1,9 +1,12 @@
+import { join, resolve } from 'node:path'
 import type { Store } from '../../src/store/store'
 
 /**
  * The pure render functions the bench times (no response cache: every call scans and
- * serialises). Imported lazily so the bench reports a missing module as a skipped shape
- * instead of failing to start.
+ * serialises), loaded by path from a tree's root: this tree's engine, and with `--against REF`
+ * another tree's beside it in the same process. A module that does not load, or a face that
+ * lacks a function the bench calls, is an error that stops the scenario, never a silently
+ * skipped shape (test/bench-paths.test.ts holds these paths to the tree).
  */
 export interface EngineApi {
   loadStore(dir: string): Promise<Store>
@@ -13,44 +16,41 @@ export interface EngineApi {
   batchPhotos?(store: Store, body: unknown, params: URLSearchParams, base: string): string
   listLocations?(store: Store, params: URLSearchParams, base: string): string
   listPanoramas?(store: Store, params: URLSearchParams, base: string): string
-  /** Modules that could not be imported, with the reason. */
+  /** Functions of ENGINE_FUNCTIONS the face does not export (only ever non-empty for a tree loaded with `partial`). */
   missing: string[]
 }
 
 /** The origin the render functions build absolute links from. */
 export const BASE = 'http://127.0.0.1:3000'
 
-async function tryImport(path: string, missing: string[]): Promise<Record<string, unknown>> {
+/** This tree's root. */
+export const TREE_ROOT = resolve(import.meta.dir, '..', '..')
+/** The engine's public face, from a tree's root: every function the bench times is exported there. */
+export const ENGINE_FACE = 'src/query/index.ts'
+/** The column store's loader, from a tree's root. */
+export const STORE_LOADER = 'src/store/load-store.ts'
+export const ENGINE_FUNCTIONS = ['listPhotos', 'getPhoto', 'photoStats', 'batchPhotos', 'listLocations', 'listPanoramas'] as const
+
+async function load(root: string, path: string): Promise<Record<string, unknown>> {
   try {
-    return (await import(path)) as Record<string, unknown>
+    return (await import(join(root, path))) as Record<string, unknown>
   } catch (e) {
-    missing.push(`${path.replace(/^.*\/src\//, 'src/')}: ${(e as Error).message.split('\n')[0]}`)
-    return {}
+    throw new Error(`the bench could not load ${path} of ${root}: ${(e as Error).message.split('\n')[0]}`)
   }
 }
 
-type Fn = (...args: never[]) => unknown
-const fn = <T>(m: Record<string, unknown>, name: string): T | undefined =>
-  typeof m[name] === 'function' ? (m[name] as T) : undefined
-
-export async function loadEngine(): Promise<EngineApi> {
-  const missing: string[] = []
-  const store = await tryImport('../../src/store/load-store.ts', missing)
-  const query = await tryImport('../../src/query/index.ts', missing)
-  const locations = await tryImport('../../src/query/locations-list.ts', missing)
-  const panoramas = await tryImport('../../src/query/panoramas-list.ts', missing)
-  const load = fn<(dir: string) => Store | Promise<Store>>(store, 'loadStore')
-  return {
-    loadStore: async (dir) => {
-      if (!load) throw new Error(`loadStore unavailable (${missing.join('; ') || 'no export'})`)
-      return await load(dir)
-    },
-    listPhotos: fn<Fn>(query, 'listPhotos') as EngineApi['listPhotos'],
-    getPhoto: fn<Fn>(query, 'getPhoto') as EngineApi['getPhoto'],
-    photoStats: fn<Fn>(query, 'photoStats') as EngineApi['photoStats'],
-    batchPhotos: fn<Fn>(query, 'batchPhotos') as EngineApi['batchPhotos'],
-    listLocations: fn<Fn>(locations, 'listLocations') as EngineApi['listLocations'],
-    listPanoramas: fn<Fn>(panoramas, 'listPanoramas') as EngineApi['listPanoramas'],
-    missing,
-  }
+/**
+ * The engine of the tree at `root`. With `partial` (an older tree compared against), functions
+ * its face lacks are listed in `missing` instead of failing the load.
+ */
+export async function loadEngine(root = TREE_ROOT, { partial = false } = {}): Promise<EngineApi> {
+  const store = await load(root, STORE_LOADER)
+  const face = await load(root, ENGINE_FACE)
+  const loadStore = store.loadStore
+  if (typeof loadStore !== 'function') throw new Error(`${STORE_LOADER} of ${root} exports no loadStore`)
+  const missing = ENGINE_FUNCTIONS.filter((name) => typeof face[name] !== 'function')
+  if (missing.length && !partial) throw new Error(`${ENGINE_FACE} of ${root} exports no ${missing.join(', ')}`)
+  const api: EngineApi = { loadStore: async (dir) => (await loadStore(dir)) as Store, missing }
+  for (const name of ENGINE_FUNCTIONS) if (typeof face[name] === 'function') (api as unknown as Record<string, unknown>)[name] = face[name]
+  return api
 }

@@ -19,9 +19,9 @@ export function ourCall(shape: QueryShape, engine: EngineApi, store: Store): (()
     case 'batch':
       return engine.batchPhotos ? () => engine.batchPhotos!(store, shape.body, params, BASE) : 'batchPhotos missing (src/query/index.ts)'
     case 'locations':
-      return engine.listLocations ? () => engine.listLocations!(store, params, BASE) : 'listLocations missing (src/query/locations-list.ts)'
+      return engine.listLocations ? () => engine.listLocations!(store, params, BASE) : 'listLocations missing (src/query/index.ts)'
     case 'panoramas':
-      return engine.listPanoramas ? () => engine.listPanoramas!(store, params, BASE) : 'listPanoramas missing (src/query/panoramas-list.ts)'
+      return engine.listPanoramas ? () => engine.listPanoramas!(store, params, BASE) : 'listPanoramas missing (src/query/index.ts)'
   }
 }
 

@@ -1,5 +1,4 @@
-import type { ConventionsResult } from '../conventions'
-import type { BenchResult, EngineResult, HalfSaturation, HttpResult, OpenLoopFigures, PeerResult, StartSizeResult } from './result'
+import type { BenchResult, ConventionsResult, EngineResult, HalfSaturation, HttpResult, OpenLoopFigures, PeerResult, StartSizeResult } from './result'
 
 /** Renders a result as the Markdown of bench/results/<date>.md (and latest.md). */
 const mark = (met: boolean | null | undefined) => (met === true ? 'met' : met === false ? '**missed**' : '–')
@@ -16,8 +15,25 @@ function outcome<T>(o: { status: string; reason?: string; error?: string } | und
   return o.status === 'skipped' ? `_skipped: ${o.reason}_` : `_failed: ${o.error}_`
 }
 
+/** This tree's engine beside another commit's (`--against`), shape by shape. */
+function againstSection(a: NonNullable<EngineResult['against']>): string {
+  const x = (r: number | undefined) => (r === undefined ? '–' : `x${r}`)
+  const rows = a.shapes.map((s) =>
+    s.status === 'ok'
+      ? [s.name, ms(s.ours_p50_ms), ms(s.ref_p50_ms), x(s.ratio_p50), ms(s.ours_p99_ms), ms(s.ref_p99_ms), x(s.ratio_p99), s.goal_p99_ms === undefined ? '–' : `<= ${s.goal_p99_ms}: ${mark(s.ours_met)} / ${mark(s.ref_met)}`]
+      : [s.name, s.status, '–', '–', '–', '–', '–', s.reason ?? ''],
+  )
+  return [
+    `### Against ${a.ref} (${a.commit.slice(0, 12)}), same process, ${a.rounds} alternating rounds`,
+    '',
+    `Ratio = this tree / ${a.ref} (above 1: this tree is slower). Geometric mean over the shapes both answered equally: p50 ${x(a.geomean_ratio_p50)}, p99 ${x(a.geomean_ratio_p99)}. p99 goals met: ${a.goals_met.ours}/${a.goals_met.of} here, ${a.goals_met.ref}/${a.goals_met.of} on ${a.ref}.`,
+    '',
+    table(['shape', 'p50 ms', `p50 ms (${a.ref})`, 'p50 ratio', 'p99 ms', `p99 ms (${a.ref})`, 'p99 ratio', 'p99 goal: here / ref'], rows),
+  ].join('\n')
+}
+
 function engineSection(e: EngineResult): string {
-  return table(
+  return (e.against ? `${againstSection(e.against)}\n\n### This tree\n\n` : '') + table(
     ['shape', 'request', 'rows / total', 'p50 ms', 'p99 ms', 'p99 goal', ''],
     e.shapes.map((s) =>
       s.status === 'ok'

@@ -31,8 +31,51 @@ export interface ShapeTiming {
   met?: boolean
 }
 
+/** What the per-request conventions cost (bench/conventions.ts), µs per request in process. */
+export interface ConventionsResult {
+  requests_per_round: number
+  rounds: number
+  us_per_request: Record<'bare' | 'log' | 'metrics' | 'both', number>
+  cost_us: { log: number; metrics: number; both: number; ratelimit_fields: number }
+  ratio_to_bare: { log: number; metrics: number; both: number; ratelimit_fields: number }
+  isolated: { log_line_us: number; metrics_observe_us: number }
+}
+
 export interface EngineResult {
   shapes: ShapeTiming[]
+  /** With `--against REF`: the same shapes timed on REF's engine in the same process (shapes above are this tree's side). */
+  against?: EngineAgainst
+}
+
+/** One shape on this tree's engine and on another tree's, timed in alternating rounds. */
+export interface AgainstShape {
+  name: string
+  group: 'narrow' | 'scan' | 'other'
+  goal_p99_ms?: number
+  status: 'ok' | 'skipped' | 'failed'
+  reason?: string
+  ours_p50_ms?: number
+  ours_p99_ms?: number
+  ref_p50_ms?: number
+  ref_p99_ms?: number
+  /** ours / ref: above 1 means this tree is slower. */
+  ratio_p50?: number
+  ratio_p99?: number
+  ours_met?: boolean
+  ref_met?: boolean
+}
+
+export interface EngineAgainst {
+  /** As given on the command line, and the commit it named. */
+  ref: string
+  commit: string
+  rounds: number
+  shapes: AgainstShape[]
+  /** Geometric means of the per-shape ratios (ours / ref) over the shapes both answered equally. */
+  geomean_ratio_p50?: number
+  geomean_ratio_p99?: number
+  /** Shapes with a p99 goal that met it, on each side. */
+  goals_met: { ours: number; ref: number; of: number }
 }
 
 export interface PeerShape {
@@ -188,7 +231,7 @@ export interface BenchResult {
     http?: Outcome<HttpResult>
     gatekeeping?: Outcome<{ result: unknown }>
     'scale-out'?: Outcome<{ result: unknown }>
-    conventions?: Outcome<import('../conventions').ConventionsResult>
+    conventions?: Outcome<ConventionsResult>
     export?: Outcome<ExportResult>
   }
   goals: GoalCheck[]

@@ -15,6 +15,8 @@ export interface ScenarioOptions {
   /** Figures of the measured index's own build when this run made it (start-size reports them instead of building again). */
   indexBuild?: BuildFigures
   log: (line: string) => void
+  /** `--against REF`: another commit's tree, unpacked (bench/lib/ref-tree.ts), whose engine the engine scenario times beside this one. */
+  against?: { ref: string; commit: string; root: string }
 }
 
 /** Sampling of in-process engine calls: 3 rounds in a full run, 1 short round with --quick. */
@@ -22,6 +24,9 @@ export const engineSampling = (quick: boolean): MeasureOptions =>
   quick
     ? { rounds: 1, budgetMs: 40, minSamples: 3, maxSamples: 200, warmup: 2 }
     : { rounds: 3, budgetMs: 600, minSamples: 30, maxSamples: 5000, warmup: 20 }
+
+/** Alternating rounds of each engine in a `--against` comparison (each round one timing round of engineSampling). */
+export const againstRounds = (quick: boolean) => (quick ? 4 : 9)
 
 /** Sampling of peer queries (slower, so fewer samples; still a median over rounds). */
 export const peerSampling = (quick: boolean): MeasureOptions =>

@@ -1,4 +1,7 @@
-import { formatDay } from './param-parsers'
+/** YYYY-MM-DD of a day number (days since 1970-01-01); parseDay in param-parsers.ts reads it back. */
+export function formatDay(days: number): string {
+  return new Date(days * 86_400_000).toISOString().slice(0, 10)
+}
 
 /**
  * YYYY-MM-DD of a day number (days since 1970-01-01), memoised: a catalogue spans a few

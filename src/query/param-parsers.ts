@@ -160,10 +160,6 @@ export function parseDay(raw: string): number | undefined {
   return Math.round(ms / 86_400_000)
 }
 
-export function formatDay(days: number): string {
-  return new Date(days * 86_400_000).toISOString().slice(0, 10)
-}
-
 /** Comma list whose items must come from `allowed` after `normalise`; unknown items are errors naming the valid ones. */
 export function listParam(name: string, allowed: readonly string[], normalise: (s: string) => string, description: string): ParamSpec<string[]> {
   const caseless = allowed.every((a) => normalise(a.toUpperCase()) === a || normalise(a.toLowerCase()) === a)

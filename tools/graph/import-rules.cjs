@@ -5,6 +5,41 @@
  * Each layer may import the ones it stands on, never the ones above it.
  */
 const RUNTIME = '^(app|src|plugins|index-builder)/'
+const TOOLING = '^(bench|test|scripts|tools|clients)/'
+
+/**
+ * The query engine by stage (docs/ARCHITECTURE.md): each folder of src/query/ and the folders it
+ * may import besides its own. Read top to bottom, a stage imports only stages below it: the
+ * answers tie parameters, the row engine and rendering together; the row engine
+ * (page -> order -> plan -> scan) sees typed values and row numbers, never query text, JSON or
+ * the cache. Nothing in a stage imports the face (index.ts, warm-snapshot.ts) or a capability
+ * folder built on the stages (those import the stages, never the other way round).
+ */
+const QUERY_STAGES = {
+  answer: ['render', 'bytes', 'params', 'page', 'order', 'plan', 'scan'],
+  export: ['render', 'bytes', 'params', 'page', 'order', 'plan', 'scan'],
+  stats: ['render', 'bytes', 'params', 'page', 'order', 'plan', 'scan'],
+  cache: ['render'],
+  render: ['bytes', 'params'],
+  bytes: [],
+  params: ['order', 'scan'],
+  page: ['order', 'plan', 'scan'],
+  order: ['plan'],
+  plan: ['scan'],
+  scan: [],
+}
+/**
+ * Files still flat in src/query/ (not yet moved into their stage by scripts/move-query-folders.ts)
+ * are not a stage yet; the face never is.
+ */
+const NOT_YET_A_STAGE = '^src/query/(?!index\\.ts$|warm-snapshot\\.ts$)[^/]+\\.ts$'
+const stageRules = Object.entries(QUERY_STAGES).map(([stage, below]) => ({
+  name: `query-${stage}-imports-only-lower-stages`,
+  comment: `src/query/${stage}/ may import ${below.length ? below.map((b) => `${b}/`).join(', ') : 'no other stage'} of src/query/ (and the core outside it).`,
+  severity: 'error',
+  from: { path: `^src/query/${stage}/` },
+  to: { path: '^src/query/', pathNot: [`^src/query/(${[stage, ...below].join('|')})/`, NOT_YET_A_STAGE] },
+}))
 
 module.exports = {
   forbidden: [
@@ -56,6 +91,32 @@ module.exports = {
       severity: 'error',
       from: { path: RUNTIME },
       to: { circular: true },
+    },
+    {
+      name: 'no-file-cycle-in-tooling',
+      comment: 'Benches, tests, scripts and tools hold no import cycle either (the fixture trees under test/fixtures break rules on purpose).',
+      severity: 'error',
+      from: { path: TOOLING, pathNot: '^test/fixtures/' },
+      to: { circular: true },
+    },
+    {
+      name: 'tooling-import-resolves',
+      comment: 'A bench, test or script import the resolver cannot find is an error: a moved or missing file is never skipped.',
+      severity: 'error',
+      from: { path: TOOLING, pathNot: '^test/fixtures/' },
+      to: { couldNotResolve: true },
+    },
+    ...stageRules,
+    {
+      name: 'query-imports-no-answering-layer',
+      comment: 'The query engine is built on by src/resources/, src/v1/ and the answering half of src/http/; it imports only the leaf helpers of src/http/ (problems, links, accept-ranges).',
+      severity: 'error',
+      from: { path: '^src/query/' },
+      to: {
+        path: '^src/(resources|v1|http)/',
+        // The two files of src/resources/ still listed here move into src/query/ (page/, params/) with scripts/move-query-folders.ts.
+        pathNot: ['^src/http/(problems|links|accept-ranges)\\.ts$', '^src/resources/(table-ranges|derived-list-params)\\.ts$'],
+      },
     },
     {
       name: 'runtime-imports-no-dev-dependency',
