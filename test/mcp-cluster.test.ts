@@ -84,6 +84,7 @@ test.skipIf(!ready)('through HAProxy and WORKERS=2, the SDK client on a new conn
       fetch(`${lbUrl}/mcp`, { method: 'POST', keepalive: false, headers: { 'x-api-key': low, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: message }).then(async (r) => (await r.arrayBuffer(), r.status)),
     ),
   )
+  expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([])
   expect(statuses.filter((s) => s === 200).length).toBe(60)
   expect(statuses.filter((s) => s === 429).length).toBe(20)
 }, 60_000)
