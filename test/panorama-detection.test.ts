@@ -47,6 +47,7 @@ function columns(shots: Shot[]): PhotoColumns {
     mast_azimuth: Float32Array.from(num((s) => s.az, NaN)),
     mast_elevation: Float32Array.from(num((s) => s.el, -10)),
     sclk: Float64Array.from(num((s) => s.sclk, NaN)),
+    date_received: new Float64Array(shots.length).fill(NaN),
     image_dir: { codes: new Uint8Array(n), dict: [''] },
     image_small: emptyUtf8(n),
     image_medium: emptyUtf8(n),

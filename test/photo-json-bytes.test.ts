@@ -75,6 +75,11 @@ function reference(s: Store, row: number, out: OutputSpec): string {
   // float32 angles with their own shortest digits: the double read from that text prints as it
   if (has(A.telemetry) && (az === az || el === el))
     at.telemetry = { ...(az === az ? { mast_azimuth: Number(float32Text(az)) } : {}), ...(el === el ? { mast_elevation: Number(float32Text(el)) } : {}) }
+  // Attributes beyond the interface: ISO times, absent when unknown.
+  const received = p.date_received[row]
+  if (has(A.date_received) && received === received) at.date_received = new Date(received).toISOString()
+  const added = p.added_at![row]
+  if (has(A.added_at) && added === added) at.added_at = new Date(added).toISOString()
   let raw = ''
   if (out.raw && text(p.raw, row)) {
     const r = text(p.raw, row)

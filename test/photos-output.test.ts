@@ -130,8 +130,12 @@ describe('presets and fields', () => {
     expect(sci.attributes.telemetry).toBeDefined()
     const all = await one(RICH)
     const complete = await one(RICH, 'field_set=complete')
-    const { raw, ...rest } = complete.attributes
+    const { raw, added_at, date_received, ...rest } = complete.attributes
     expect(rest).toEqual(all.attributes)
+    // The attributes beyond the interface come with complete only (decisions.md): the record states its downlink time.
+    expect(Date.parse(date_received)).toBe(Date.parse(raw.date_received))
+    expect(Date.parse(added_at)).toBeGreaterThan(0)
+    expect(all.attributes.added_at).toBeUndefined()
     expect(raw.imageid).toBe(all.attributes.nasa_id)
     expect(all.attributes.raw).toBeUndefined()
   })

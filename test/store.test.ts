@@ -46,6 +46,7 @@ function recordAt(s: Store, row: number): Omit<PhotoRecord, 'source'> {
   num('mast_azimuth', p.mast_azimuth[row]!)
   num('mast_elevation', p.mast_elevation[row]!)
   num('sclk', p.sclk[row]!)
+  num('date_received', p.date_received[row]!)
   const dir = p.image_dir.dict[p.image_dir.codes[row]!]!
   for (const size of ['small', 'medium', 'large', 'full'] as const) {
     const name = text(p[`image_${size}`], row)

@@ -67,6 +67,7 @@ export function encodePhotoColumns(table: PhotoColumns): PhotoColumns {
     mast_azimuth: num('mast_azimuth'),
     mast_elevation: num('mast_elevation'),
     sclk: num('sclk'),
+    date_received: num('date_received'),
     image_dir: dict('image_dir'),
     image_small: text('image_small'),
     image_medium: text('image_medium'),

@@ -33,6 +33,7 @@ export function photoTableFromRecords(records: readonly PhotoRecord[]): PhotoCol
     mast_azimuth: new Float32Array(n),
     mast_elevation: new Float32Array(n),
     sclk: new Float64Array(n),
+    date_received: new Float64Array(n),
   }
   const names = ['camera', 'sample_type', 'image_dir', 'title', 'caption', 'credit'] as const
   const dicts = Object.fromEntries(names.map((k) => [k, new DictBuilder()])) as Record<(typeof names)[number], DictBuilder>
@@ -67,6 +68,7 @@ export function photoTableFromRecords(records: readonly PhotoRecord[]): PhotoCol
     cols.mast_azimuth[i] = r.mast_azimuth ?? NaN
     cols.mast_elevation[i] = r.mast_elevation ?? NaN
     cols.sclk[i] = r.sclk ?? NaN
+    cols.date_received[i] = r.date_received ?? NaN
     codes.camera[i] = dicts.camera.code(r.camera)
     codes.sample_type[i] = dicts.sample_type.code(r.sample_type ?? '')
     codes.title[i] = dicts.title.code(r.title ?? '')

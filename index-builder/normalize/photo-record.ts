@@ -35,6 +35,8 @@ export interface PhotoRecord {
   mast_elevation?: number
   /** Spacecraft clock, seconds. */
   sclk?: number
+  /** When the image reached Earth, ms since Unix epoch (UTC), as the record states it (NASA's `date_received`). */
+  date_received?: number
   /** Absolute image URLs by size. */
   images: { small?: string; medium?: string; large?: string; full?: string }
   title?: string

@@ -223,6 +223,8 @@ function photoTable(g: GenRows, onProgress?: SyntheticOptions['onProgress']): Ph
     mast_azimuth: used(g.az),
     mast_elevation: used(g.el),
     sclk: used(g.sclk),
+    // NASA's downlink time is never invented: the synthetic catalogue states none.
+    date_received: new Float64Array(n).fill(NaN),
     image_dir: { codes: dirCodes, dict: dirs.dict },
     image_small: small.finish(),
     image_medium: medium.finish(),

@@ -48,6 +48,9 @@ export interface PhotoFilters {
   aspectRatio?: FloatRange
   mastElevation?: FloatRange
   mastAzimuth?: FloatRange
+  /** ms since the Unix epoch, inclusive (the parser turns `since` into its next millisecond). */
+  addedAt?: FloatRange
+  dateReceived?: FloatRange
 }
 
 export interface IntRange { lo: number; hi: number }
@@ -186,6 +189,8 @@ export function compileFilters(p: PhotoColumns, folded: Utf8Column, f: PhotoFilt
   }
   float('mastElevation', p.mast_elevation, f.mastElevation)
   float('mastAzimuth', p.mast_azimuth, f.mastAzimuth)
+  if (f.addedAt && p.added_at) float('addedAt', p.added_at, f.addedAt)
+  float('dateReceived', p.date_received, f.dateReceived)
   return { byName, empty }
 }
 

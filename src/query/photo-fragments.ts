@@ -116,6 +116,8 @@ const KEY_TEXTS = {
   mast_azimuth: fragment('"mast_azimuth":'),
   mast_elevation: fragment('"mast_elevation":'),
   raw: fragment('"raw":'),
+  date_received: member('"date_received":"'),
+  added_at: member('"added_at":"'),
 }
 
 /**

@@ -38,6 +38,7 @@ export const PHOTO_LAYOUT: ColumnLayout = [
   ['mast_azimuth', 'f32'],
   ['mast_elevation', 'f32'],
   ['sclk', 'f64'],
+  ['date_received', 'f64'],
   ['image_dir', 'dict'],
   ['image_small', 'utf8'],
   ['image_medium', 'utf8'],

@@ -3124,9 +3124,9 @@ export interface operations {
                 date_min?: string;
                 /** @description Maximum Earth date, inclusive, YYYY-MM-DD. */
                 date_max?: string;
-                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation. Absent values sort last in both directions; id ascending is always the final tie-breaker. */
+                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation, added_at, date_received. Absent values sort last in both directions; id ascending is always the final tie-breaker. */
                 sort?: string;
-                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
+                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, date_received, added_at, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
                 fields?: string;
                 /** @description A preset (minimal, standard, extended, scientific, complete) or a comma-separated list of field names as for "fields". */
                 field_set?: string;
@@ -3186,6 +3186,14 @@ export interface operations {
                 image_sizes?: string;
                 /** @description true: leave image URLs out (metadata only). Wins over image_sizes. */
                 exclude_images?: boolean;
+                /** @description Only photos this service first published after this instant (exclusive): an RFC 3339 date-time with an offset, e.g. 2024-05-01T12:00:00Z. */
+                added_since?: string;
+                /** @description Only photos first published at or before this instant (inclusive), RFC 3339 date-time. */
+                added_before?: string;
+                /** @description Only photos NASA's records say reached Earth after this instant (exclusive); photos without a stated date_received never match. RFC 3339 date-time. */
+                received_since?: string;
+                /** @description Only photos NASA's records say reached Earth at or before this instant (inclusive), RFC 3339 date-time. */
+                received_before?: string;
             };
             header?: never;
             path?: never;
@@ -3213,7 +3221,7 @@ export interface operations {
                             id: number;
                             /** @constant */
                             type: "photo";
-                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw. Without `fields` or `field_set` every attribute the photo has is written (no raw). */
+                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
                             attributes: {
                                 /** @description NASA image id */
                                 nasa_id?: string;
@@ -3258,6 +3266,16 @@ export interface operations {
                                     mast_azimuth?: number;
                                     mast_elevation?: number;
                                 };
+                                /**
+                                 * Format: date-time
+                                 * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                date_received?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                added_at?: string;
                                 /** @description The source record as NASA published it (`complete` preset only) */
                                 raw?: unknown;
                             };
@@ -3323,7 +3341,7 @@ export interface operations {
                             id: number;
                             /** @constant */
                             type: "photo";
-                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw. Without `fields` or `field_set` every attribute the photo has is written (no raw). */
+                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
                             attributes: {
                                 /** @description NASA image id */
                                 nasa_id?: string;
@@ -3368,6 +3386,16 @@ export interface operations {
                                     mast_azimuth?: number;
                                     mast_elevation?: number;
                                 };
+                                /**
+                                 * Format: date-time
+                                 * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                date_received?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                added_at?: string;
                                 /** @description The source record as NASA published it (`complete` preset only) */
                                 raw?: unknown;
                             };
@@ -3433,7 +3461,7 @@ export interface operations {
                             id: number;
                             /** @constant */
                             type: "photo";
-                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw. Without `fields` or `field_set` every attribute the photo has is written (no raw). */
+                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
                             attributes: {
                                 /** @description NASA image id */
                                 nasa_id?: string;
@@ -3478,6 +3506,16 @@ export interface operations {
                                     mast_azimuth?: number;
                                     mast_elevation?: number;
                                 };
+                                /**
+                                 * Format: date-time
+                                 * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                date_received?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                added_at?: string;
                                 /** @description The source record as NASA published it (`complete` preset only) */
                                 raw?: unknown;
                             };
@@ -3582,9 +3620,9 @@ export interface operations {
                 date_min?: string;
                 /** @description Maximum Earth date, inclusive, YYYY-MM-DD. */
                 date_max?: string;
-                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation. Absent values sort last in both directions; id ascending is always the final tie-breaker. */
+                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation, added_at, date_received. Absent values sort last in both directions; id ascending is always the final tie-breaker. */
                 sort?: string;
-                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
+                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, date_received, added_at, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
                 fields?: string;
                 /** @description A preset (minimal, standard, extended, scientific, complete) or a comma-separated list of field names as for "fields". */
                 field_set?: string;
@@ -3644,6 +3682,14 @@ export interface operations {
                 image_sizes?: string;
                 /** @description true: leave image URLs out (metadata only). Wins over image_sizes. */
                 exclude_images?: boolean;
+                /** @description Only photos this service first published after this instant (exclusive): an RFC 3339 date-time with an offset, e.g. 2024-05-01T12:00:00Z. */
+                added_since?: string;
+                /** @description Only photos first published at or before this instant (inclusive), RFC 3339 date-time. */
+                added_before?: string;
+                /** @description Only photos NASA's records say reached Earth after this instant (exclusive); photos without a stated date_received never match. RFC 3339 date-time. */
+                received_since?: string;
+                /** @description Only photos NASA's records say reached Earth at or before this instant (inclusive), RFC 3339 date-time. */
+                received_before?: string;
             };
             header?: never;
             path: {
@@ -3674,7 +3720,7 @@ export interface operations {
                             id: number;
                             /** @constant */
                             type: "photo";
-                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw. Without `fields` or `field_set` every attribute the photo has is written (no raw). */
+                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
                             attributes: {
                                 /** @description NASA image id */
                                 nasa_id?: string;
@@ -3719,6 +3765,16 @@ export interface operations {
                                     mast_azimuth?: number;
                                     mast_elevation?: number;
                                 };
+                                /**
+                                 * Format: date-time
+                                 * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                date_received?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                added_at?: string;
                                 /** @description The source record as NASA published it (`complete` preset only) */
                                 raw?: unknown;
                             };
@@ -3754,7 +3810,7 @@ export interface operations {
                             id: number;
                             /** @constant */
                             type: "photo";
-                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw. Without `fields` or `field_set` every attribute the photo has is written (no raw). */
+                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
                             attributes: {
                                 /** @description NASA image id */
                                 nasa_id?: string;
@@ -3799,6 +3855,16 @@ export interface operations {
                                     mast_azimuth?: number;
                                     mast_elevation?: number;
                                 };
+                                /**
+                                 * Format: date-time
+                                 * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                date_received?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                added_at?: string;
                                 /** @description The source record as NASA published it (`complete` preset only) */
                                 raw?: unknown;
                             };
@@ -3834,7 +3900,7 @@ export interface operations {
                             id: number;
                             /** @constant */
                             type: "photo";
-                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw. Without `fields` or `field_set` every attribute the photo has is written (no raw). */
+                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
                             attributes: {
                                 /** @description NASA image id */
                                 nasa_id?: string;
@@ -3879,6 +3945,16 @@ export interface operations {
                                     mast_azimuth?: number;
                                     mast_elevation?: number;
                                 };
+                                /**
+                                 * Format: date-time
+                                 * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                date_received?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                added_at?: string;
                                 /** @description The source record as NASA published it (`complete` preset only) */
                                 raw?: unknown;
                             };
@@ -3955,9 +4031,9 @@ export interface operations {
                 date_min?: string;
                 /** @description Maximum Earth date, inclusive, YYYY-MM-DD. */
                 date_max?: string;
-                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation. Absent values sort last in both directions; id ascending is always the final tie-breaker. */
+                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation, added_at, date_received. Absent values sort last in both directions; id ascending is always the final tie-breaker. */
                 sort?: string;
-                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
+                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, date_received, added_at, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
                 fields?: string;
                 /** @description A preset (minimal, standard, extended, scientific, complete) or a comma-separated list of field names as for "fields". */
                 field_set?: string;
@@ -4017,6 +4093,14 @@ export interface operations {
                 image_sizes?: string;
                 /** @description true: leave image URLs out (metadata only). Wins over image_sizes. */
                 exclude_images?: boolean;
+                /** @description Only photos this service first published after this instant (exclusive): an RFC 3339 date-time with an offset, e.g. 2024-05-01T12:00:00Z. */
+                added_since?: string;
+                /** @description Only photos first published at or before this instant (inclusive), RFC 3339 date-time. */
+                added_before?: string;
+                /** @description Only photos NASA's records say reached Earth after this instant (exclusive); photos without a stated date_received never match. RFC 3339 date-time. */
+                received_since?: string;
+                /** @description Only photos NASA's records say reached Earth at or before this instant (inclusive), RFC 3339 date-time. */
+                received_before?: string;
             };
             header?: never;
             path?: never;
@@ -4049,7 +4133,7 @@ export interface operations {
                             id: number;
                             /** @constant */
                             type: "photo";
-                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw. Without `fields` or `field_set` every attribute the photo has is written (no raw). */
+                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
                             attributes: {
                                 /** @description NASA image id */
                                 nasa_id?: string;
@@ -4094,6 +4178,16 @@ export interface operations {
                                     mast_azimuth?: number;
                                     mast_elevation?: number;
                                 };
+                                /**
+                                 * Format: date-time
+                                 * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                date_received?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                added_at?: string;
                                 /** @description The source record as NASA published it (`complete` preset only) */
                                 raw?: unknown;
                             };
@@ -4143,7 +4237,7 @@ export interface operations {
                             id: number;
                             /** @constant */
                             type: "photo";
-                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw. Without `fields` or `field_set` every attribute the photo has is written (no raw). */
+                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
                             attributes: {
                                 /** @description NASA image id */
                                 nasa_id?: string;
@@ -4188,6 +4282,16 @@ export interface operations {
                                     mast_azimuth?: number;
                                     mast_elevation?: number;
                                 };
+                                /**
+                                 * Format: date-time
+                                 * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                date_received?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                added_at?: string;
                                 /** @description The source record as NASA published it (`complete` preset only) */
                                 raw?: unknown;
                             };
@@ -4237,7 +4341,7 @@ export interface operations {
                             id: number;
                             /** @constant */
                             type: "photo";
-                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw. Without `fields` or `field_set` every attribute the photo has is written (no raw). */
+                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
                             attributes: {
                                 /** @description NASA image id */
                                 nasa_id?: string;
@@ -4282,6 +4386,16 @@ export interface operations {
                                     mast_azimuth?: number;
                                     mast_elevation?: number;
                                 };
+                                /**
+                                 * Format: date-time
+                                 * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                date_received?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                added_at?: string;
                                 /** @description The source record as NASA published it (`complete` preset only) */
                                 raw?: unknown;
                             };
@@ -4364,9 +4478,9 @@ export interface operations {
                 date_min?: string;
                 /** @description Maximum Earth date, inclusive, YYYY-MM-DD. */
                 date_max?: string;
-                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation. Absent values sort last in both directions; id ascending is always the final tie-breaker. */
+                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation, added_at, date_received. Absent values sort last in both directions; id ascending is always the final tie-breaker. */
                 sort?: string;
-                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
+                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, date_received, added_at, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
                 fields?: string;
                 /** @description A preset (minimal, standard, extended, scientific, complete) or a comma-separated list of field names as for "fields". */
                 field_set?: string;
@@ -4420,6 +4534,14 @@ export interface operations {
                 image_sizes?: string;
                 /** @description true: leave image URLs out (metadata only). Wins over image_sizes. */
                 exclude_images?: boolean;
+                /** @description Only photos this service first published after this instant (exclusive): an RFC 3339 date-time with an offset, e.g. 2024-05-01T12:00:00Z. */
+                added_since?: string;
+                /** @description Only photos first published at or before this instant (inclusive), RFC 3339 date-time. */
+                added_before?: string;
+                /** @description Only photos NASA's records say reached Earth after this instant (exclusive); photos without a stated date_received never match. RFC 3339 date-time. */
+                received_since?: string;
+                /** @description Only photos NASA's records say reached Earth at or before this instant (inclusive), RFC 3339 date-time. */
+                received_before?: string;
             };
             header?: never;
             path?: never;
@@ -4492,9 +4614,9 @@ export interface operations {
                 date_min?: string;
                 /** @description Maximum Earth date, inclusive, YYYY-MM-DD. */
                 date_max?: string;
-                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation. Absent values sort last in both directions; id ascending is always the final tie-breaker. */
+                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation, added_at, date_received. Absent values sort last in both directions; id ascending is always the final tie-breaker. */
                 sort?: string;
-                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
+                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, date_received, added_at, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
                 fields?: string;
                 /** @description A preset (minimal, standard, extended, scientific, complete) or a comma-separated list of field names as for "fields". */
                 field_set?: string;
@@ -4552,6 +4674,14 @@ export interface operations {
                 image_sizes?: string;
                 /** @description true: leave image URLs out (metadata only). Wins over image_sizes. */
                 exclude_images?: boolean;
+                /** @description Only photos this service first published after this instant (exclusive): an RFC 3339 date-time with an offset, e.g. 2024-05-01T12:00:00Z. */
+                added_since?: string;
+                /** @description Only photos first published at or before this instant (inclusive), RFC 3339 date-time. */
+                added_before?: string;
+                /** @description Only photos NASA's records say reached Earth after this instant (exclusive); photos without a stated date_received never match. RFC 3339 date-time. */
+                received_since?: string;
+                /** @description Only photos NASA's records say reached Earth at or before this instant (inclusive), RFC 3339 date-time. */
+                received_before?: string;
             };
             header?: never;
             path?: never;
