@@ -20,6 +20,9 @@ export const EXAMPLE_REQUESTS: Record<string, ExampleRequest> = {
   'GET /api/v2/photos/{id}': { url: '/api/v2/photos/103383?include=camera' },
   'POST /api/v2/photos/batch': { url: '/api/v2/photos/batch?fields=sol,earth_date', body: { ids: [103383, 397371, 2000000000] } },
   'GET /api/v2/photos/stats': { url: '/api/v2/photos/stats?group_by=rover' },
+  // The feeds carry added_at, which is each index's own publish time: no recorded answer.
+  'GET /api/v2/photos/feed.atom': { url: '/api/v2/photos/feed.atom?rovers=perseverance&cameras=MCZ_LEFT', noAnswer: true },
+  'GET /api/v2/photos/feed.json': { url: '/api/v2/photos/feed.json?rovers=perseverance&cameras=MCZ_LEFT', noAnswer: true },
   'GET /api/v2/photos/export': { url: '/api/v2/photos/export?rovers=spirit&format=csv&max_rows=3&fields=sol,earth_date' },
   'GET /api/v2/rovers': { url: '/api/v2/rovers' },
   'GET /api/v2/rovers/{slug}': { url: '/api/v2/rovers/spirit' },

@@ -409,6 +409,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/photos/feed.atom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Feed of new photos (Atom)
+         * @description An Atom feed (RFC 4287) of the 50 photos matching the photo filters that this service published last (newest added_at first, then id). Each entry: the photo's title, its image, its page on the API as id and link (stable across rebuilds). Send X-API-Key, or feed_token (from the dashboard) where a reader cannot send headers. ETag/If-None-Match and Last-Modified/If-Modified-Since make an unchanged feed a 304. Not an object with data: the body is the feed format itself.
+         */
+        get: operations["getPhotosFeedAtom"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/photos/feed.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Feed of new photos (JSON Feed)
+         * @description A JSON Feed 1.1 of the 50 photos matching the photo filters that this service published last (newest added_at first, then id). Each entry: the photo's title, its image, its page on the API as id and link (stable across rebuilds). Send X-API-Key, or feed_token (from the dashboard) where a reader cannot send headers. ETag/If-None-Match and Last-Modified/If-Modified-Since make an unchanged feed a 304. Not an object with data: the body is the feed format itself.
+         */
+        get: operations["getPhotosFeedJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/photos/stats": {
         parameters: {
             query?: never;
@@ -4587,6 +4627,248 @@ export interface operations {
             401: components["responses"]["UnauthorizedProblem"];
             413: components["responses"]["PayloadTooLargeProblem"];
             /** @description The export costs more requests than the key has left (the cost is stated), or another limit */
+            429: components["responses"]["RateLimitedProblem"];
+            500: components["responses"]["InternalProblem"];
+        };
+    };
+    getPhotosFeedAtom: {
+        parameters: {
+            query?: {
+                /** @description Agency image id: partial, case-insensitive match. */
+                nasa_id?: string;
+                /** @description Rover slugs, handled as lower case. Comma-separated; one or more of: curiosity, opportunity, perseverance, spirit. */
+                rovers?: string;
+                /** @description Comma-separated camera abbreviations, handled as upper case. Valid: the cameras of the selected rovers (all rovers when none): FHAZ, RHAZ, MAST, CHEMCAM, MAHLI, MARDI, NAVCAM, PANCAM, MINITES, ENTRY, EDL_RUCAM, EDL_RDCAM, EDL_DDCAM, EDL_PUCAM1, EDL_PUCAM2, NAVCAM_LEFT, NAVCAM_RIGHT, MCZ_LEFT, MCZ_RIGHT, FRONT_HAZCAM_LEFT_A, FRONT_HAZCAM_RIGHT_A, REAR_HAZCAM_LEFT, REAR_HAZCAM_RIGHT, SKYCAM, SHERLOC_WATSON, SUPERCAM_RMI, LCAM. */
+                cameras?: string;
+                /** @description Exact sol. */
+                sol?: number;
+                /** @description Minimum sol, inclusive. */
+                sol_min?: number;
+                /** @description Maximum sol, inclusive. */
+                sol_max?: number;
+                /** @description Exact Earth date (UTC date of capture), YYYY-MM-DD. */
+                earth_date?: string;
+                /** @description Minimum Earth date, inclusive, YYYY-MM-DD. */
+                date_min?: string;
+                /** @description Maximum Earth date, inclusive, YYYY-MM-DD. */
+                date_max?: string;
+                /** @description Minimum Mars local time of day, Mhh:mm:ss or hh:mm:ss, compared to the second. A min later than the max is a window across midnight. */
+                mars_time_min?: string;
+                /** @description Maximum Mars local time of day, Mhh:mm:ss or hh:mm:ss, compared to the second. */
+                mars_time_max?: string;
+                /** @description true: only photos taken 05:00:00-07:59:59 or 17:00:00-19:59:59 Mars local time (combines with mars_time_min/max by AND). */
+                mars_time_golden_hour?: boolean;
+                /** @description Exact site number. */
+                site?: number;
+                /** @description Minimum site, inclusive. */
+                site_min?: number;
+                /** @description Maximum site, inclusive. */
+                site_max?: number;
+                /** @description Exact drive number (the centre when location_radius is given). */
+                drive?: number;
+                /** @description Minimum drive, inclusive. */
+                drive_min?: number;
+                /** @description Maximum drive, inclusive. */
+                drive_max?: number;
+                /** @description Requires site and drive: same site, drive within ± this many drive numbers. */
+                location_radius?: number;
+                /** @description Minimum width in pixels. */
+                min_width?: number;
+                /** @description Minimum height in pixels. */
+                min_height?: number;
+                /** @description Maximum width in pixels. */
+                max_width?: number;
+                /** @description Maximum height in pixels. */
+                max_height?: number;
+                /** @description Comma-separated sample types, case-insensitive: Full, Subframe, Thumbnail, and any other canonical value the index holds (Downsampled, Mixed, ChemCam PRC). */
+                sample_type?: string;
+                /** @description Exact aspect ratio <width>:<height> (positive numbers): keeps photos whose width/height is within 1% of it. */
+                aspect_ratio?: string;
+                /** @description Minimum width/height, inclusive. */
+                aspect_ratio_min?: number;
+                /** @description Maximum width/height, inclusive. */
+                aspect_ratio_max?: number;
+                /** @description Minimum mast elevation in degrees (negative looks down). */
+                mast_elevation_min?: number;
+                /** @description Maximum mast elevation in degrees. */
+                mast_elevation_max?: number;
+                /** @description Minimum mast azimuth in degrees. */
+                mast_azimuth_min?: number;
+                /** @description Maximum mast azimuth in degrees. */
+                mast_azimuth_max?: number;
+                /** @description Only photos this service first published after this instant (exclusive): an RFC 3339 date-time with an offset, e.g. 2024-05-01T12:00:00Z. */
+                added_since?: string;
+                /** @description Only photos first published at or before this instant (inclusive), RFC 3339 date-time. */
+                added_before?: string;
+                /** @description Only photos NASA's records say reached Earth after this instant (exclusive); photos without a stated date_received never match. RFC 3339 date-time. */
+                received_since?: string;
+                /** @description Only photos NASA's records say reached Earth at or before this instant (inclusive), RFC 3339 date-time. */
+                received_before?: string;
+                /** @description Instead of X-API-Key (feed readers cannot send headers): the feed token shown in the dashboard. It stands for your key, is counted against it, and ends when the key is regenerated or revoked. */
+                feed_token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Atom feed */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": string;
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameters (each one named) */
+            400: components["responses"]["ValidationProblem"];
+            /** @description No key, or an invalid key or feed token */
+            401: components["responses"]["UnauthorizedProblem"];
+            413: components["responses"]["PayloadTooLargeProblem"];
+            429: components["responses"]["RateLimitedProblem"];
+            500: components["responses"]["InternalProblem"];
+        };
+    };
+    getPhotosFeedJson: {
+        parameters: {
+            query?: {
+                /** @description Agency image id: partial, case-insensitive match. */
+                nasa_id?: string;
+                /** @description Rover slugs, handled as lower case. Comma-separated; one or more of: curiosity, opportunity, perseverance, spirit. */
+                rovers?: string;
+                /** @description Comma-separated camera abbreviations, handled as upper case. Valid: the cameras of the selected rovers (all rovers when none): FHAZ, RHAZ, MAST, CHEMCAM, MAHLI, MARDI, NAVCAM, PANCAM, MINITES, ENTRY, EDL_RUCAM, EDL_RDCAM, EDL_DDCAM, EDL_PUCAM1, EDL_PUCAM2, NAVCAM_LEFT, NAVCAM_RIGHT, MCZ_LEFT, MCZ_RIGHT, FRONT_HAZCAM_LEFT_A, FRONT_HAZCAM_RIGHT_A, REAR_HAZCAM_LEFT, REAR_HAZCAM_RIGHT, SKYCAM, SHERLOC_WATSON, SUPERCAM_RMI, LCAM. */
+                cameras?: string;
+                /** @description Exact sol. */
+                sol?: number;
+                /** @description Minimum sol, inclusive. */
+                sol_min?: number;
+                /** @description Maximum sol, inclusive. */
+                sol_max?: number;
+                /** @description Exact Earth date (UTC date of capture), YYYY-MM-DD. */
+                earth_date?: string;
+                /** @description Minimum Earth date, inclusive, YYYY-MM-DD. */
+                date_min?: string;
+                /** @description Maximum Earth date, inclusive, YYYY-MM-DD. */
+                date_max?: string;
+                /** @description Minimum Mars local time of day, Mhh:mm:ss or hh:mm:ss, compared to the second. A min later than the max is a window across midnight. */
+                mars_time_min?: string;
+                /** @description Maximum Mars local time of day, Mhh:mm:ss or hh:mm:ss, compared to the second. */
+                mars_time_max?: string;
+                /** @description true: only photos taken 05:00:00-07:59:59 or 17:00:00-19:59:59 Mars local time (combines with mars_time_min/max by AND). */
+                mars_time_golden_hour?: boolean;
+                /** @description Exact site number. */
+                site?: number;
+                /** @description Minimum site, inclusive. */
+                site_min?: number;
+                /** @description Maximum site, inclusive. */
+                site_max?: number;
+                /** @description Exact drive number (the centre when location_radius is given). */
+                drive?: number;
+                /** @description Minimum drive, inclusive. */
+                drive_min?: number;
+                /** @description Maximum drive, inclusive. */
+                drive_max?: number;
+                /** @description Requires site and drive: same site, drive within ± this many drive numbers. */
+                location_radius?: number;
+                /** @description Minimum width in pixels. */
+                min_width?: number;
+                /** @description Minimum height in pixels. */
+                min_height?: number;
+                /** @description Maximum width in pixels. */
+                max_width?: number;
+                /** @description Maximum height in pixels. */
+                max_height?: number;
+                /** @description Comma-separated sample types, case-insensitive: Full, Subframe, Thumbnail, and any other canonical value the index holds (Downsampled, Mixed, ChemCam PRC). */
+                sample_type?: string;
+                /** @description Exact aspect ratio <width>:<height> (positive numbers): keeps photos whose width/height is within 1% of it. */
+                aspect_ratio?: string;
+                /** @description Minimum width/height, inclusive. */
+                aspect_ratio_min?: number;
+                /** @description Maximum width/height, inclusive. */
+                aspect_ratio_max?: number;
+                /** @description Minimum mast elevation in degrees (negative looks down). */
+                mast_elevation_min?: number;
+                /** @description Maximum mast elevation in degrees. */
+                mast_elevation_max?: number;
+                /** @description Minimum mast azimuth in degrees. */
+                mast_azimuth_min?: number;
+                /** @description Maximum mast azimuth in degrees. */
+                mast_azimuth_max?: number;
+                /** @description Only photos this service first published after this instant (exclusive): an RFC 3339 date-time with an offset, e.g. 2024-05-01T12:00:00Z. */
+                added_since?: string;
+                /** @description Only photos first published at or before this instant (inclusive), RFC 3339 date-time. */
+                added_before?: string;
+                /** @description Only photos NASA's records say reached Earth after this instant (exclusive); photos without a stated date_received never match. RFC 3339 date-time. */
+                received_since?: string;
+                /** @description Only photos NASA's records say reached Earth at or before this instant (inclusive), RFC 3339 date-time. */
+                received_before?: string;
+                /** @description Instead of X-API-Key (feed readers cannot send headers): the feed token shown in the dashboard. It stands for your key, is counted against it, and ends when the key is regenerated or revoked. */
+                feed_token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON Feed 1.1 */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/feed+json": string;
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameters (each one named) */
+            400: components["responses"]["ValidationProblem"];
+            /** @description No key, or an invalid key or feed token */
+            401: components["responses"]["UnauthorizedProblem"];
+            413: components["responses"]["PayloadTooLargeProblem"];
             429: components["responses"]["RateLimitedProblem"];
             500: components["responses"]["InternalProblem"];
         };
