@@ -13,6 +13,8 @@ export interface ExampleRequest {
   keyed?: boolean
   /** The answer is an HTML page or a large document: the reference shows no answer, only the snippets. */
   noAnswer?: boolean
+  /** A stream that does not end (Server-Sent Events): the snippets read its first piece and stop. */
+  stream?: boolean
 }
 
 export const EXAMPLE_REQUESTS: Record<string, ExampleRequest> = {
@@ -23,6 +25,7 @@ export const EXAMPLE_REQUESTS: Record<string, ExampleRequest> = {
   // The feeds carry added_at, which is each index's own publish time: no recorded answer.
   'GET /api/v2/photos/feed.atom': { url: '/api/v2/photos/feed.atom?rovers=perseverance&cameras=MCZ_LEFT', noAnswer: true },
   'GET /api/v2/photos/feed.json': { url: '/api/v2/photos/feed.json?rovers=perseverance&cameras=MCZ_LEFT', noAnswer: true },
+  'GET /api/v2/photos/stream': { url: '/api/v2/photos/stream?rovers=perseverance', noAnswer: true, stream: true },
   'GET /api/v2/photos/export': { url: '/api/v2/photos/export?rovers=spirit&format=csv&max_rows=3&fields=sol,earth_date' },
   'GET /api/v2/rovers': { url: '/api/v2/rovers' },
   'GET /api/v2/rovers/{slug}': { url: '/api/v2/rovers/spirit' },

@@ -469,6 +469,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/photos/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live stream of new photos (Server-Sent Events)
+         * @description text/event-stream. After each index reload, one `photo` event per new photo matching the photo filters (its JSON as in the list; the output parameters apply), with `id:` its position in the arrival ledger, the same on every worker and instance. Send `Last-Event-ID` (EventSource does on reconnect) to resume after that position without a gap or a repeat, also after a server restart; without it the stream starts with the next new photo. A comment line every 15 s keeps the connection open. The stream holds one in-flight slot while open and is charged one request per 100 photos delivered (seen in X-RateLimit-Remaining of the next answer); when the key's limit is reached an `end` event says so and the stream closes. At most STREAMS_PER_KEY (default 5) open streams per key: the next is a 429. Not an object with data.
+         */
+        get: operations["getPhotosStream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/rovers": {
         parameters: {
             query?: never;
@@ -5107,6 +5127,136 @@ export interface operations {
             400: components["responses"]["ValidationProblem"];
             401: components["responses"]["UnauthorizedProblem"];
             413: components["responses"]["PayloadTooLargeProblem"];
+            429: components["responses"]["RateLimitedProblem"];
+            500: components["responses"]["InternalProblem"];
+        };
+    };
+    getPhotosStream: {
+        parameters: {
+            query?: {
+                /** @description Agency image id: partial, case-insensitive match. */
+                nasa_id?: string;
+                /** @description Rover slugs, handled as lower case. Comma-separated; one or more of: curiosity, opportunity, perseverance, spirit. */
+                rovers?: string;
+                /** @description Comma-separated camera abbreviations, handled as upper case. Valid: the cameras of the selected rovers (all rovers when none): FHAZ, RHAZ, MAST, CHEMCAM, MAHLI, MARDI, NAVCAM, PANCAM, MINITES, ENTRY, EDL_RUCAM, EDL_RDCAM, EDL_DDCAM, EDL_PUCAM1, EDL_PUCAM2, NAVCAM_LEFT, NAVCAM_RIGHT, MCZ_LEFT, MCZ_RIGHT, FRONT_HAZCAM_LEFT_A, FRONT_HAZCAM_RIGHT_A, REAR_HAZCAM_LEFT, REAR_HAZCAM_RIGHT, SKYCAM, SHERLOC_WATSON, SUPERCAM_RMI, LCAM. */
+                cameras?: string;
+                /** @description Exact sol. */
+                sol?: number;
+                /** @description Minimum sol, inclusive. */
+                sol_min?: number;
+                /** @description Maximum sol, inclusive. */
+                sol_max?: number;
+                /** @description Exact Earth date (UTC date of capture), YYYY-MM-DD. */
+                earth_date?: string;
+                /** @description Minimum Earth date, inclusive, YYYY-MM-DD. */
+                date_min?: string;
+                /** @description Maximum Earth date, inclusive, YYYY-MM-DD. */
+                date_max?: string;
+                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, date_received, added_at, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
+                fields?: string;
+                /** @description A preset (minimal, standard, extended, scientific, complete) or a comma-separated list of field names as for "fields". */
+                field_set?: string;
+                /** @description Related resources to embed. Comma-separated; one or more of: rover, camera. */
+                include?: string;
+                /** @description Minimum Mars local time of day, Mhh:mm:ss or hh:mm:ss, compared to the second. A min later than the max is a window across midnight. */
+                mars_time_min?: string;
+                /** @description Maximum Mars local time of day, Mhh:mm:ss or hh:mm:ss, compared to the second. */
+                mars_time_max?: string;
+                /** @description true: only photos taken 05:00:00-07:59:59 or 17:00:00-19:59:59 Mars local time (combines with mars_time_min/max by AND). */
+                mars_time_golden_hour?: boolean;
+                /** @description Exact site number. */
+                site?: number;
+                /** @description Minimum site, inclusive. */
+                site_min?: number;
+                /** @description Maximum site, inclusive. */
+                site_max?: number;
+                /** @description Exact drive number (the centre when location_radius is given). */
+                drive?: number;
+                /** @description Minimum drive, inclusive. */
+                drive_min?: number;
+                /** @description Maximum drive, inclusive. */
+                drive_max?: number;
+                /** @description Requires site and drive: same site, drive within ± this many drive numbers. */
+                location_radius?: number;
+                /** @description Minimum width in pixels. */
+                min_width?: number;
+                /** @description Minimum height in pixels. */
+                min_height?: number;
+                /** @description Maximum width in pixels. */
+                max_width?: number;
+                /** @description Maximum height in pixels. */
+                max_height?: number;
+                /** @description Comma-separated sample types, case-insensitive: Full, Subframe, Thumbnail, and any other canonical value the index holds (Downsampled, Mixed, ChemCam PRC). */
+                sample_type?: string;
+                /** @description Exact aspect ratio <width>:<height> (positive numbers): keeps photos whose width/height is within 1% of it. */
+                aspect_ratio?: string;
+                /** @description Minimum width/height, inclusive. */
+                aspect_ratio_min?: number;
+                /** @description Maximum width/height, inclusive. */
+                aspect_ratio_max?: number;
+                /** @description Minimum mast elevation in degrees (negative looks down). */
+                mast_elevation_min?: number;
+                /** @description Maximum mast elevation in degrees. */
+                mast_elevation_max?: number;
+                /** @description Minimum mast azimuth in degrees. */
+                mast_azimuth_min?: number;
+                /** @description Maximum mast azimuth in degrees. */
+                mast_azimuth_max?: number;
+                /** @description Image sizes to include (default all the rover has). Comma-separated; one or more of: small, medium, large, full. */
+                image_sizes?: string;
+                /** @description true: leave image URLs out (metadata only). Wins over image_sizes. */
+                exclude_images?: boolean;
+                /** @description Only photos this service first published after this instant (exclusive): an RFC 3339 date-time with an offset, e.g. 2024-05-01T12:00:00Z. */
+                added_since?: string;
+                /** @description Only photos first published at or before this instant (inclusive), RFC 3339 date-time. */
+                added_before?: string;
+                /** @description Only photos NASA's records say reached Earth after this instant (exclusive); photos without a stated date_received never match. RFC 3339 date-time. */
+                received_since?: string;
+                /** @description Only photos NASA's records say reached Earth at or before this instant (inclusive), RFC 3339 date-time. */
+                received_before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the current ETag. No body; not counted. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameters (each one named) */
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            413: components["responses"]["PayloadTooLargeProblem"];
+            /** @description STREAMS_PER_KEY streams already open for this key, or another limit */
             429: components["responses"]["RateLimitedProblem"];
             500: components["responses"]["InternalProblem"];
         };
