@@ -22,6 +22,7 @@ async function run(): Promise<unknown> {
     case 'scale-out': return (await import('./scale-out')).benchScaleOut(options)
     case 'export': return (await import('./export')).benchExport(options)
     case 'ingest': return (await import('./ingest')).benchIngest(options)
+    case 'fan-out': return (await import('./fan-out')).benchFanOut(options)
     case 'gatekeeping': {
       const m = (await import(join(import.meta.dir, 'gatekeeping.ts'))) as { benchGatekeeping?: (o: unknown) => Promise<unknown> }
       if (typeof m.benchGatekeeping !== 'function') throw new Error('bench/gatekeeping.ts exports no benchGatekeeping')
