@@ -45,9 +45,13 @@ export function appendToLedger(ledger: Ledger, fresh: Int32Array, publishMs: num
   return { length: n, id, added_at: added }
 }
 
-/** Writes the ledger as `dir/ledger.arrow`, atomically (a temporary file renamed over it). */
+/**
+ * Writes the ledger as `dir/ledger.arrow`, atomically (a temporary file renamed over it). The
+ * temporary file is named like a staging folder, so a build killed while writing it leaves
+ * nothing the next build does not remove (publish.ts removes abandoned staging entries).
+ */
 export async function writeLedger(dir: string, ledger: Ledger): Promise<void> {
-  const tmp = join(dir, `.${LEDGER_FILE}-${process.pid}-${Date.now().toString(36)}`)
+  const tmp = join(dir, `.staging-${process.pid}-${Date.now().toString(36)}-${LEDGER_FILE}`)
   await writeArrowFile(tmp, tableFromColumns(LEDGER_LAYOUT, ledger as never, ledger.length))
   renameSync(tmp, join(dir, LEDGER_FILE))
   fsyncDir(dir)
