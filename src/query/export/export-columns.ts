@@ -57,6 +57,8 @@ export function exportColumns(p: PhotoColumns, out: OutputSpec): ExportColumn[] 
     if (out.coordinates) for (const k of ['x', 'y', 'z'] as const) cols.push({ name: `location.coordinates.${k}`, kind: 'f64', values: p[`coord_${k}`], group })
   }
   if (a & A.telemetry) cols.push({ name: 'telemetry.mast_azimuth', kind: 'f32', values: p.mast_azimuth }, { name: 'telemetry.mast_elevation', kind: 'f32', values: p.mast_elevation })
+  if (a & A.date_received) cols.push({ name: 'date_received', kind: 'timestamp', values: p.date_received })
+  if (a & A.added_at && p.added_at) cols.push({ name: 'added_at', kind: 'timestamp', values: p.added_at })
   if (out.raw) cols.push({ name: 'raw', kind: 'utf8', col: p.raw })
   if (out.includeRover) {
     cols.push({ name: 'rover.id', kind: 'rover', dict: ROVERS.map((r) => r.slug) })
