@@ -12,6 +12,8 @@ import { rateLimitPlugin } from '../plugins/rate-limit'
 import { etagPlugin } from '../plugins/etag'
 import { queryNamesPlugin } from '../plugins/query-names'
 import { photosPlugin } from '../plugins/photos'
+import { feedsPlugin } from '../plugins/feeds'
+import { streamPlugin } from '../plugins/stream'
 import { exportPlugin } from '../plugins/export'
 import { roversPlugin } from '../plugins/rovers'
 import { camerasPlugin } from '../plugins/cameras'
@@ -54,6 +56,8 @@ export function createApp(appDeps: AppDeps) {
     .use(healthPlugin(deps)) // GET /health: no key, not counted
     .use(docsPlugin(deps)) // API root (keyed), OpenAPI document and viewer (no key)
     .use(photosPlugin(deps))
+    .use(feedsPlugin(deps)) // GET /api/v2/photos/feed.atom, feed.json: the key or a feed token
+    .use(streamPlugin(deps)) // GET /api/v2/photos/stream: Server-Sent Events; holds its in-flight slot while open
     .use(exportPlugin(deps)) // GET /api/v2/photos/export: streamed; holds its in-flight slot until the stream ends
     .use(roversPlugin(deps))
     .use(camerasPlugin(deps))

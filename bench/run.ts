@@ -68,7 +68,8 @@ async function runScenario(name: string, options: Omit<ScenarioOptions, 'log'>, 
   const proc = Bun.spawn([process.execPath, join(import.meta.dir, 'scenario-main.ts'), name, JSON.stringify(options), file], {
     cwd: options.root,
     // The scenarios, and the servers and ceilings they start, run under the server's runtime settings.
-    env: withRuntimeEnv(process.env),
+    // Bun's fetch opens at most 256 connections at once unless told more: the fan-out holds 1,000 streams.
+    env: withRuntimeEnv(name === 'fan-out' ? { BUN_CONFIG_MAX_HTTP_REQUESTS: '4096', ...process.env } : process.env),
     stdout: 'inherit',
     stderr: 'inherit',
   })

@@ -21,6 +21,7 @@ import { encodePhotoColumns } from './encode/photo-columns'
 import { photoTableFromRecords } from './encode/photo-table'
 import { normalizeSources } from './normalize/normalize-sources'
 import { CURRENT, publish, stagingDir } from './encode/publish'
+import { appendToLedger, giveLedgerTo, newIds, previousLedger, writeLedger } from './encode/ledger'
 import { writeArrowFile, writeDurably } from './encode/write-arrow-file'
 import { createProgress, type Progress } from './progress'
 import { readSourceFiles, type Waypoint } from './sources/read-sources'
@@ -162,6 +163,10 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
   addRelatedColumns(photos, traverses.columns)
   lap('derive')
 
+  // The photos new to `out` (src/ledger/ledger-file.ts), while the id column is still held.
+  const ledgerBefore = previousLedger(opts.out)
+  const arrived = newIds(ledgerBefore, photos.id)
+
   const staging = stagingDir(opts.out)
   try {
     progress.update(0, 4, 'write photos')
@@ -207,8 +212,14 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
       files,
     }
     writeDurably(join(staging, FILES.manifest), new TextEncoder().encode(manifestJson(manifest)))
+    // After the digest: the ledger is not content (a rebuild of the same pages is the same
+    // version and keeps every added_at), it travels with the version folder.
+    const ledger = appendToLedger(ledgerBefore, arrived, Date.now())
+    await writeLedger(staging, ledger)
     lap('digest')
     const published = publish(opts.out, staging, version, opts.keep ?? 2)
+    if (published.reused) await giveLedgerTo(published.dir, ledger)
+    await writeLedger(opts.out, ledger)
     lap('publish')
     progress.done()
     const ms = Math.round(performance.now() - started)

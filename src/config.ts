@@ -72,6 +72,10 @@ export interface Config {
   exportTimeoutS?: number
   /** Rows per streamed chunk of an export (EXPORT_CHUNK_ROWS; 0: the defaults, 512 for text and 8,192 per Arrow record batch). Optional. */
   exportChunkRows?: number
+  /** Open photo streams one key may hold at once (STREAMS_PER_KEY, default 5): the next is a 429. */
+  streamsPerKey?: number
+  /** Seconds between the heartbeat comments of a photo stream (STREAM_HEARTBEAT_S, default 15). */
+  streamHeartbeatS?: number
 }
 
 function int(name: string, fallback: number): number {
@@ -131,6 +135,8 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     exportMaxRows: int('EXPORT_MAX_ROWS', 2_000_000),
     exportTimeoutS: int('EXPORT_TIMEOUT_S', 300),
     exportChunkRows: int('EXPORT_CHUNK_ROWS', 0),
+    streamsPerKey: int('STREAMS_PER_KEY', 5),
+    streamHeartbeatS: int('STREAM_HEARTBEAT_S', 15),
     ...overrides,
   }
 }

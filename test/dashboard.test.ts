@@ -39,6 +39,25 @@ for (const kind of keyStoreKinds()) {
       await t.close()
     })
 
+    test('a feed token made in the dashboard is shown once with a feed URL, opens the feeds without the key, and ends when the key is regenerated', async () => {
+      const { c, page } = await signIn(t, 'feeds@example.org')
+      expect(page).not.toContain('Make a feed token') // no key yet: nothing to stand for
+      const withKey = await (await c.postAndFollow('/dashboard/key', formFields(page, '/dashboard/key'))).text()
+      expect(withKey).toContain('No feed token yet.')
+      const made = await c.postAndFollow('/dashboard/key', formFields(withKey, '/dashboard/key'))
+      const html = await made.text()
+      const token = /mv_feed_[0-9a-f]{40}/.exec(html)![0]
+      expect(html).toContain(`http://localhost/api/v2/photos/feed.atom?rovers=perseverance&#38;feed_token=${token}`)
+      const feed = await t.app.handle(new Request(`http://localhost/api/v2/photos/feed.atom?rovers=perseverance&feed_token=${token}`))
+      expect(feed.status).toBe(200)
+      const reloaded = await (await c.get('/dashboard')).text()
+      expect(reloaded).not.toContain(token)
+      expect(reloaded).toContain('You have a feed token')
+      const confirm = await (await c.get('/dashboard/confirm?action=regenerate')).text()
+      expect((await c.postAndFollow('/dashboard/key', formFields(confirm, '/dashboard/key'))).status).toBe(200)
+      expect((await t.app.handle(new Request(`http://localhost/api/v2/photos/feed.atom?rovers=perseverance&feed_token=${token}`))).status).toBe(401)
+    })
+
     test('sign in by the mailed link, create a key shown once, use it on the API, regenerate (old 401, new 200), revoke, sign out', async () => {
       const { c, page } = await signIn(t, '  Flow.User@Example.ORG ')
       expect(page).toContain('Signed in as <strong>flow.user@example.org</strong>')

@@ -61,13 +61,13 @@ describe('publishing', () => {
     const a = await buildIndex({ out, sources: [SPIRIT] })
     const b = await buildIndex({ out, sources: [OPPORTUNITY] })
     expect(b.version).not.toBe(a.version)
-    expect(readdirSync(out).sort()).toEqual([a.version, b.version, 'current'].sort())
+    expect(readdirSync(out).sort()).toEqual([a.version, b.version, 'current', 'ledger.arrow'].sort())
     const again = await buildIndex({ out, sources: [SPIRIT], force: true }) // 77 photos after 95: a drop that needs force
     expect(again.version).toBe(a.version)
     expect(again.summary.reused).toBe(true)
     expect(readlinkSync(join(out, 'current'))).toBe(a.version)
     const c = await buildIndex({ out, sources: [SPIRIT, OPPORTUNITY], keep: 1 })
-    expect(readdirSync(out).sort()).toEqual([c.version, 'current'].sort())
+    expect(readdirSync(out).sort()).toEqual([c.version, 'current', 'ledger.arrow'].sort())
     expect(c.summary.removed.sort()).toEqual([a.version, b.version].sort())
   })
 

@@ -45,6 +45,33 @@ for (const kind of keyStoreKinds()) {
       return { s, where }
     }
 
+    test('a feed token answers for its active key, is stored only hashed, replaces the earlier one, and ends with regenerate, revoke and account deletion', async () => {
+      const { s } = await fresh()
+      expect(await caught(() => s.createFeedToken('nobody@example.org'))).toBeInstanceOf(KeyStoreError)
+      await s.create('reader@example.org', { daily: 5 })
+      expect(await s.hasFeedToken('reader@example.org')).toBe(false)
+      const token = await s.createFeedToken('Reader@Example.org')
+      expect(token).toMatch(/^mv_feed_[0-9a-f]{40}$/)
+      expect(await s.hasFeedToken('reader@example.org')).toBe(true)
+      expect(await s.lookupFeedToken(token)).toMatchObject({ email: 'reader@example.org', limits: { daily: 5 } })
+      // Not a key: the key lookup refuses it, and a key is no feed token.
+      expect(await s.lookup(token)).toBeUndefined()
+      const second = await s.createFeedToken('reader@example.org')
+      expect(await s.lookupFeedToken(token)).toBeUndefined()
+      expect((await s.lookupFeedToken(second))!.email).toBe('reader@example.org')
+      await s.regenerate('reader@example.org')
+      expect(await s.lookupFeedToken(second)).toBeUndefined()
+      expect(await s.hasFeedToken('reader@example.org')).toBe(false)
+      const third = await s.createFeedToken('reader@example.org')
+      await s.revoke('reader@example.org')
+      expect(await s.lookupFeedToken(third)).toBeUndefined()
+      expect(await caught(() => s.createFeedToken('reader@example.org'))).toBeInstanceOf(KeyStoreError)
+      await s.regenerate('reader@example.org')
+      const fourth = await s.createFeedToken('reader@example.org')
+      await s.deleteAccount('reader@example.org')
+      expect(await s.lookupFeedToken(fourth)).toBeUndefined()
+    })
+
     test('create, lookup, regenerate, revoke, limits, list and keyOf behave the same on this store', async () => {
       const { s } = await fresh()
       const key = await s.create(' Owner@Example.ORG ', { hourly: 7 })

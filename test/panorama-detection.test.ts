@@ -54,6 +54,7 @@ function columns(shots: Shot[]): PhotoColumns {
     sun_elevation: new Float32Array(n).fill(NaN),
     sun_azimuth: new Float32Array(n).fill(NaN),
     solar_longitude: new Float32Array(n).fill(NaN),
+    date_received: new Float64Array(shots.length).fill(NaN),
     image_dir: { codes: new Uint8Array(n), dict: [''] },
     image_small: emptyUtf8(n),
     image_medium: emptyUtf8(n),

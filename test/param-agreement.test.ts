@@ -5,7 +5,7 @@ import { makeTestApp, type TestApp } from './setup/test-app'
 import { ensureOpenApiTools, TOOLS } from './setup/openapi-tools'
 import { ROVER_SLUGS } from '../src/catalog/rovers'
 import { CAMERAS } from '../src/catalog/cameras'
-import { SORT_FIELDS } from '../src/store/access-paths'
+import { PUBLIC_SORT_FIELDS as SORT_FIELDS } from '../src/store/access-paths'
 import { FIELD_NAMES, IMAGE_SIZES, PRESETS } from '../src/query/photo-fields'
 
 /**
@@ -89,6 +89,14 @@ function valuesFor(name: string, schema: any): { valid: string[]; invalid: strin
       return { valid: ['2024-02-29', '2012-08-06', '2000-01-01'], invalid: ['2023-02-29', '2023-13-01', '20230101', '2023-1-1', 'yesterday'] }
     case 'sequence':
       return { valid: ['curiosity-3027-TRAV00928', 'Perseverance-0002-aut_04096', 'spirit-1-P1950'], invalid: ['curiosity-3027', 'curiosity--TRAV', '3027-TRAV00928', 'curiosity-3027-TRAV 00928', 'x'.repeat(49)] }
+    case 'added_since':
+    case 'added_before':
+    case 'received_since':
+    case 'received_before':
+      return {
+        valid: ['2024-02-29T12:00:00Z', '2021-02-18T20:55:00.123Z', '2024-06-01T08:00:00+02:00', '2000-01-01T00:00:00-05:30'],
+        invalid: ['2023-02-29T00:00:00Z', '2024-01-01', '2024-01-01T00:00:00', '2024-01-01T25:00:00Z', 'yesterday', '2024-01-01T00:00:00 01:00', '2024-01-01t00:00:00z'],
+      }
     case 'nasa_id':
       return { valid: ['NLB', 'ncam00', 'x'.repeat(64)], invalid: schema.maxLength ? ['x'.repeat(schema.maxLength + 1)] : [] }
   }

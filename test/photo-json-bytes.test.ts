@@ -82,6 +82,11 @@ function reference(s: Store, row: number, out: OutputSpec): string {
   const [sunEl, sunAz, ls] = [p.sun_elevation[row], p.sun_azimuth[row], p.solar_longitude[row]]
   if (has(A.sun) && sunEl === sunEl) at.sun = { elevation: Number(float32Text(sunEl)), ...(sunAz === sunAz ? { azimuth: Number(float32Text(sunAz)) } : {}) }
   if (has(A.solar_longitude) && ls === ls) at.solar_longitude = Number(float32Text(ls))
+  // Attributes beyond the interface: ISO times, absent when unknown.
+  const received = p.date_received[row]
+  if (has(A.date_received) && received === received) at.date_received = new Date(received).toISOString()
+  const added = p.added_at![row]
+  if (has(A.added_at) && added === added) at.added_at = new Date(added).toISOString()
   let raw = ''
   if (out.raw && text(p.raw, row)) {
     const r = text(p.raw, row)

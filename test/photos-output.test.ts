@@ -135,12 +135,16 @@ describe('presets and fields', () => {
     const all = await one(RICH)
     const complete = await one(RICH, 'field_set=complete')
     // complete = the default output + the attributes beyond the interface (decisions.md) + raw
-    const { raw, sun, solar_longitude, ...rest } = complete.attributes
+    const { raw, sun, solar_longitude, added_at, date_received, ...rest } = complete.attributes
     expect(rest).toEqual(all.attributes)
     expect(all.attributes.sun).toBeUndefined()
     expect(all.attributes.solar_longitude).toBeUndefined()
     expect(sun.elevation).toBeGreaterThan(-90)
     expect(solar_longitude).toBeGreaterThanOrEqual(0)
+    // The record states its downlink time.
+    expect(Date.parse(date_received)).toBe(Date.parse(raw.date_received))
+    expect(Date.parse(added_at)).toBeGreaterThan(0)
+    expect(all.attributes.added_at).toBeUndefined()
     expect(raw.imageid).toBe(all.attributes.nasa_id)
     expect(all.attributes.raw).toBeUndefined()
   })

@@ -58,6 +58,7 @@ describe('Perseverance raw_images page (§4.1)', async () => {
       mast_azimuth: 360 - 156.098, // the feed's −156.098, normalised into [0, 360)
       mast_elevation: -10.1652,
       sclk: 813073669.716,
+      date_received: Date.parse('2025-10-07T13:35:54Z'), // stated by the record
       images: { small: `${NCAM}_320.jpg`, medium: `${NCAM}_800.jpg`, large: `${NCAM}_1200.jpg`, full: `${NCAM}.png` },
       title: 'Mars Perseverance Sol 1646: Right Navigation Camera (Navcam)',
       caption: "NASA's Mars Perseverance rover acquired this image using its onboard Right Navigation Camera (Navcam).",
@@ -126,6 +127,7 @@ describe('Curiosity raw_image_items page (§4.2)', async () => {
       mast_azimuth: 346.566,
       mast_elevation: -44.9492,
       sclk: 813038955.646,
+      date_received: Date.parse('2025-10-07T11:12:08Z'), // stated without an offset: read as UTC, like date_taken
       images: { full: `${MSL_DIR}/ccam/${id}.PNG` },
       title: 'Sol 4681: Chemistry & Camera',
       caption: "This image was taken by the Chemistry & Camera (ChemCam) onboard NASA's Mars rover Curiosity on Sol 4681.",

@@ -49,6 +49,7 @@ function recordAt(s: Store, row: number): Omit<PhotoRecord, 'source'> {
   num('sun_elevation', p.sun_elevation[row]!)
   num('sun_azimuth', p.sun_azimuth[row]!)
   num('solar_longitude', p.solar_longitude[row]!)
+  num('date_received', p.date_received[row]!)
   const dir = p.image_dir.dict[p.image_dir.codes[row]!]!
   for (const size of ['small', 'medium', 'large', 'full'] as const) {
     const name = text(p[`image_${size}`], row)

@@ -6,7 +6,7 @@ import { DEFAULT_SEED } from '../../index-builder/sources/synthetic'
 /** The scenarios of `bun run bench`, in the order they run (one script per question). */
 export const SCENARIOS = ['start-size', 'engine', 'duckdb', 'postgres', 'http', 'gatekeeping', 'conventions', 'scale-out', 'export'] as const
 /** Scenarios run only when named with --only (their own catalogue, minutes to hours): ingest. */
-export const ON_DEMAND_SCENARIOS = ['ingest'] as const
+export const ON_DEMAND_SCENARIOS = ['ingest', 'fan-out'] as const
 export type ScenarioName = (typeof SCENARIOS)[number] | (typeof ON_DEMAND_SCENARIOS)[number]
 
 export interface BenchOptions {

@@ -152,6 +152,8 @@ export function renderMarkdown(r: BenchResult): string {
     '',
     // Run only when named (--only ingest): no section otherwise.
     ...((sc as Record<string, unknown>).ingest ? ['## Ingest: feeds to a served index', '', outcome<IngestFigures>((sc as Record<string, IngestFigures & { status: string }>).ingest, ingestSection), ''] : []),
+    // Run only when named (--only fan-out).
+    ...((sc as Record<string, unknown>)['fan-out'] ? ['## Stream fan-out', '', outcome<FanOutFigures>((sc as Record<string, FanOutFigures & { status: string }>)['fan-out'], fanOutSection), ''] : []),
   ].join('\n').replace(/\n{3,}/g, '\n\n')
 }
 
@@ -163,6 +165,25 @@ interface IngestFigures {
   update?: { served_after_s: number | null; build_ms: number | null; rebuild_seconds?: number }
   disk?: { index_bytes: number; page_store_bytes?: number }
   goals?: Array<{ goal: string; value: number | null; limit: number; met: boolean }>
+}
+
+interface FanOutFigures {
+  streams: number
+  new_photos: number
+  events_delivered: number
+  all_delivered_s: number | null
+  median_stream_s: number
+  list_rps_no_streams: number
+  list_rps_streams_open: number
+  list_ratio: number
+}
+
+function fanOutSection(f: FanOutFigures): string {
+  return table(['figure', 'measured'], [
+    [`${f.new_photos} new photos to ${f.streams} open streams`, `all delivered ${f.all_delivered_s ?? '–'} s after the reload signal (median stream ${f.median_stream_s} s); ${f.events_delivered} events`],
+    ['photo list, no stream open (baseline)', `${f.list_rps_no_streams} req/s`],
+    [`photo list, ${f.streams} streams open`, `${f.list_rps_streams_open} req/s (${f.list_ratio} of the baseline)`],
+  ])
 }
 
 function ingestSection(g: IngestFigures): string {

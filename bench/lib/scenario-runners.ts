@@ -23,4 +23,5 @@ export const SCENARIO_RUNNERS: Record<ScenarioName, () => Promise<Runner>> = {
   'scale-out': async () => (await import('../scale-out')).benchScaleOut,
   export: async () => (await import('../export')).benchExport,
   ingest: async () => (await import('../ingest')).benchIngest,
+  'fan-out': async () => (await import('../fan-out')).benchFanOut,
 }

@@ -74,6 +74,7 @@ export function encodePhotoColumns(table: PhotoColumns): PhotoColumns {
     sun_elevation: num('sun_elevation'),
     sun_azimuth: num('sun_azimuth'),
     solar_longitude: num('solar_longitude'),
+    date_received: num('date_received'),
     image_dir: dict('image_dir'),
     image_small: text('image_small'),
     image_medium: text('image_medium'),

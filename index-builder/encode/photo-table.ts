@@ -55,6 +55,7 @@ export function photoTableFromRecords(records: Array<PhotoRecord | undefined>, o
     lat: new Float64Array(n).fill(NaN),
     lon: new Float64Array(n).fill(NaN),
     stereo_partner: new Int32Array(n).fill(INT_ABSENT),
+    date_received: new Float64Array(n),
   }
   const sequences = new DictBuilder()
   const sequenceCodes = new Int32Array(n)
@@ -110,6 +111,7 @@ export function photoTableFromRecords(records: Array<PhotoRecord | undefined>, o
     cols.sun_azimuth[i] = r.sun_azimuth ?? NaN
     cols.solar_longitude[i] = r.solar_longitude ?? NaN
     sequenceCodes[i] = sequences.code(r.sequence_id ?? '')
+    cols.date_received[i] = r.date_received ?? NaN
     codes.camera[i] = dicts.camera.code(r.camera)
     codes.sample_type[i] = dicts.sample_type.code(r.sample_type ?? '')
     codes.title[i] = dicts.title.code(r.title ?? '')

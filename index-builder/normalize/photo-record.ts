@@ -41,6 +41,8 @@ export interface PhotoRecord {
   sclk?: number
   /** The observation sequence the record states (a PDS label's SEQUENCE_ID), as written there. */
   sequence_id?: string
+  /** When the image reached Earth, ms since Unix epoch (UTC), as the record states it (NASA's `date_received`). */
+  date_received?: number
   /** Absolute image URLs by size. */
   images: { small?: string; medium?: string; large?: string; full?: string }
   title?: string

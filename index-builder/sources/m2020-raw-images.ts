@@ -62,6 +62,7 @@ export function readM2020RawImages(doc: unknown, ctx: ReadContext, idMismatch: (
       mast_azimuth: parseNumber(ext.mastAz),
       mast_elevation: parseNumber(ext.mastEl),
       sclk,
+      date_received: parseUtc(r.date_received),
       images,
       title: optionalText(r.title),
       caption: optionalText(r.caption),

@@ -46,6 +46,7 @@ export function readMruRecord(doc: unknown, ctx: ReadContext, idMismatch: (a: st
       mast_azimuth: parseNumber(r.mast_az),
       mast_elevation: parseNumber(r.mast_el),
       sclk: parseNumber(r.sclk),
+      date_received: parseUtc(r.date_received),
       images: imagesFromUrl(link),
       caption: optionalText(r.caption),
       credit: optionalText(r.credit),

@@ -53,6 +53,7 @@ export function readMslRawImageItems(doc: unknown, ctx: ReadContext, idMismatch:
       mast_azimuth: parseNumber(ext.mast_az),
       mast_elevation: parseNumber(ext.mast_el),
       sclk,
+      date_received: parseUtc(r.date_received),
       images: url ? { full: url } : {},
       title: optionalText(r.title),
       caption: optionalText(r.description),

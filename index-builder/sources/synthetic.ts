@@ -232,6 +232,8 @@ function photoTable(g: GenRows, onProgress?: SyntheticOptions['onProgress']): Ph
     lon: new Float64Array(n).fill(NaN),
     stereo_partner: new Int32Array(n).fill(-1),
     sequence: { codes: new Uint8Array(n), dict: [''] },
+    // NASA's downlink time is never invented: the synthetic catalogue states none.
+    date_received: new Float64Array(n).fill(NaN),
     image_dir: { codes: dirCodes, dict: dirs.dict },
     image_small: small.finish(),
     image_medium: medium.finish(),

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { PluginDeps } from '../../src/app-deps'
 import { ProblemError } from '../../src/http/problems'
-import { authenticate, BEARER_KEY_DETAIL, QUERY_KEY_DETAIL } from '../../src/keys/authenticate'
+import { authenticate, authenticateFeedToken, BEARER_KEY_DETAIL, QUERY_KEY_DETAIL } from '../../src/keys/authenticate'
 import { isV2Path } from '../../src/http/api-paths'
 import { CATCH_ALL_ROUTE } from '../../src/http/route-docs'
 import { urlFacts } from '../../src/http/url-facts'
@@ -75,9 +75,11 @@ export function authPlugin(deps: PluginDeps) {
     // The header, else the api_key query parameter where the matched route is declared to take
     // it (the v1 compatibility routes only): the one place a key is read.
     const header = request.headers.get('x-api-key') ?? (route !== undefined && deps.routes.lookup(request.method, route)?.keyInQuery ? queryApiKey(request.url) : null)
+    // Without a key, a feed route reads its feed token (src/keys/api-key.ts: a token, not the key).
+    const feedToken = (header === null || header === '') && route !== undefined && deps.routes.lookup(request.method, route)?.feedToken ? urlFacts(request.url).params().get('feed_token') : null
     // Only a refused key counts towards the throttle (not an unreachable key store: 503).
     const failed = (e: unknown): void | Promise<void> => {
-      if (!throttle.enabled || !header || !(e instanceof ProblemError && e.kind === 'unauthorized')) throw e
+      if (!throttle.enabled || !(header || feedToken) || !(e instanceof ProblemError && e.kind === 'unauthorized')) throw e
       // The peer of this connection (Bun's requestIP), asked only now: see PluginDeps.peer.
       const counted = throttleFailure(request, deps.peer?.(request))
       if (counted === undefined) throw e
@@ -87,7 +89,7 @@ export function authPlugin(deps: PluginDeps) {
     }
     let found: KeyRecord | Promise<KeyRecord>
     try {
-      found = authenticate(header, deps.keys)
+      found = feedToken ? authenticateFeedToken(feedToken, deps.keys) : authenticate(header, deps.keys)
     } catch (e) {
       return failed(e)
     }

@@ -105,7 +105,7 @@ export class Dashboard {
     if (!v.session) return this.#page(v, 200, pages.signInPage({ csrf: csrfToken(v.formSecret) }))
     const sealed = await this.#deps.keys.takeFlash(hashSecret(v.session.secret), this.#clock())
     const flash = sealed === undefined ? undefined : openFlash(sealed, v.session.secret)
-    return this.#page(v, 200, await this.#account(v, v.session.email, { shownKey: flash?.key, notice: flash?.notice }))
+    return this.#page(v, 200, await this.#account(v, v.session.email, { shownKey: flash?.key, shownFeedToken: flash?.feedToken, notice: flash?.notice }))
   }
 
   /** POST /dashboard/sign-in: e-mail a one-time link. The same answer whether or not the address has an account. */
@@ -196,7 +196,7 @@ export class Dashboard {
     if (form instanceof Response) return form
     const email = v.session.email
     const action = form.get('action')
-    if (action !== 'create' && action !== 'regenerate' && action !== 'revoke') return this.#page(v, 400, pages.messagePage('Unknown action', 'The action must be create, regenerate or revoke.'))
+    if (action !== 'create' && action !== 'regenerate' && action !== 'revoke' && action !== 'feed-token') return this.#page(v, 400, pages.messagePage('Unknown action', 'The action must be create, regenerate, revoke or feed-token.'))
     const keys = this.#deps.keys
     // The page's state must still be the key's: a reloaded or resent form changes nothing (and never shows a key again).
     if (form.get('state') !== pages.keyState(await keys.keyOf(email))) {
@@ -207,6 +207,9 @@ export class Dashboard {
       if (action === 'create') {
         flash.key = await keys.create(email)
         flash.notice = 'Your key is created.'
+      } else if (action === 'feed-token') {
+        flash.feedToken = await keys.createFeedToken(email)
+        flash.notice = 'Your feed token is made: an earlier one no longer works.'
       } else if (action === 'regenerate') {
         flash.key = await keys.regenerate(email)
         flash.notice = 'Your key is regenerated: the previous key no longer works.'
@@ -246,7 +249,7 @@ export class Dashboard {
     return this.#page(v, 200, pages.deletedPage())
   }
 
-  async #account(v: Visit, email: string, o: { shownKey?: string; notice?: string; key?: KeyListing }): Promise<string> {
+  async #account(v: Visit, email: string, o: { shownKey?: string; shownFeedToken?: string; notice?: string; key?: KeyListing }): Promise<string> {
     const key = o.key ?? (await this.#deps.keys.keyOf(email))
     const { config, limits: counters } = this.#deps
     const limits = effectiveLimits({ id: key?.id ?? 0, email, limits: key?.limits ?? {} }, config)
@@ -254,7 +257,7 @@ export class Dashboard {
     const peeked = key ? await counters.peek(key.id, this.#clock()) : { hourCount: 0, dayCount: 0 }
     const inFlightOf = (counters as { inFlight?: (id: number) => number }).inFlight
     const usage = { ...peeked, inFlight: key && typeof inFlightOf === 'function' ? inFlightOf.call(counters, key.id) : undefined }
-    return pages.accountPage({ email, csrf: csrfToken(v.session?.secret ?? v.formSecret), key, limits, usage, shownKey: o.shownKey, notice: o.notice, apiBase: publicBase(config) })
+    return pages.accountPage({ email, csrf: csrfToken(v.session?.secret ?? v.formSecret), key, limits, usage, shownKey: o.shownKey, shownFeedToken: o.shownFeedToken, hasFeedToken: key?.status === 'active' && (await this.#deps.keys.hasFeedToken(email)), notice: o.notice, apiBase: publicBase(config) })
   }
 
   /** The form of a POST after the Origin and CSRF checks, or the 403/413/415 page. */

@@ -12,6 +12,8 @@ export interface Flash {
   notice: string
   /** A key value just created or regenerated. */
   key?: string
+  /** A feed token just made. */
+  feedToken?: string
 }
 
 /** How long a flash waits for its page: the redirect follows at once; a tab closed before it loses the key (regenerate again). */

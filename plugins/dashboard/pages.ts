@@ -121,6 +121,10 @@ export interface AccountView {
   usage: { hourCount: number; dayCount: number; inFlight?: number }
   /** A key value to show once (just created or regenerated). */
   shownKey?: string
+  /** A feed token to show once (just made), with a feed URL holding it. */
+  shownFeedToken?: string
+  /** The active key has a feed token (its value is never shown again). */
+  hasFeedToken?: boolean
   notice?: string
   /** The service's public origin, for the first request (the placeholder when none is configured). */
   apiBase: string
@@ -163,15 +167,32 @@ ${firstRequest(v.shownKey, v.apiBase)}`
     ? `<form method="post" action="/dashboard/key">${csrfField(v.csrf)}<input type="hidden" name="action" value="create"><input type="hidden" name="state" value="${state}"><button type="submit">Create my API key</button></form>`
     : `<form method="get" action="/dashboard/confirm" class="inline"><input type="hidden" name="action" value="regenerate"><button type="submit">${v.key.status === 'active' ? 'Regenerate' : 'Create a new key'}</button></form>
 ${v.key.status === 'active' ? `<form method="get" action="/dashboard/confirm" class="inline"><input type="hidden" name="action" value="revoke"><button type="submit">Revoke</button></form>` : ''}`
+  const feedUrl = v.shownFeedToken ? `${v.apiBase}/api/v2/photos/feed.atom?rovers=perseverance&feed_token=${v.shownFeedToken}` : ''
+  const shownFeed = v.shownFeedToken
+    ? `<section aria-labelledby="new-feed-token"><h2 id="new-feed-token">Your feed token</h2>
+<p class="notice" role="status">It is shown this once only. Put it in a feed URL as <code>feed_token=</code> for a feed reader, which cannot send headers; it stands for your key, counts against it, and ends when the key is regenerated or revoked.</p>
+<code class="key" id="feed-token">${esc(v.shownFeedToken)}</code>
+<button type="button" data-copy="feed-token" hidden>Copy</button>
+<p>New Perseverance photos as an Atom feed:</p>
+<pre id="feed-url">${esc(feedUrl)}</pre>
+<button type="button" data-copy="feed-url" hidden>Copy the feed URL</button></section>`
+    : ''
+  const feedActions = v.key?.status === 'active'
+    ? `<h2>Feeds</h2>
+<p id="feed-state">${v.hasFeedToken ? 'You have a feed token (shown once when made).' : 'No feed token yet.'} Feed readers follow <code>/api/v2/photos/feed.atom</code> or <code>feed.json</code> with it (<a href="/api/v2/docs">the API docs</a>).</p>
+<form method="post" action="/dashboard/key">${csrfField(v.csrf)}<input type="hidden" name="action" value="feed-token"><input type="hidden" name="state" value="${state}"><button type="submit">${v.hasFeedToken ? 'Replace my feed token' : 'Make a feed token'}</button></form>`
+    : ''
   const used = (n: number, of: number) => `${n.toLocaleString('en-US')} of ${of.toLocaleString('en-US')}`
   return layout(
     'Your API key',
     `${v.notice ? `<p class="notice" role="status">${esc(v.notice)}</p>` : ''}
 <p>Signed in as <strong>${esc(v.email)}</strong>.</p>
 ${shown}
+${shownFeed}
 <h2>Key</h2>
 <p id="key-state">${keyStatus(v.key)}</p>
 ${actions}
+${feedActions}
 <h2>Limits and use now</h2>
 <table><thead><tr><th scope="col">Limit</th><th scope="col">Used now</th></tr></thead><tbody>
 <tr><td>Per UTC hour</td><td id="use-hour">${used(v.usage.hourCount, v.limits.hourly)}</td></tr>
@@ -181,7 +202,7 @@ ${actions}
 <h2>Session</h2>
 <form method="post" action="/dashboard/sign-out" class="inline">${csrfField(v.csrf)}<button type="submit">Sign out</button></form>
 <form method="get" action="/dashboard/confirm" class="inline"><input type="hidden" name="action" value="delete"><button type="submit" class="danger">Delete my account</button></form>`,
-    Boolean(v.shownKey),
+    Boolean(v.shownKey || v.shownFeedToken),
   )
 }
 

@@ -21,7 +21,8 @@ const KEY_ENV = 'MARS_API_KEY'
 const q = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`
 
 function curl(ex: ExampleRequest, method: string, url: string): string {
-  const parts = ['curl', '--fail-with-body', '-sS']
+  // -N: print each event as it comes; a stream does not end by itself (--max-time ends it).
+  const parts = ex.stream ? ['curl', '-N', '--fail-with-body', '-sS', '--max-time', '30'] : ['curl', '--fail-with-body', '-sS']
   if (method !== 'GET') parts.push('-X', method)
   if (ex.keyed !== false) parts.push('-H', `"X-API-Key: $${KEY_ENV}"`)
   if (ex.body !== undefined) parts.push('-H', "'Content-Type: application/json'", '-d', `'${JSON.stringify(ex.body)}'`)
@@ -38,6 +39,10 @@ function fetchJs(ex: ExampleRequest, method: string, url: string, json: boolean)
   if (headers.length) init.push(`  headers: { ${headers.join(', ')} },`)
   if (ex.body !== undefined) init.push(`  body: JSON.stringify(${jsLiteral(ex.body)}),`)
   const call = init.length ? `await fetch(${q(url)}, {\n${init.join('\n')}\n})` : `await fetch(${q(url)})`
+  if (ex.stream) {
+    // A browser uses EventSource (docs/follow-new-photos.md); here, the first piece of the stream.
+    return [`const res = ${call}`, `if (!res.ok) throw new Error(\`\${res.status}: \${await res.text()}\`)`, 'const reader = res.body.getReader()', 'console.log(new TextDecoder().decode((await reader.read()).value))', 'await reader.cancel()'].join('\n')
+  }
   return [`const res = ${call}`, `if (!res.ok) throw new Error(\`\${res.status}: \${await res.text()}\`)`, json ? 'console.log(await res.json())' : 'console.log(await res.text())'].join('\n')
 }
 
@@ -76,7 +81,8 @@ function typedClient(ex: ExampleRequest, method: string, template: string, numer
   const opts: string[] = []
   if (params.length) opts.push(`params: { ${params.join(', ')} }`)
   if (ex.body !== undefined) opts.push(`body: ${jsLiteral(ex.body)}`)
-  if (!json) opts.push("parseAs: 'text'")
+  if (ex.stream) opts.push("parseAs: 'stream'")
+  else if (!json) opts.push("parseAs: 'text'")
   const call = `await mars.${method}(${q(template)}${opts.length ? `, { ${opts.join(', ')} }` : ''})`
   return [
     "import createClient from 'openapi-fetch'",
@@ -85,7 +91,9 @@ function typedClient(ex: ExampleRequest, method: string, template: string, numer
     `const mars = createClient<paths>({ baseUrl: '${EXAMPLE_ORIGIN}', headers: { 'X-API-Key': process.env.${KEY_ENV}! } })`,
     `const { data, error } = ${call}`,
     'if (error) throw new Error(JSON.stringify(error)) // a typed problem document',
-    'console.log(data)',
+    ...(ex.stream
+      ? ['const reader = data!.getReader() // Server-Sent Events: the first piece, then stop', 'console.log(new TextDecoder().decode((await reader.read()).value))', 'await reader.cancel()']
+      : ['console.log(data)']),
   ].join('\n')
 }
 
@@ -103,7 +111,8 @@ function python(ex: ExampleRequest, method: string, url: string, json: boolean):
     '',
     `req = urllib.request.Request(${args.join(',\n                             ')})`,
     'with urllib.request.urlopen(req) as res:',
-    json ? '    print(json.load(res))' : "    print(res.read().decode('utf-8'))",
+    // A stream does not end: its first line, then the connection closes.
+    ex.stream ? "    print(res.readline().decode('utf-8'))" : json ? '    print(json.load(res))' : "    print(res.read().decode('utf-8'))",
   ].join('\n')
 }
 

@@ -198,6 +198,8 @@ export function openApiDocument(routes: RouteDoc[], serverUrl: string, tagDescri
         '',
         '**Limits** per key: 10,000 requests per UTC hour, 100,000 per UTC day, 50 in flight. Every answered call counts, errors included; 304 answers, `/health` and refused (429) calls do not. `X-RateLimit-Limit`, `-Remaining` and `-Reset` describe the hourly window on every keyed answer.',
         '',
+        '**Bodies**: every success body is a JSON object with `data`, except the feeds of new photos (`/api/v2/photos/feed.atom`: an Atom document; `/api/v2/photos/feed.json`: a JSON Feed object) and the stream (`/api/v2/photos/stream`: Server-Sent Events), whose body is that format itself. The feeds also take `feed_token` (from the dashboard) in place of the key.',
+        '',
         '**Errors** are RFC 9457 problem documents. **Media types**: `application/json` by default; `text/json` or `text/plain` when `Accept` asks for them, for answers and errors alike.',
         '',
         '**Conditional requests**: GET answers carry a weak `ETag`; `If-None-Match` with a current tag (or `*`) gives 304 with no body.',

@@ -13,6 +13,8 @@ export interface ExampleRequest {
   keyed?: boolean
   /** The answer is an HTML page or a large document: the reference shows no answer, only the snippets. */
   noAnswer?: boolean
+  /** A stream that does not end (Server-Sent Events): the snippets read its first piece and stop. */
+  stream?: boolean
 }
 
 export const EXAMPLE_REQUESTS: Record<string, ExampleRequest> = {
@@ -21,6 +23,10 @@ export const EXAMPLE_REQUESTS: Record<string, ExampleRequest> = {
   'GET /api/v2/photos/{id}/related': { url: '/api/v2/photos/1274797/related?fields=nasa_id,sol&radius_m=20' },
   'POST /api/v2/photos/batch': { url: '/api/v2/photos/batch?fields=sol,earth_date', body: { ids: [103383, 397371, 2000000000] } },
   'GET /api/v2/photos/stats': { url: '/api/v2/photos/stats?group_by=rover' },
+  // The feeds carry added_at, which is each index's own publish time: no recorded answer.
+  'GET /api/v2/photos/feed.atom': { url: '/api/v2/photos/feed.atom?rovers=perseverance&cameras=MCZ_LEFT', noAnswer: true },
+  'GET /api/v2/photos/feed.json': { url: '/api/v2/photos/feed.json?rovers=perseverance&cameras=MCZ_LEFT', noAnswer: true },
+  'GET /api/v2/photos/stream': { url: '/api/v2/photos/stream?rovers=perseverance', noAnswer: true, stream: true },
   'GET /api/v2/photos/export': { url: '/api/v2/photos/export?rovers=spirit&format=csv&max_rows=3&fields=sol,earth_date' },
   'GET /api/v2/rovers': { url: '/api/v2/rovers' },
   'GET /api/v2/rovers/{slug}': { url: '/api/v2/rovers/spirit' },

@@ -1,3 +1,4 @@
+import { isCredentialParam } from './request-key'
 import type { Config } from '../config'
 import { urlFacts } from './url-facts'
 
@@ -36,11 +37,11 @@ function firstToken(v: string | null): string | undefined {
 /**
  * Absolute link to `path` keeping every query parameter of `params` in order, with `set`
  * overriding or adding values (undefined removes a parameter). `api_key` (any case) is never
- * carried over: a key sent in the URL must not come back in an answer (decisions.md, Keys in the URL).
+ * carried over, nor `feed_token` (isCredentialParam): a credential sent in the URL must not come back in an answer (decisions.md, Keys in the URL).
  */
 export function link(base: string, path: string, params: URLSearchParams, set: Record<string, string | number | undefined> = {}): string {
   const out = new URLSearchParams()
-  for (const [k, v] of params) if (!(k in set) && k.toLowerCase() !== 'api_key') out.append(k, v)
+  for (const [k, v] of params) if (!(k in set) && !isCredentialParam(k)) out.append(k, v)
   for (const [k, v] of Object.entries(set)) if (v !== undefined) out.set(k, String(v))
   const qs = out.toString()
   return qs ? `${base}${path}?${qs}` : `${base}${path}`

@@ -16,8 +16,18 @@
  */
 export function requestKey(method: string, path: string, params: URLSearchParams): string {
   let q = ''
-  for (const [k, v] of params) if (k.toLowerCase() !== 'api_key') q += (q === '' ? '?' : '&') + encodeURIComponent(k) + '=' + encodeURIComponent(v)
+  for (const [k, v] of params) if (!isCredentialParam(k)) q += (q === '' ? '?' : '&') + encodeURIComponent(k) + '=' + encodeURIComponent(v)
   return method.toUpperCase() + ' ' + path + q
+}
+
+/**
+ * Query parameters that carry a credential: `api_key` (v1) and `feed_token` (the feeds), in any
+ * case. Neither decides an answer, so neither is part of a request key, and links never carry
+ * them back (links.ts): a credential must not sit in a cache entry's name or in an answer.
+ */
+export function isCredentialParam(name: string): boolean {
+  const l = name.toLowerCase()
+  return l === 'api_key' || l === 'feed_token'
 }
 
 /**

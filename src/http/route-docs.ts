@@ -29,6 +29,11 @@ export interface RouteDoc {
   operationId?: string
   /** false for routes that need no X-API-Key (health, the OpenAPI document and its page). Default true. */
   keyed?: boolean
+  /**
+   * Without X-API-Key, the `feed_token` query parameter (a token the dashboard makes, standing for
+   * the key) is read instead: the feed routes, whose clients cannot send headers.
+   */
+  feedToken?: boolean
   /** The key may also come as the `api_key` query parameter (the v1 compatibility routes only). */
   keyInQuery?: boolean
   /**

@@ -24,3 +24,19 @@ export function isWellFormedKey(value: string): boolean {
 export function hashKey(key: string): string {
   return Bun.SHA256.hash(key, 'hex') as string
 }
+
+/**
+ * Feed tokens (`mv_feed_` + 40 hex, 20 crypto-random bytes): what a feed reader sends as
+ * `feed_token=` in a feed URL instead of the key. Not the key and not derived from it, so a feed
+ * URL shared or logged somewhere gives no access beyond the feeds; stored only as SHA-256.
+ */
+export const FEED_TOKEN_PREFIX = 'mv_feed_'
+const FEED_TOKEN_PATTERN = /^mv_feed_[0-9a-f]{40}$/
+
+export function generateFeedToken(): string {
+  return FEED_TOKEN_PREFIX + Buffer.from(crypto.getRandomValues(new Uint8Array(20))).toString('hex')
+}
+
+export function isWellFormedFeedToken(value: string): boolean {
+  return value.length === 48 && FEED_TOKEN_PATTERN.test(value)
+}

@@ -21,6 +21,21 @@ export function authenticate(headerValue: string | null, keys: Pick<KeyDirectory
   return found(record)
 }
 
+/** A feed token that answers for no active key. */
+export const INVALID_FEED_TOKEN_DETAIL = 'The feed token is invalid: a feed token ends when its key is regenerated or revoked. Make a new one in the dashboard.'
+
+/** The key record a `feed_token` answers for, or the 401 to send (feed routes only). */
+export function authenticateFeedToken(token: string, keys: Pick<KeyDirectory, 'lookupFeedToken'>): KeyRecord | Promise<KeyRecord> {
+  const record = keys.lookupFeedToken(token)
+  if (record instanceof Promise) return record.then(foundFeed, unreachable)
+  return foundFeed(record)
+}
+
+function foundFeed(record: KeyRecord | undefined): KeyRecord {
+  if (!record) throw new ProblemError('unauthorized', INVALID_FEED_TOKEN_DETAIL)
+  return record
+}
+
 function found(record: KeyRecord | undefined): KeyRecord {
   if (!record) throw new ProblemError('unauthorized', INVALID_KEY_DETAIL)
   return record

@@ -111,6 +111,15 @@ export interface KeyDirectory {
   list(): MaybePromise<KeyListing[]>
   /** The key of one address, or undefined when it has none. */
   keyOf(email: string): MaybePromise<KeyListing | undefined>
+  /**
+   * A new feed token for the active key of `email` (replacing any earlier one, which stops
+   * working); the value is returned once and never stored. Refused without an active key.
+   */
+  createFeedToken(email: string): MaybePromise<string>
+  /** The active key record a feed token answers for, or undefined (bad format, unknown, ended, key revoked). */
+  lookupFeedToken(token: string): MaybePromise<KeyRecord | undefined>
+  /** Whether `email` has a feed token (never its value). */
+  hasFeedToken(email: string): MaybePromise<boolean>
   /** Erases the account: its key (which stops working), its sessions and its sign-in links. */
   deleteAccount(email: string): MaybePromise<void>
 

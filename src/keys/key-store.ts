@@ -1,10 +1,10 @@
 import { Database } from 'bun:sqlite'
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { generateKey, hashKey, isWellFormedKey } from './api-key'
+import { generateFeedToken, generateKey, hashKey, isWellFormedFeedToken, isWellFormedKey } from './api-key'
 import { KeyStoreError, ownerEmail as normaliseEmail, type KeyDirectory, type KeyLimits, type KeyListing, type KeyRecord, type SessionRecord, type SignInIssue, type SignInLimits } from './key-directory'
 import { KeyLookupCache } from './lookup-cache'
-import { KEY_COLUMNS, SQLITE_SCHEMA, toListing, type KeyRow as Row } from './key-schema'
+import { FEED_KEY_COLUMNS, KEY_COLUMNS, SQLITE_SCHEMA, toListing, toRecord, type KeyRow as Row } from './key-schema'
 import { SqliteSignIns } from './sqlite-sign-ins'
 
 export type { KeyLimits, KeyRecord, KeyListing } from './key-directory'
@@ -121,6 +121,7 @@ export class KeyStore implements KeyDirectory {
         .query(`UPDATE api_keys SET key_hash = ?, status = 'active', updated_at = ? WHERE email = ?`)
         .run(hashKey(key), new Date().toISOString(), owner)
       if (r.changes === 0) throw new KeyStoreError(`no key for ${owner}; use "create"`)
+      this.#db.query(`DELETE FROM feed_tokens WHERE email = ?`).run(owner)
     })
     return key
   }
@@ -131,6 +132,7 @@ export class KeyStore implements KeyDirectory {
     this.#change(() => {
       const r = this.#db.query(`UPDATE api_keys SET status = 'revoked', updated_at = ? WHERE email = ?`).run(new Date().toISOString(), owner)
       if (r.changes === 0) throw new KeyStoreError(`no key for ${owner}`)
+      this.#db.query(`DELETE FROM feed_tokens WHERE email = ?`).run(owner)
     })
   }
 
@@ -165,10 +167,36 @@ export class KeyStore implements KeyDirectory {
     return row ? toListing(row) : undefined
   }
 
+  createFeedToken(email: string): string {
+    const owner = normaliseEmail(email)
+    const token = generateFeedToken()
+    this.#change(() => {
+      const active = this.#db.query(`SELECT 1 FROM api_keys WHERE email = ? AND status = 'active'`).get(owner)
+      if (!active) throw new KeyStoreError(`${owner} has no active key; a feed token answers for one`)
+      this.#db.query(`DELETE FROM feed_tokens WHERE email = ?`).run(owner)
+      this.#db.query(`INSERT INTO feed_tokens (token_hash, email, created_at) VALUES (?, ?, ?)`).run(hashKey(token), owner, new Date().toISOString())
+    })
+    return token
+  }
+
+  // Not cached: feed readers poll minutes apart and are answered 304 mostly; one indexed query each.
+  lookupFeedToken(token: string): KeyRecord | undefined {
+    if (!isWellFormedFeedToken(token)) return undefined
+    const row = this.#db
+      .query<Row, [string]>(`SELECT ${FEED_KEY_COLUMNS} FROM feed_tokens f JOIN api_keys k ON k.email = f.email WHERE f.token_hash = ? AND k.status = 'active'`)
+      .get(hashKey(token))
+    return row ? toRecord(row) : undefined
+  }
+
+  hasFeedToken(email: string): boolean {
+    return !!this.#db.query(`SELECT 1 FROM feed_tokens WHERE email = ?`).get(normaliseEmail(email))
+  }
+
   deleteAccount(email: string): void {
     const owner = normaliseEmail(email)
     this.#change(() => {
       this.#db.query(`DELETE FROM api_keys WHERE email = ?`).run(owner)
+      this.#db.query(`DELETE FROM feed_tokens WHERE email = ?`).run(owner)
       this.#signIns.forget(owner)
     })
   }

@@ -1,6 +1,6 @@
 import { SQL } from 'bun'
 import { redactUrl } from '../redact-url'
-import { generateKey, hashKey, isWellFormedKey } from './api-key'
+import { generateFeedToken, generateKey, hashKey, isWellFormedFeedToken, isWellFormedKey } from './api-key'
 import {
   KeyStoreError,
   ownerEmail as normaliseEmail,
@@ -15,7 +15,7 @@ import {
   type SignInLimits,
 } from './key-directory'
 import { KeyLookupCache } from './lookup-cache'
-import { KEY_COLUMNS, POSTGRES_SCHEMA, toListing, type KeyRow } from './key-schema'
+import { FEED_KEY_COLUMNS, KEY_COLUMNS, POSTGRES_SCHEMA, toListing, toRecord, type KeyRow } from './key-schema'
 
 export interface PgKeyStoreOptions {
   /** Lifetime of cached lookups (hits and misses), ms: the bound when the generation poll cannot reach the server. */
@@ -114,6 +114,7 @@ export class PgKeyStore implements KeyDirectory {
     await this.#change(async (tx) => {
       const r = await tx.unsafe(`UPDATE api_keys SET key_hash = $1, status = 'active', updated_at = $2 WHERE email = $3 RETURNING id`, [hashKey(key), new Date().toISOString(), owner])
       if (r.length === 0) throw new KeyStoreError(`no key for ${owner}; use "create"`)
+      await tx.unsafe(`DELETE FROM feed_tokens WHERE email = $1`, [owner])
     }, owner)
     return key
   }
@@ -123,6 +124,7 @@ export class PgKeyStore implements KeyDirectory {
     await this.#change(async (tx) => {
       const r = await tx.unsafe(`UPDATE api_keys SET status = 'revoked', updated_at = $1 WHERE email = $2 RETURNING id`, [new Date().toISOString(), owner])
       if (r.length === 0) throw new KeyStoreError(`no key for ${owner}`)
+      await tx.unsafe(`DELETE FROM feed_tokens WHERE email = $1`, [owner])
     }, owner)
   }
 
@@ -153,10 +155,38 @@ export class PgKeyStore implements KeyDirectory {
     return rows[0] ? (toListing(rows[0]) as KeyListing) : undefined
   }
 
+  async createFeedToken(email: string): Promise<string> {
+    const owner = normaliseEmail(email)
+    const token = generateFeedToken()
+    await this.#change(async (tx) => {
+      const active = await tx.unsafe(`SELECT 1 FROM api_keys WHERE email = $1 AND status = 'active'`, [owner])
+      if (!active.length) throw new KeyStoreError(`${owner} has no active key; a feed token answers for one`)
+      await tx.unsafe(`DELETE FROM feed_tokens WHERE email = $1`, [owner])
+      await tx.unsafe(`INSERT INTO feed_tokens (token_hash, email, created_at) VALUES ($1, $2, $3)`, [hashKey(token), owner, new Date().toISOString()])
+    }, owner)
+    return token
+  }
+
+  // Not cached: feed readers poll minutes apart and are answered 304 mostly; one indexed query each,
+  // so a token ended on one instance stops at once on every other.
+  async lookupFeedToken(token: string): Promise<KeyRecord | undefined> {
+    if (!isWellFormedFeedToken(token)) return undefined
+    const rows = (await this.#sql.unsafe(
+      `SELECT ${FEED_KEY_COLUMNS} FROM feed_tokens f JOIN api_keys k ON k.email = f.email WHERE f.token_hash = $1 AND k.status = 'active'`,
+      [hashKey(token)],
+    )) as KeyRow[]
+    return rows[0] ? toRecord(rows[0]) : undefined
+  }
+
+  async hasFeedToken(email: string): Promise<boolean> {
+    return ((await this.#sql.unsafe(`SELECT 1 FROM feed_tokens WHERE email = $1`, [normaliseEmail(email)])) as unknown[]).length > 0
+  }
+
   async deleteAccount(email: string): Promise<void> {
     const owner = normaliseEmail(email)
     await this.#change(async (tx) => {
       await tx.unsafe(`DELETE FROM api_keys WHERE email = $1`, [owner])
+      await tx.unsafe(`DELETE FROM feed_tokens WHERE email = $1`, [owner])
       await tx.unsafe(`DELETE FROM sessions WHERE email = $1`, [owner])
       await tx.unsafe(`DELETE FROM session_flashes WHERE email = $1`, [owner])
       await tx.unsafe(`DELETE FROM sign_in_links WHERE email = $1`, [owner])

@@ -57,6 +57,9 @@ export interface PhotoFilters {
   sequence?: string
   /** Taken within `radiusM` metres (great circle) of a position; photos without a position never pass. */
   near?: NearCircle
+  /** ms since the Unix epoch, inclusive (the parser turns `since` into its next millisecond). */
+  addedAt?: FloatRange
+  dateReceived?: FloatRange
 }
 
 /** A circle on the Mars sphere: planetocentric latitude, east longitude (degrees), radius in metres. */
@@ -226,6 +229,8 @@ export function compileFilters(p: PhotoColumns, folded: Utf8Column, f: PhotoFilt
     byName.set('sequence', codeSet(p.sequence.codes, allowed))
   }
   if (f.near) byName.set('near', nearCircle(p.lat, p.lon, f.near))
+  if (f.addedAt && p.added_at) float('addedAt', p.added_at, f.addedAt)
+  float('dateReceived', p.date_received, f.dateReceived)
   return { byName, empty }
 }
 

@@ -13,15 +13,25 @@ export const ATTRIBUTES = [
   'sample_type', 'title', 'caption', 'credit', 'location', 'telemetry',
   'sun', 'solar_longitude',
 ] as const
-export type Attribute = (typeof ATTRIBUTES)[number]
+/**
+ * Attributes beyond the interface's Photo table (decisions.md, Envelopes and resources): never in
+ * the default output nor in `minimal` … `scientific`; `complete` and `fields` by name bring them.
+ */
+export const EXTRA_ATTRIBUTES = [
+  'date_received',
+  'added_at',
+] as const
+export type Attribute = (typeof ATTRIBUTES)[number] | (typeof EXTRA_ATTRIBUTES)[number]
 
-export const A = Object.fromEntries(ATTRIBUTES.map((a, i) => [a, 1 << i])) as Record<Attribute, number>
+export const A = Object.fromEntries([...ATTRIBUTES, ...EXTRA_ATTRIBUTES].map((a, i) => [a, 1 << i])) as Record<Attribute, number>
+/** The interface's attributes: the default output. */
 export const ALL_ATTRIBUTES = (1 << ATTRIBUTES.length) - 1
 /**
  * Attributes beyond the interface's Photo table: never in the default output nor in `minimal` …
  * `scientific`; they come with `complete` and by name in `fields` (decisions.md, Added 2026-11-28).
  */
 export const BEYOND_INTERFACE = A.sun | A.solar_longitude
+const EXTRA = EXTRA_ATTRIBUTES.reduce((m, a) => m | A[a], 0)
 
 export const IMAGE_SIZES = ['small', 'medium', 'large', 'full'] as const
 export type ImageSize = (typeof IMAGE_SIZES)[number]
@@ -66,7 +76,7 @@ export const PRESET_SELECTION: Record<Preset, Selection> = {
   standard: { attrs: STANDARD, sizes: ALL_SIZES, singleImage: false, coordinates: false, raw: false },
   extended: { attrs: EXTENDED, sizes: ALL_SIZES, singleImage: false, coordinates: false, raw: false },
   scientific: { attrs: EXTENDED | A.telemetry, sizes: ALL_SIZES, singleImage: false, coordinates: true, raw: false },
-  complete: { attrs: ALL_ATTRIBUTES, sizes: ALL_SIZES, singleImage: false, coordinates: true, raw: true },
+  complete: { attrs: ALL_ATTRIBUTES | EXTRA, sizes: ALL_SIZES, singleImage: false, coordinates: true, raw: true },
 }
 
 /**
@@ -79,6 +89,7 @@ export const PRESET_SELECTION: Record<Preset, Selection> = {
  */
 export const FIELD_NAMES: Record<string, Partial<Selection>> = {
   ...Object.fromEntries(ATTRIBUTES.map((a) => [a, { attrs: A[a], sizes: a === 'images' ? ALL_SIZES : 0, coordinates: a === 'location' }])),
+  ...Object.fromEntries(EXTRA_ATTRIBUTES.map((a) => [a, { attrs: A[a] }])),
   id: {},
   created_at: {},
   img_src: { attrs: A.images, sizes: ALL_SIZES },

@@ -122,6 +122,8 @@ const KEY_TEXTS = {
   sunAzimuth: fragment(',"azimuth":'),
   solar_longitude: member('"solar_longitude":'),
   raw: fragment('"raw":'),
+  date_received: member('"date_received":"'),
+  added_at: member('"added_at":"'),
 }
 
 /**

@@ -161,6 +161,8 @@ function writeRow(f: PhotoFragments, sink: ByteSink, row: number, out: OutputSpe
       c = true
     }
   }
+  if (attrs & A.date_received && writeInstant(sink, c, K.date_received, p.date_received[row])) c = true
+  if (attrs & A.added_at && p.added_at && writeInstant(sink, c, K.added_at, p.added_at[row])) c = true
   if (out.raw) writeRaw(f, sink, c, row)
   if (related.open(sink, row)) {
     if (out.includeRover || out.includeCamera) {
@@ -178,6 +180,15 @@ function writeRow(f: PhotoFragments, sink: ByteSink, row: number, out: OutputSpe
   }
   sink.byte(0x7d) // end of attributes
   sink.byte(0x7d)
+}
+
+/** `"name":"<ISO time>"` unless the time is absent (NaN); true when written. */
+function writeInstant(sink: ByteSink, comma: boolean, name: [Buffer, Buffer], t: number): boolean {
+  if (!(Math.abs(t) <= 8.64e15)) return false
+  key(sink, comma ? name[1] : name[0])
+  writeIsoTime(sink, t)
+  sink.byte(0x22)
+  return true
 }
 
 /**

@@ -3,14 +3,14 @@ import { splitProductVersion } from '../catalog/nasa-id-form'
 import { CAMERAS } from '../catalog/cameras'
 import { ROVER_SLUGS, roverCode } from '../catalog/rovers'
 import { validationError, type ParamError } from '../http/problems'
-import { SORT_FIELDS, type SortField } from '../store/access-paths'
+import { PUBLIC_SORT_FIELDS as SORT_FIELDS, type SortField } from '../store/access-paths'
 import type { Store } from '../store/store'
 import type { FloatRange, IntRange, PhotoFilters } from './filters'
 import { DISTANCE_SORT_PATTERN, NEAR_PARAMS, parseNear, SEQUENCE_PARAM, STEREO_PARAM } from './related-params'
 import { DEFAULT_SORT, type SortKey } from './order'
 import {
   INT32_MAX, PAGE_PARAM, PER_PAGE_PARAM, ROVERS_PARAM, SOL_MAX_PARAM, SOL_MIN_PARAM, boolParam, checkRange, dateParam, echo,
-  firstValues, intParam, listParam, listPattern, MAX_SCALAR_LENGTH, numberParam, rawParam, readParam, readPaging, splitList, type Paging, type ParamSpec,
+  firstValues, instantParam, intParam, listParam, listPattern, MAX_SCALAR_LENGTH, numberParam, rawParam, readParam, readPaging, splitList, type Paging, type ParamSpec,
 } from './param-parsers'
 import { ATTRIBUTES, FIELD_NAMES, IMAGE_SIZES, PRESETS, outputSpec, type ImageSize, type OutputSpec, type Preset } from './photo-fields'
 
@@ -82,6 +82,12 @@ const SUN_EL_MIN = numberParam('sun_elevation_min', -90, 90, 'Minimum sun elevat
 const SUN_EL_MAX = numberParam('sun_elevation_max', -90, 90, 'Maximum sun elevation at capture in degrees, inclusive.')
 const IMAGE_SIZES_PARAM = listParam('image_sizes', IMAGE_SIZES, (s) => s.toLowerCase(), 'Image sizes to include (default all the rover has).') as ParamSpec<ImageSize[]>
 const EXCLUDE_IMAGES = boolParam('exclude_images', 'true: leave image URLs out (metadata only). Wins over image_sizes.')
+// The arrival times (docs/follow-new-photos.md): `since` exclusive, `before` inclusive, so
+// consecutive windows [a, b], (b, c] never share or miss a photo.
+const ADDED_SINCE = instantParam('added_since', 'Only photos this service first published after this instant (exclusive): an RFC 3339 date-time with an offset, e.g. 2024-05-01T12:00:00Z.')
+const ADDED_BEFORE = instantParam('added_before', 'Only photos first published at or before this instant (inclusive), RFC 3339 date-time.')
+const RECEIVED_SINCE = instantParam('received_since', "Only photos NASA's records say reached Earth after this instant (exclusive); photos without a stated date_received never match. RFC 3339 date-time.")
+const RECEIVED_BEFORE = instantParam('received_before', 'Only photos NASA\'s records say reached Earth at or before this instant (inclusive), RFC 3339 date-time.')
 
 /** Every photo-list parameter in the interface's order (the OpenAPI document lists them so). */
 export const PHOTO_PARAMS: ParamSpec<unknown>[] = [
@@ -91,6 +97,7 @@ export const PHOTO_PARAMS: ParamSpec<unknown>[] = [
   ASPECT_RATIO_MIN, ASPECT_RATIO_MAX, MAST_EL_MIN, MAST_EL_MAX, MAST_AZ_MIN, MAST_AZ_MAX, IMAGE_SIZES_PARAM, EXCLUDE_IMAGES,
   SUN_EL_MIN, SUN_EL_MAX,
   STEREO_PARAM, SEQUENCE_PARAM, ...NEAR_PARAMS,
+  ADDED_SINCE, ADDED_BEFORE, RECEIVED_SINCE, RECEIVED_BEFORE,
 ] as ParamSpec<unknown>[]
 
 /** TypeBox object of query parameters (all optional) for route documentation. */
@@ -247,6 +254,16 @@ export function parsePhotoQuery(query: URLSearchParams, store: Store, extra: Par
   const sequence = readParam(params, SEQUENCE_PARAM, errors)
   if (sequence !== undefined) filters.sequence = sequence
   if (near.circle) filters.near = near.circle
+  // arrival times: ms are whole numbers, so "after T" is ">= floor(T) + 1" and "at or before T" "<= floor(T)"
+  const instants = (since: ParamSpec<number>, before: ParamSpec<number>): FloatRange | undefined => {
+    const s = readParam(params, since, errors)
+    const b = readParam(params, before, errors)
+    if (s === undefined && b === undefined) return undefined
+    if (s !== undefined && b !== undefined && s > b) errors.push({ parameter: since.name, message: `must not be later than ${before.name}` })
+    return { lo: s === undefined ? -Infinity : Math.floor(s) + 1, hi: b === undefined ? Infinity : Math.floor(b) }
+  }
+  filters.addedAt = instants(ADDED_SINCE, ADDED_BEFORE)
+  filters.dateReceived = instants(RECEIVED_SINCE, RECEIVED_BEFORE)
 
   const nasa = rawParam(params, 'nasa_id')
   // A whole Perseverance id written with its product version finds the photo served without it.

@@ -40,6 +40,8 @@ export function sortValue(p: PhotoColumns, field: SortField, row: number): SortV
     case 'mast_azimuth': return finite(p.mast_azimuth[row])
     case 'mast_elevation': return finite(p.mast_elevation[row])
     case 'sun_elevation': return finite(p.sun_elevation[row])
+    case 'added_at': return p.added_at ? finite(p.added_at[row]) : null
+    case 'date_received': return finite(p.date_received[row])
   }
 }
 

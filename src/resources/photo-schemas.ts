@@ -58,12 +58,14 @@ const PhotoAttributes = Type.Object(
       ),
     ),
     solar_longitude: Type.Optional(Type.Number({ description: 'Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`.' })),
+    date_received: Type.Optional(Type.String({ format: 'date-time', description: "When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`." })),
+    added_at: Type.Optional(Type.String({ format: 'date-time', description: 'When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.' })),
     raw: Type.Optional(Type.Unknown({ description: 'The source record as NASA published it (`complete` preset only)' })),
   },
   {
     ...closed,
     description:
-      'Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw. Without `fields` or `field_set` every attribute the photo has is written (no raw).',
+      'Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw).',
   },
 )
 

@@ -39,9 +39,18 @@ export const SORT_FIELDS = [
   'site', 'drive', 'width', 'height', 'mast_azimuth', 'mast_elevation',
   'sun_elevation',
 ] as const
-export type SortField = (typeof SORT_FIELDS)[number]
+/**
+ * Sortable times whose paths are not in the file: `added_at` comes from the arrival ledger (not
+ * part of the content), `date_received` sits beside it; both are made per snapshot on first use
+ * (src/ledger/arrival-sorts.ts) and read through `perm`, `rank` and `meta.distinct` like the rest.
+ */
+export const ARRIVAL_SORT_FIELDS = ['added_at', 'date_received'] as const
+/** Every field a request may sort by (the `sort` parameter). */
+export const PUBLIC_SORT_FIELDS = [...SORT_FIELDS, ...ARRIVAL_SORT_FIELDS] as const
+export type SortField = (typeof PUBLIC_SORT_FIELDS)[number]
 /** Sortable fields with a rank column (id is its own rank). */
 export type RankedField = Exclude<SortField, 'id'>
+/** The ranked fields of the file (the arrival times are made at load). */
 export const RANKED_FIELDS = SORT_FIELDS.filter((f) => f !== 'id') as RankedField[]
 
 export type RankArray = Uint8Array | Uint16Array | Int32Array

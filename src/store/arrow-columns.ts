@@ -9,11 +9,18 @@ import { IndexLoadError } from './index-load-error'
  * its ColumnLayout. The typed arrays are views over the file's buffers (no copy, no per-row
  * object); only dictionaries become string arrays. Anything unexpected is an IndexLoadError.
  */
+/** Columns an index built before they existed lacks: loaded as all absent (NaN) instead of refused. */
+const ABSENT_IN_OLDER = new Set(['date_received'])
+
 export function columnsFromTable(file: string, table: Table, layout: ColumnLayout, rows: number): Record<string, unknown> {
   if (table.numRows !== rows) throw new IndexLoadError(file, `holds ${table.numRows} rows, the manifest says ${rows}`)
   const out: Record<string, unknown> = { length: rows }
   for (const [name, kind] of layout) {
     const field = table.schema.fields.find((f) => f.name === name)
+    if (!field && kind === 'f64' && ABSENT_IN_OLDER.has(name)) {
+      Object.assign(out, { [name]: new Float64Array(rows).fill(NaN) })
+      continue
+    }
     if (!field) throw new IndexLoadError(file, `column "${name}" is missing`)
     const chunks = (table.getChild(name)?.data ?? []) as Data[]
     if (chunks.length > 1) throw new IndexLoadError(file, `column "${name}" is split into ${chunks.length} record batches (expected 1)`)

@@ -45,6 +45,7 @@ export const PHOTO_LAYOUT: ColumnLayout = [
   ['sun_elevation', 'f32'],
   ['sun_azimuth', 'f32'],
   ['solar_longitude', 'f32'],
+  ['date_received', 'f64'],
   ['image_dir', 'dict'],
   ['image_small', 'utf8'],
   ['image_medium', 'utf8'],

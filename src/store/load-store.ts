@@ -9,6 +9,8 @@ import { IndexLoadError } from './index-load-error'
 import { FILES, type JourneyStopColumns, type LocationColumns, type Manifest, type PanoramaColumns, type PhotoColumns, type SolManifestColumns, type TraverseColumns } from './schema'
 import type { Store } from './store'
 import { ROVER_SLUGS } from '../catalog/rovers'
+import { addArrivalSorts } from '../ledger/arrival-sorts'
+import { loadArrivals, type Arrivals } from '../ledger/arrivals'
 
 /**
  * Loads one index into an immutable Store snapshot (schema.ts):
@@ -72,6 +74,17 @@ export async function loadStore(indexDir: string, opts: LoadOptions = {}): Promi
     throw new IndexLoadError(join(dir, FILES.accessPaths), e instanceof Error ? e.message : String(e))
   }
 
+  // The arrival ledger travels with the version folder (src/ledger/ledger-file.ts).
+  let arrivals: Arrivals
+  try {
+    arrivals = loadArrivals(dir, manifest, photos, paths)
+  } catch (e) {
+    if (e instanceof IndexLoadError) throw e
+    throw new IndexLoadError(join(dir, 'ledger.arrow'), e instanceof Error ? e.message : String(e))
+  }
+  photos.added_at = arrivals.addedAt
+  addArrivalSorts(paths, { added_at: arrivals.addedAt, date_received: photos.date_received })
+
   for (const t of [photos, locations, panoramas, solManifest, traverses, journeyStops] as object[]) Object.freeze(t)
   return Object.freeze({
     dir,
@@ -86,6 +99,7 @@ export async function loadStore(indexDir: string, opts: LoadOptions = {}): Promi
     traverses,
     journeyStops,
     paths,
+    arrivals,
     loadMs: performance.now() - started,
   })
 }

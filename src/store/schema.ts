@@ -76,6 +76,7 @@ export interface PhotoColumns {
   sun_elevation: Float32Array    // Arrow Float32 degrees above the local horizon (stated, else Mars24), NaN unknown
   sun_azimuth: Float32Array      // Arrow Float32 degrees from north, clockwise, NaN unknown
   solar_longitude: Float32Array  // Arrow Float32 areocentric solar longitude Ls in degrees, NaN unknown
+  date_received: Float64Array    // Arrow Float64: ms since Unix epoch, when the image reached Earth as NASA's records state it; NaN unstated (absent in older indexes: all NaN)
   image_dir: DictColumn          // Arrow Dictionary: URL prefix up to and including the last '/', shared by all sizes of a photo
   image_small: Utf8Column        // Arrow Utf8: file name after image_dir; "" absent
   image_medium: Utf8Column
@@ -85,6 +86,8 @@ export interface PhotoColumns {
   caption: DictColumn            // Arrow Dictionary, "" absent
   credit: DictColumn             // Arrow Dictionary, "" absent
   raw: Utf8Column                // Arrow Utf8: the source record as JSON text (real sources only); "" absent
+  /** Not in photos.arrow: ms since the Unix epoch the photo was first published here, set at load from the ledger (src/ledger/arrivals.ts). */
+  added_at?: Float64Array
 }
 
 /** One row per (rover, site, drive) that photos visited, ordered by rover code then first_sol (decisions.md). */

@@ -1,5 +1,6 @@
 import type { JourneyStopColumns, LocationColumns, Manifest, PanoramaColumns, PhotoColumns, SolManifestColumns, TraverseColumns } from './schema'
 import type { AccessPaths } from './access-paths'
+import type { Arrivals } from '../ledger/arrivals'
 
 /**
  * One loaded index: an immutable snapshot. Nothing in it changes after load; a new index is a
@@ -28,6 +29,8 @@ export interface Store {
   journeyStops: JourneyStopColumns
   /** Precomputed access paths of the query engine (sort permutations, rover/sol ranges, id lookup). */
   paths: AccessPaths
+  /** The arrival ledger's view of these photos: added_at and ledger position per row (src/ledger/arrivals.ts). */
+  arrivals: Arrivals
   /** Milliseconds the load took. */
   loadMs: number
 }

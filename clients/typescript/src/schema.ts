@@ -363,26 +363,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v2/photos/{id}/related": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Photos related to one photo
-         * @description The other eye of its stereo pair, its observation sequence (the first photos in exposure order, the size, and the link to all of them) and the nearest photos taken on other sols within radius_m metres of where it was taken (default 50), nearest first with distance_m. A part the photo does not have is null. The list's output parameters (fields, field_set, include, image_sizes, exclude_images) shape every photo.
-         */
-        get: operations["getPhotosByIdRelated"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v2/photos/batch": {
         parameters: {
             query?: never;
@@ -429,6 +409,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/photos/feed.atom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Feed of new photos (Atom)
+         * @description An Atom feed (RFC 4287) of the 50 photos matching the photo filters that this service published last (newest added_at first, then id). Each entry: the photo's title, its image, its page on the API as id and link (stable across rebuilds). Send X-API-Key, or feed_token (from the dashboard) where a reader cannot send headers. ETag/If-None-Match and Last-Modified/If-Modified-Since make an unchanged feed a 304. Not an object with data: the body is the feed format itself.
+         */
+        get: operations["getPhotosFeedAtom"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/photos/feed.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Feed of new photos (JSON Feed)
+         * @description A JSON Feed 1.1 of the 50 photos matching the photo filters that this service published last (newest added_at first, then id). Each entry: the photo's title, its image, its page on the API as id and link (stable across rebuilds). Send X-API-Key, or feed_token (from the dashboard) where a reader cannot send headers. ETag/If-None-Match and Last-Modified/If-Modified-Since make an unchanged feed a 304. Not an object with data: the body is the feed format itself.
+         */
+        get: operations["getPhotosFeedJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/photos/stats": {
         parameters: {
             query?: never;
@@ -441,6 +461,26 @@ export interface paths {
          * @description Counts of the photos matching every photo filter, grouped by camera (default; camera name), rover (slug, with avg_per_sol) or sol (ascending, with the earliest earth_date). percentage to one decimal; period = earliest and latest earth_date of the matches.
          */
         get: operations["getPhotosStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/photos/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live stream of new photos (Server-Sent Events)
+         * @description text/event-stream. After each index reload, one `photo` event per new photo matching the photo filters (its JSON as in the list; the output parameters apply), with `id:` its position in the arrival ledger, the same on every worker and instance. Send `Last-Event-ID` (EventSource does on reconnect) to resume after that position without a gap or a repeat, also after a server restart; without it the stream starts with the next new photo. A comment line every 15 s keeps the connection open. The stream holds one in-flight slot while open and is charged one request per 100 photos delivered (seen in X-RateLimit-Remaining of the next answer); when the key's limit is reached an `end` event says so and the stream closes. At most STREAMS_PER_KEY (default 5) open streams per key: the next is a 429. Not an object with data.
+         */
+        get: operations["getPhotosStream"];
         put?: never;
         post?: never;
         delete?: never;
@@ -597,7 +637,7 @@ export interface paths {
         put?: never;
         /**
          * Model Context Protocol (Streamable HTTP, stateless, JSON answers): the catalogue as tools for assistants and agents
-         * @description Tools search_photos, get_photos, photo_stats, list_rovers, rover_manifest, rover_traverse, list_cameras, find_locations, find_panoramas, related_photos, each answering as the HTTP route it names; resources: this OpenAPI document and a guide. Each POST counts as one request, and each API request a tool makes counts as well. Protocol errors are JSON-RPC error bodies from the MCP transport (400 malformed message, 406 Accept without application/json and text/event-stream, 415 body not JSON); GET and DELETE are 405. See docs/mcp.md.
+         * @description Tools search_photos, get_photos, photo_stats, list_rovers, rover_manifest, rover_traverse, list_cameras, find_locations, find_panoramas, each answering as the HTTP route it names; resources: this OpenAPI document and a guide. Each POST counts as one request, and each API request a tool makes counts as well. Protocol errors are JSON-RPC error bodies from the MCP transport (400 malformed message, 406 Accept without application/json and text/event-stream, 415 body not JSON); GET and DELETE are 405. See docs/mcp.md.
          */
         post: operations["postMcp"];
         delete?: never;
@@ -3144,9 +3184,9 @@ export interface operations {
                 date_min?: string;
                 /** @description Maximum Earth date, inclusive, YYYY-MM-DD. */
                 date_max?: string;
-                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc (date_taken_utc ascending with sequence). Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation. Absent values sort last in both directions; id ascending is always the final tie-breaker. "distance" (alone, ascending) sorts by distance from the centre of near_photo or lat/lon. */
+                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation, added_at, date_received. Absent values sort last in both directions; id ascending is always the final tie-breaker. */
                 sort?: string;
-                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
+                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, date_received, added_at, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
                 fields?: string;
                 /** @description A preset (minimal, standard, extended, scientific, complete) or a comma-separated list of field names as for "fields". */
                 field_set?: string;
@@ -3206,18 +3246,14 @@ export interface operations {
                 image_sizes?: string;
                 /** @description true: leave image URLs out (metadata only). Wins over image_sizes. */
                 exclude_images?: boolean;
-                /** @description true: only photos that are one eye of a stereo pair (relationships.stereo names the other eye); false: only photos without a partner. */
-                stereo?: boolean;
-                /** @description One observation sequence, as relationships.sequence.id names it: <rover>-<sol>-<SEQUENCE>, e.g. curiosity-3027-TRAV00928 (case-insensitive). Lists its photos in exposure order (date_taken_utc ascending) unless sort is given. */
-                sequence?: string;
-                /** @description Centre of a "taken near here" search: the position of this photo (the waypoint of its site and drive). Needs radius_m; not with lat/lon. */
-                near_photo?: number;
-                /** @description Centre latitude of a "taken near here" search, planetocentric degrees -90 to 90. Needs lon and radius_m. */
-                lat?: number;
-                /** @description Centre longitude, degrees east 0 to 360. Needs lat and radius_m. */
-                lon?: number;
-                /** @description Keeps photos taken within this many metres (great circle on the Mars sphere of radius 3,389.5 km) of the centre, across every sol; photos without a known position never match. 1 to 5000. The drive-based location_radius is another thing. */
-                radius_m?: number;
+                /** @description Only photos this service first published after this instant (exclusive): an RFC 3339 date-time with an offset, e.g. 2024-05-01T12:00:00Z. */
+                added_since?: string;
+                /** @description Only photos first published at or before this instant (inclusive), RFC 3339 date-time. */
+                added_before?: string;
+                /** @description Only photos NASA's records say reached Earth after this instant (exclusive); photos without a stated date_received never match. RFC 3339 date-time. */
+                received_since?: string;
+                /** @description Only photos NASA's records say reached Earth at or before this instant (inclusive), RFC 3339 date-time. */
+                received_before?: string;
             };
             header?: never;
             path?: never;
@@ -3245,7 +3281,7 @@ export interface operations {
                             id: number;
                             /** @constant */
                             type: "photo";
-                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw. Without `fields` or `field_set` every attribute the photo has is written (no raw). */
+                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
                             attributes: {
                                 /** @description NASA image id */
                                 nasa_id?: string;
@@ -3290,25 +3326,21 @@ export interface operations {
                                     mast_azimuth?: number;
                                     mast_elevation?: number;
                                 };
+                                /**
+                                 * Format: date-time
+                                 * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                date_received?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                added_at?: string;
                                 /** @description The source record as NASA published it (`complete` preset only) */
                                 raw?: unknown;
                             };
-                            /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
+                            /** @description With `include=rover` and/or `include=camera` */
                             relationships?: {
-                                /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                stereo?: {
-                                    /** @description The photo of the other eye of the stereo pair */
-                                    id: number;
-                                    /** @constant */
-                                    type: "photo";
-                                };
-                                /** @description The observation sequence the photo belongs to */
-                                sequence?: {
-                                    /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                    id: string;
-                                    /** @description Photos of the sequence */
-                                    size: number;
-                                };
                                 rover?: {
                                     id: "curiosity" | "opportunity" | "perseverance" | "spirit";
                                     /** @constant */
@@ -3369,7 +3401,7 @@ export interface operations {
                             id: number;
                             /** @constant */
                             type: "photo";
-                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw. Without `fields` or `field_set` every attribute the photo has is written (no raw). */
+                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
                             attributes: {
                                 /** @description NASA image id */
                                 nasa_id?: string;
@@ -3414,25 +3446,21 @@ export interface operations {
                                     mast_azimuth?: number;
                                     mast_elevation?: number;
                                 };
+                                /**
+                                 * Format: date-time
+                                 * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                date_received?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                added_at?: string;
                                 /** @description The source record as NASA published it (`complete` preset only) */
                                 raw?: unknown;
                             };
-                            /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
+                            /** @description With `include=rover` and/or `include=camera` */
                             relationships?: {
-                                /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                stereo?: {
-                                    /** @description The photo of the other eye of the stereo pair */
-                                    id: number;
-                                    /** @constant */
-                                    type: "photo";
-                                };
-                                /** @description The observation sequence the photo belongs to */
-                                sequence?: {
-                                    /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                    id: string;
-                                    /** @description Photos of the sequence */
-                                    size: number;
-                                };
                                 rover?: {
                                     id: "curiosity" | "opportunity" | "perseverance" | "spirit";
                                     /** @constant */
@@ -3493,7 +3521,7 @@ export interface operations {
                             id: number;
                             /** @constant */
                             type: "photo";
-                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw. Without `fields` or `field_set` every attribute the photo has is written (no raw). */
+                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
                             attributes: {
                                 /** @description NASA image id */
                                 nasa_id?: string;
@@ -3538,25 +3566,21 @@ export interface operations {
                                     mast_azimuth?: number;
                                     mast_elevation?: number;
                                 };
+                                /**
+                                 * Format: date-time
+                                 * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                date_received?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                added_at?: string;
                                 /** @description The source record as NASA published it (`complete` preset only) */
                                 raw?: unknown;
                             };
-                            /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
+                            /** @description With `include=rover` and/or `include=camera` */
                             relationships?: {
-                                /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                stereo?: {
-                                    /** @description The photo of the other eye of the stereo pair */
-                                    id: number;
-                                    /** @constant */
-                                    type: "photo";
-                                };
-                                /** @description The observation sequence the photo belongs to */
-                                sequence?: {
-                                    /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                    id: string;
-                                    /** @description Photos of the sequence */
-                                    size: number;
-                                };
                                 rover?: {
                                     id: "curiosity" | "opportunity" | "perseverance" | "spirit";
                                     /** @constant */
@@ -3656,9 +3680,9 @@ export interface operations {
                 date_min?: string;
                 /** @description Maximum Earth date, inclusive, YYYY-MM-DD. */
                 date_max?: string;
-                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc (date_taken_utc ascending with sequence). Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation. Absent values sort last in both directions; id ascending is always the final tie-breaker. "distance" (alone, ascending) sorts by distance from the centre of near_photo or lat/lon. */
+                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation, added_at, date_received. Absent values sort last in both directions; id ascending is always the final tie-breaker. */
                 sort?: string;
-                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
+                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, date_received, added_at, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
                 fields?: string;
                 /** @description A preset (minimal, standard, extended, scientific, complete) or a comma-separated list of field names as for "fields". */
                 field_set?: string;
@@ -3718,18 +3742,14 @@ export interface operations {
                 image_sizes?: string;
                 /** @description true: leave image URLs out (metadata only). Wins over image_sizes. */
                 exclude_images?: boolean;
-                /** @description true: only photos that are one eye of a stereo pair (relationships.stereo names the other eye); false: only photos without a partner. */
-                stereo?: boolean;
-                /** @description One observation sequence, as relationships.sequence.id names it: <rover>-<sol>-<SEQUENCE>, e.g. curiosity-3027-TRAV00928 (case-insensitive). Lists its photos in exposure order (date_taken_utc ascending) unless sort is given. */
-                sequence?: string;
-                /** @description Centre of a "taken near here" search: the position of this photo (the waypoint of its site and drive). Needs radius_m; not with lat/lon. */
-                near_photo?: number;
-                /** @description Centre latitude of a "taken near here" search, planetocentric degrees -90 to 90. Needs lon and radius_m. */
-                lat?: number;
-                /** @description Centre longitude, degrees east 0 to 360. Needs lat and radius_m. */
-                lon?: number;
-                /** @description Keeps photos taken within this many metres (great circle on the Mars sphere of radius 3,389.5 km) of the centre, across every sol; photos without a known position never match. 1 to 5000. The drive-based location_radius is another thing. */
-                radius_m?: number;
+                /** @description Only photos this service first published after this instant (exclusive): an RFC 3339 date-time with an offset, e.g. 2024-05-01T12:00:00Z. */
+                added_since?: string;
+                /** @description Only photos first published at or before this instant (inclusive), RFC 3339 date-time. */
+                added_before?: string;
+                /** @description Only photos NASA's records say reached Earth after this instant (exclusive); photos without a stated date_received never match. RFC 3339 date-time. */
+                received_since?: string;
+                /** @description Only photos NASA's records say reached Earth at or before this instant (inclusive), RFC 3339 date-time. */
+                received_before?: string;
             };
             header?: never;
             path: {
@@ -3760,7 +3780,7 @@ export interface operations {
                             id: number;
                             /** @constant */
                             type: "photo";
-                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw. Without `fields` or `field_set` every attribute the photo has is written (no raw). */
+                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
                             attributes: {
                                 /** @description NASA image id */
                                 nasa_id?: string;
@@ -3805,25 +3825,21 @@ export interface operations {
                                     mast_azimuth?: number;
                                     mast_elevation?: number;
                                 };
+                                /**
+                                 * Format: date-time
+                                 * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                date_received?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                added_at?: string;
                                 /** @description The source record as NASA published it (`complete` preset only) */
                                 raw?: unknown;
                             };
-                            /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
+                            /** @description With `include=rover` and/or `include=camera` */
                             relationships?: {
-                                /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                stereo?: {
-                                    /** @description The photo of the other eye of the stereo pair */
-                                    id: number;
-                                    /** @constant */
-                                    type: "photo";
-                                };
-                                /** @description The observation sequence the photo belongs to */
-                                sequence?: {
-                                    /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                    id: string;
-                                    /** @description Photos of the sequence */
-                                    size: number;
-                                };
                                 rover?: {
                                     id: "curiosity" | "opportunity" | "perseverance" | "spirit";
                                     /** @constant */
@@ -3854,7 +3870,7 @@ export interface operations {
                             id: number;
                             /** @constant */
                             type: "photo";
-                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw. Without `fields` or `field_set` every attribute the photo has is written (no raw). */
+                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
                             attributes: {
                                 /** @description NASA image id */
                                 nasa_id?: string;
@@ -3899,25 +3915,21 @@ export interface operations {
                                     mast_azimuth?: number;
                                     mast_elevation?: number;
                                 };
+                                /**
+                                 * Format: date-time
+                                 * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                date_received?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                added_at?: string;
                                 /** @description The source record as NASA published it (`complete` preset only) */
                                 raw?: unknown;
                             };
-                            /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
+                            /** @description With `include=rover` and/or `include=camera` */
                             relationships?: {
-                                /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                stereo?: {
-                                    /** @description The photo of the other eye of the stereo pair */
-                                    id: number;
-                                    /** @constant */
-                                    type: "photo";
-                                };
-                                /** @description The observation sequence the photo belongs to */
-                                sequence?: {
-                                    /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                    id: string;
-                                    /** @description Photos of the sequence */
-                                    size: number;
-                                };
                                 rover?: {
                                     id: "curiosity" | "opportunity" | "perseverance" | "spirit";
                                     /** @constant */
@@ -3948,7 +3960,7 @@ export interface operations {
                             id: number;
                             /** @constant */
                             type: "photo";
-                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw. Without `fields` or `field_set` every attribute the photo has is written (no raw). */
+                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
                             attributes: {
                                 /** @description NASA image id */
                                 nasa_id?: string;
@@ -3993,25 +4005,21 @@ export interface operations {
                                     mast_azimuth?: number;
                                     mast_elevation?: number;
                                 };
+                                /**
+                                 * Format: date-time
+                                 * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                date_received?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                added_at?: string;
                                 /** @description The source record as NASA published it (`complete` preset only) */
                                 raw?: unknown;
                             };
-                            /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
+                            /** @description With `include=rover` and/or `include=camera` */
                             relationships?: {
-                                /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                stereo?: {
-                                    /** @description The photo of the other eye of the stereo pair */
-                                    id: number;
-                                    /** @constant */
-                                    type: "photo";
-                                };
-                                /** @description The observation sequence the photo belongs to */
-                                sequence?: {
-                                    /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                    id: string;
-                                    /** @description Photos of the sequence */
-                                    size: number;
-                                };
                                 rover?: {
                                     id: "curiosity" | "opportunity" | "perseverance" | "spirit";
                                     /** @constant */
@@ -4030,1226 +4038,6 @@ export interface operations {
                                     };
                                 };
                             };
-                        };
-                        links: {
-                            /** Format: uri */
-                            self: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not Modified: If-None-Match matched the current ETag. No body; not counted. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description id is not an int32, or invalid query */
-            400: components["responses"]["ValidationProblem"];
-            401: components["responses"]["UnauthorizedProblem"];
-            /** @description No photo has this id */
-            404: components["responses"]["NotFoundProblem"];
-            413: components["responses"]["PayloadTooLargeProblem"];
-            429: components["responses"]["RateLimitedProblem"];
-            500: components["responses"]["InternalProblem"];
-        };
-    };
-    getPhotosByIdRelated: {
-        parameters: {
-            query?: {
-                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
-                fields?: string;
-                /** @description A preset (minimal, standard, extended, scientific, complete) or a comma-separated list of field names as for "fields". */
-                field_set?: string;
-                /** @description Related resources to embed. Comma-separated; one or more of: rover, camera. */
-                include?: string;
-                /** @description Image sizes to include (default all the rover has). Comma-separated; one or more of: small, medium, large, full. */
-                image_sizes?: string;
-                /** @description true: leave image URLs out (metadata only). Wins over image_sizes. */
-                exclude_images?: boolean;
-                /** @description Nearby photos of other sols: taken within this many metres of this photo's position (great circle), 1 to 5000, default 50. */
-                radius_m?: number;
-            };
-            header?: never;
-            path: {
-                /** @description Photo id */
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The photo and its related photos */
-            200: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            /** @description Photo id */
-                            id: number;
-                            /** @constant */
-                            type: "photo";
-                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw. Without `fields` or `field_set` every attribute the photo has is written (no raw). */
-                            attributes: {
-                                /** @description NASA image id */
-                                nasa_id?: string;
-                                /** @description Mission day */
-                                sol?: number;
-                                /** Format: date */
-                                earth_date?: string;
-                                /** Format: date-time */
-                                date_taken_utc?: string;
-                                /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
-                                date_taken_mars?: string;
-                                /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
-                                images?: {
-                                    /** Format: uri */
-                                    small?: string;
-                                    /** Format: uri */
-                                    medium?: string;
-                                    /** Format: uri */
-                                    large?: string;
-                                    /** Format: uri */
-                                    full?: string;
-                                };
-                                dimensions?: {
-                                    width?: number;
-                                    height?: number;
-                                };
-                                sample_type?: string;
-                                title?: string;
-                                caption?: string;
-                                credit?: string;
-                                location?: {
-                                    site?: number;
-                                    drive?: number;
-                                    /** @description Site-frame coordinates; not in the standard and extended presets */
-                                    coordinates?: {
-                                        x: number;
-                                        y: number;
-                                        z: number;
-                                    };
-                                };
-                                telemetry?: {
-                                    mast_azimuth?: number;
-                                    mast_elevation?: number;
-                                };
-                                /** @description The source record as NASA published it (`complete` preset only) */
-                                raw?: unknown;
-                            };
-                            /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
-                            relationships?: {
-                                /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                stereo?: {
-                                    /** @description The photo of the other eye of the stereo pair */
-                                    id: number;
-                                    /** @constant */
-                                    type: "photo";
-                                };
-                                /** @description The observation sequence the photo belongs to */
-                                sequence?: {
-                                    /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                    id: string;
-                                    /** @description Photos of the sequence */
-                                    size: number;
-                                };
-                                rover?: {
-                                    id: "curiosity" | "opportunity" | "perseverance" | "spirit";
-                                    /** @constant */
-                                    type: "rover";
-                                    attributes: {
-                                        name: string;
-                                        status: "active" | "complete";
-                                    };
-                                };
-                                camera?: {
-                                    id: string;
-                                    /** @constant */
-                                    type: "camera";
-                                    attributes?: {
-                                        full_name: string;
-                                    };
-                                };
-                            };
-                        };
-                        related: {
-                            /** @description The other eye of its stereo pair */
-                            stereo: {
-                                /** @description Photo id */
-                                id: number;
-                                /** @constant */
-                                type: "photo";
-                                /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw. Without `fields` or `field_set` every attribute the photo has is written (no raw). */
-                                attributes: {
-                                    /** @description NASA image id */
-                                    nasa_id?: string;
-                                    /** @description Mission day */
-                                    sol?: number;
-                                    /** Format: date */
-                                    earth_date?: string;
-                                    /** Format: date-time */
-                                    date_taken_utc?: string;
-                                    /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
-                                    date_taken_mars?: string;
-                                    /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
-                                    images?: {
-                                        /** Format: uri */
-                                        small?: string;
-                                        /** Format: uri */
-                                        medium?: string;
-                                        /** Format: uri */
-                                        large?: string;
-                                        /** Format: uri */
-                                        full?: string;
-                                    };
-                                    dimensions?: {
-                                        width?: number;
-                                        height?: number;
-                                    };
-                                    sample_type?: string;
-                                    title?: string;
-                                    caption?: string;
-                                    credit?: string;
-                                    location?: {
-                                        site?: number;
-                                        drive?: number;
-                                        /** @description Site-frame coordinates; not in the standard and extended presets */
-                                        coordinates?: {
-                                            x: number;
-                                            y: number;
-                                            z: number;
-                                        };
-                                    };
-                                    telemetry?: {
-                                        mast_azimuth?: number;
-                                        mast_elevation?: number;
-                                    };
-                                    /** @description The source record as NASA published it (`complete` preset only) */
-                                    raw?: unknown;
-                                };
-                                /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
-                                relationships?: {
-                                    /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                    stereo?: {
-                                        /** @description The photo of the other eye of the stereo pair */
-                                        id: number;
-                                        /** @constant */
-                                        type: "photo";
-                                    };
-                                    /** @description The observation sequence the photo belongs to */
-                                    sequence?: {
-                                        /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                        id: string;
-                                        /** @description Photos of the sequence */
-                                        size: number;
-                                    };
-                                    rover?: {
-                                        id: "curiosity" | "opportunity" | "perseverance" | "spirit";
-                                        /** @constant */
-                                        type: "rover";
-                                        attributes: {
-                                            name: string;
-                                            status: "active" | "complete";
-                                        };
-                                    };
-                                    camera?: {
-                                        id: string;
-                                        /** @constant */
-                                        type: "camera";
-                                        attributes?: {
-                                            full_name: string;
-                                        };
-                                    };
-                                };
-                            } | null;
-                            sequence: {
-                                id: string;
-                                /** @description Photos of the sequence */
-                                size: number;
-                                /** @description The first 25 in exposure order */
-                                photos: {
-                                    /** @description Photo id */
-                                    id: number;
-                                    /** @constant */
-                                    type: "photo";
-                                    /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw. Without `fields` or `field_set` every attribute the photo has is written (no raw). */
-                                    attributes: {
-                                        /** @description NASA image id */
-                                        nasa_id?: string;
-                                        /** @description Mission day */
-                                        sol?: number;
-                                        /** Format: date */
-                                        earth_date?: string;
-                                        /** Format: date-time */
-                                        date_taken_utc?: string;
-                                        /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
-                                        date_taken_mars?: string;
-                                        /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
-                                        images?: {
-                                            /** Format: uri */
-                                            small?: string;
-                                            /** Format: uri */
-                                            medium?: string;
-                                            /** Format: uri */
-                                            large?: string;
-                                            /** Format: uri */
-                                            full?: string;
-                                        };
-                                        dimensions?: {
-                                            width?: number;
-                                            height?: number;
-                                        };
-                                        sample_type?: string;
-                                        title?: string;
-                                        caption?: string;
-                                        credit?: string;
-                                        location?: {
-                                            site?: number;
-                                            drive?: number;
-                                            /** @description Site-frame coordinates; not in the standard and extended presets */
-                                            coordinates?: {
-                                                x: number;
-                                                y: number;
-                                                z: number;
-                                            };
-                                        };
-                                        telemetry?: {
-                                            mast_azimuth?: number;
-                                            mast_elevation?: number;
-                                        };
-                                        /** @description The source record as NASA published it (`complete` preset only) */
-                                        raw?: unknown;
-                                    };
-                                    /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
-                                    relationships?: {
-                                        /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                        stereo?: {
-                                            /** @description The photo of the other eye of the stereo pair */
-                                            id: number;
-                                            /** @constant */
-                                            type: "photo";
-                                        };
-                                        /** @description The observation sequence the photo belongs to */
-                                        sequence?: {
-                                            /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                            id: string;
-                                            /** @description Photos of the sequence */
-                                            size: number;
-                                        };
-                                        rover?: {
-                                            id: "curiosity" | "opportunity" | "perseverance" | "spirit";
-                                            /** @constant */
-                                            type: "rover";
-                                            attributes: {
-                                                name: string;
-                                                status: "active" | "complete";
-                                            };
-                                        };
-                                        camera?: {
-                                            id: string;
-                                            /** @constant */
-                                            type: "camera";
-                                            attributes?: {
-                                                full_name: string;
-                                            };
-                                        };
-                                    };
-                                }[];
-                                links: {
-                                    /** Format: uri */
-                                    photos: string;
-                                };
-                            } | null;
-                            /** @description null when the photo has no known position */
-                            nearby: {
-                                radius_m: number;
-                                /** @description Photos of other sols within radius_m */
-                                total: number;
-                                /** @description The 10 nearest, nearest first */
-                                photos: {
-                                    distance_m: number;
-                                    photo: {
-                                        /** @description Photo id */
-                                        id: number;
-                                        /** @constant */
-                                        type: "photo";
-                                        /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw. Without `fields` or `field_set` every attribute the photo has is written (no raw). */
-                                        attributes: {
-                                            /** @description NASA image id */
-                                            nasa_id?: string;
-                                            /** @description Mission day */
-                                            sol?: number;
-                                            /** Format: date */
-                                            earth_date?: string;
-                                            /** Format: date-time */
-                                            date_taken_utc?: string;
-                                            /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
-                                            date_taken_mars?: string;
-                                            /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
-                                            images?: {
-                                                /** Format: uri */
-                                                small?: string;
-                                                /** Format: uri */
-                                                medium?: string;
-                                                /** Format: uri */
-                                                large?: string;
-                                                /** Format: uri */
-                                                full?: string;
-                                            };
-                                            dimensions?: {
-                                                width?: number;
-                                                height?: number;
-                                            };
-                                            sample_type?: string;
-                                            title?: string;
-                                            caption?: string;
-                                            credit?: string;
-                                            location?: {
-                                                site?: number;
-                                                drive?: number;
-                                                /** @description Site-frame coordinates; not in the standard and extended presets */
-                                                coordinates?: {
-                                                    x: number;
-                                                    y: number;
-                                                    z: number;
-                                                };
-                                            };
-                                            telemetry?: {
-                                                mast_azimuth?: number;
-                                                mast_elevation?: number;
-                                            };
-                                            /** @description The source record as NASA published it (`complete` preset only) */
-                                            raw?: unknown;
-                                        };
-                                        /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
-                                        relationships?: {
-                                            /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                            stereo?: {
-                                                /** @description The photo of the other eye of the stereo pair */
-                                                id: number;
-                                                /** @constant */
-                                                type: "photo";
-                                            };
-                                            /** @description The observation sequence the photo belongs to */
-                                            sequence?: {
-                                                /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                                id: string;
-                                                /** @description Photos of the sequence */
-                                                size: number;
-                                            };
-                                            rover?: {
-                                                id: "curiosity" | "opportunity" | "perseverance" | "spirit";
-                                                /** @constant */
-                                                type: "rover";
-                                                attributes: {
-                                                    name: string;
-                                                    status: "active" | "complete";
-                                                };
-                                            };
-                                            camera?: {
-                                                id: string;
-                                                /** @constant */
-                                                type: "camera";
-                                                attributes?: {
-                                                    full_name: string;
-                                                };
-                                            };
-                                        };
-                                    };
-                                }[];
-                                links: {
-                                    /** Format: uri */
-                                    photos: string;
-                                };
-                            } | null;
-                        };
-                        links: {
-                            /** Format: uri */
-                            self: string;
-                        };
-                    };
-                    "text/json": {
-                        data: {
-                            /** @description Photo id */
-                            id: number;
-                            /** @constant */
-                            type: "photo";
-                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw. Without `fields` or `field_set` every attribute the photo has is written (no raw). */
-                            attributes: {
-                                /** @description NASA image id */
-                                nasa_id?: string;
-                                /** @description Mission day */
-                                sol?: number;
-                                /** Format: date */
-                                earth_date?: string;
-                                /** Format: date-time */
-                                date_taken_utc?: string;
-                                /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
-                                date_taken_mars?: string;
-                                /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
-                                images?: {
-                                    /** Format: uri */
-                                    small?: string;
-                                    /** Format: uri */
-                                    medium?: string;
-                                    /** Format: uri */
-                                    large?: string;
-                                    /** Format: uri */
-                                    full?: string;
-                                };
-                                dimensions?: {
-                                    width?: number;
-                                    height?: number;
-                                };
-                                sample_type?: string;
-                                title?: string;
-                                caption?: string;
-                                credit?: string;
-                                location?: {
-                                    site?: number;
-                                    drive?: number;
-                                    /** @description Site-frame coordinates; not in the standard and extended presets */
-                                    coordinates?: {
-                                        x: number;
-                                        y: number;
-                                        z: number;
-                                    };
-                                };
-                                telemetry?: {
-                                    mast_azimuth?: number;
-                                    mast_elevation?: number;
-                                };
-                                /** @description The source record as NASA published it (`complete` preset only) */
-                                raw?: unknown;
-                            };
-                            /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
-                            relationships?: {
-                                /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                stereo?: {
-                                    /** @description The photo of the other eye of the stereo pair */
-                                    id: number;
-                                    /** @constant */
-                                    type: "photo";
-                                };
-                                /** @description The observation sequence the photo belongs to */
-                                sequence?: {
-                                    /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                    id: string;
-                                    /** @description Photos of the sequence */
-                                    size: number;
-                                };
-                                rover?: {
-                                    id: "curiosity" | "opportunity" | "perseverance" | "spirit";
-                                    /** @constant */
-                                    type: "rover";
-                                    attributes: {
-                                        name: string;
-                                        status: "active" | "complete";
-                                    };
-                                };
-                                camera?: {
-                                    id: string;
-                                    /** @constant */
-                                    type: "camera";
-                                    attributes?: {
-                                        full_name: string;
-                                    };
-                                };
-                            };
-                        };
-                        related: {
-                            /** @description The other eye of its stereo pair */
-                            stereo: {
-                                /** @description Photo id */
-                                id: number;
-                                /** @constant */
-                                type: "photo";
-                                /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw. Without `fields` or `field_set` every attribute the photo has is written (no raw). */
-                                attributes: {
-                                    /** @description NASA image id */
-                                    nasa_id?: string;
-                                    /** @description Mission day */
-                                    sol?: number;
-                                    /** Format: date */
-                                    earth_date?: string;
-                                    /** Format: date-time */
-                                    date_taken_utc?: string;
-                                    /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
-                                    date_taken_mars?: string;
-                                    /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
-                                    images?: {
-                                        /** Format: uri */
-                                        small?: string;
-                                        /** Format: uri */
-                                        medium?: string;
-                                        /** Format: uri */
-                                        large?: string;
-                                        /** Format: uri */
-                                        full?: string;
-                                    };
-                                    dimensions?: {
-                                        width?: number;
-                                        height?: number;
-                                    };
-                                    sample_type?: string;
-                                    title?: string;
-                                    caption?: string;
-                                    credit?: string;
-                                    location?: {
-                                        site?: number;
-                                        drive?: number;
-                                        /** @description Site-frame coordinates; not in the standard and extended presets */
-                                        coordinates?: {
-                                            x: number;
-                                            y: number;
-                                            z: number;
-                                        };
-                                    };
-                                    telemetry?: {
-                                        mast_azimuth?: number;
-                                        mast_elevation?: number;
-                                    };
-                                    /** @description The source record as NASA published it (`complete` preset only) */
-                                    raw?: unknown;
-                                };
-                                /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
-                                relationships?: {
-                                    /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                    stereo?: {
-                                        /** @description The photo of the other eye of the stereo pair */
-                                        id: number;
-                                        /** @constant */
-                                        type: "photo";
-                                    };
-                                    /** @description The observation sequence the photo belongs to */
-                                    sequence?: {
-                                        /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                        id: string;
-                                        /** @description Photos of the sequence */
-                                        size: number;
-                                    };
-                                    rover?: {
-                                        id: "curiosity" | "opportunity" | "perseverance" | "spirit";
-                                        /** @constant */
-                                        type: "rover";
-                                        attributes: {
-                                            name: string;
-                                            status: "active" | "complete";
-                                        };
-                                    };
-                                    camera?: {
-                                        id: string;
-                                        /** @constant */
-                                        type: "camera";
-                                        attributes?: {
-                                            full_name: string;
-                                        };
-                                    };
-                                };
-                            } | null;
-                            sequence: {
-                                id: string;
-                                /** @description Photos of the sequence */
-                                size: number;
-                                /** @description The first 25 in exposure order */
-                                photos: {
-                                    /** @description Photo id */
-                                    id: number;
-                                    /** @constant */
-                                    type: "photo";
-                                    /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw. Without `fields` or `field_set` every attribute the photo has is written (no raw). */
-                                    attributes: {
-                                        /** @description NASA image id */
-                                        nasa_id?: string;
-                                        /** @description Mission day */
-                                        sol?: number;
-                                        /** Format: date */
-                                        earth_date?: string;
-                                        /** Format: date-time */
-                                        date_taken_utc?: string;
-                                        /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
-                                        date_taken_mars?: string;
-                                        /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
-                                        images?: {
-                                            /** Format: uri */
-                                            small?: string;
-                                            /** Format: uri */
-                                            medium?: string;
-                                            /** Format: uri */
-                                            large?: string;
-                                            /** Format: uri */
-                                            full?: string;
-                                        };
-                                        dimensions?: {
-                                            width?: number;
-                                            height?: number;
-                                        };
-                                        sample_type?: string;
-                                        title?: string;
-                                        caption?: string;
-                                        credit?: string;
-                                        location?: {
-                                            site?: number;
-                                            drive?: number;
-                                            /** @description Site-frame coordinates; not in the standard and extended presets */
-                                            coordinates?: {
-                                                x: number;
-                                                y: number;
-                                                z: number;
-                                            };
-                                        };
-                                        telemetry?: {
-                                            mast_azimuth?: number;
-                                            mast_elevation?: number;
-                                        };
-                                        /** @description The source record as NASA published it (`complete` preset only) */
-                                        raw?: unknown;
-                                    };
-                                    /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
-                                    relationships?: {
-                                        /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                        stereo?: {
-                                            /** @description The photo of the other eye of the stereo pair */
-                                            id: number;
-                                            /** @constant */
-                                            type: "photo";
-                                        };
-                                        /** @description The observation sequence the photo belongs to */
-                                        sequence?: {
-                                            /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                            id: string;
-                                            /** @description Photos of the sequence */
-                                            size: number;
-                                        };
-                                        rover?: {
-                                            id: "curiosity" | "opportunity" | "perseverance" | "spirit";
-                                            /** @constant */
-                                            type: "rover";
-                                            attributes: {
-                                                name: string;
-                                                status: "active" | "complete";
-                                            };
-                                        };
-                                        camera?: {
-                                            id: string;
-                                            /** @constant */
-                                            type: "camera";
-                                            attributes?: {
-                                                full_name: string;
-                                            };
-                                        };
-                                    };
-                                }[];
-                                links: {
-                                    /** Format: uri */
-                                    photos: string;
-                                };
-                            } | null;
-                            /** @description null when the photo has no known position */
-                            nearby: {
-                                radius_m: number;
-                                /** @description Photos of other sols within radius_m */
-                                total: number;
-                                /** @description The 10 nearest, nearest first */
-                                photos: {
-                                    distance_m: number;
-                                    photo: {
-                                        /** @description Photo id */
-                                        id: number;
-                                        /** @constant */
-                                        type: "photo";
-                                        /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw. Without `fields` or `field_set` every attribute the photo has is written (no raw). */
-                                        attributes: {
-                                            /** @description NASA image id */
-                                            nasa_id?: string;
-                                            /** @description Mission day */
-                                            sol?: number;
-                                            /** Format: date */
-                                            earth_date?: string;
-                                            /** Format: date-time */
-                                            date_taken_utc?: string;
-                                            /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
-                                            date_taken_mars?: string;
-                                            /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
-                                            images?: {
-                                                /** Format: uri */
-                                                small?: string;
-                                                /** Format: uri */
-                                                medium?: string;
-                                                /** Format: uri */
-                                                large?: string;
-                                                /** Format: uri */
-                                                full?: string;
-                                            };
-                                            dimensions?: {
-                                                width?: number;
-                                                height?: number;
-                                            };
-                                            sample_type?: string;
-                                            title?: string;
-                                            caption?: string;
-                                            credit?: string;
-                                            location?: {
-                                                site?: number;
-                                                drive?: number;
-                                                /** @description Site-frame coordinates; not in the standard and extended presets */
-                                                coordinates?: {
-                                                    x: number;
-                                                    y: number;
-                                                    z: number;
-                                                };
-                                            };
-                                            telemetry?: {
-                                                mast_azimuth?: number;
-                                                mast_elevation?: number;
-                                            };
-                                            /** @description The source record as NASA published it (`complete` preset only) */
-                                            raw?: unknown;
-                                        };
-                                        /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
-                                        relationships?: {
-                                            /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                            stereo?: {
-                                                /** @description The photo of the other eye of the stereo pair */
-                                                id: number;
-                                                /** @constant */
-                                                type: "photo";
-                                            };
-                                            /** @description The observation sequence the photo belongs to */
-                                            sequence?: {
-                                                /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                                id: string;
-                                                /** @description Photos of the sequence */
-                                                size: number;
-                                            };
-                                            rover?: {
-                                                id: "curiosity" | "opportunity" | "perseverance" | "spirit";
-                                                /** @constant */
-                                                type: "rover";
-                                                attributes: {
-                                                    name: string;
-                                                    status: "active" | "complete";
-                                                };
-                                            };
-                                            camera?: {
-                                                id: string;
-                                                /** @constant */
-                                                type: "camera";
-                                                attributes?: {
-                                                    full_name: string;
-                                                };
-                                            };
-                                        };
-                                    };
-                                }[];
-                                links: {
-                                    /** Format: uri */
-                                    photos: string;
-                                };
-                            } | null;
-                        };
-                        links: {
-                            /** Format: uri */
-                            self: string;
-                        };
-                    };
-                    "text/plain": {
-                        data: {
-                            /** @description Photo id */
-                            id: number;
-                            /** @constant */
-                            type: "photo";
-                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw. Without `fields` or `field_set` every attribute the photo has is written (no raw). */
-                            attributes: {
-                                /** @description NASA image id */
-                                nasa_id?: string;
-                                /** @description Mission day */
-                                sol?: number;
-                                /** Format: date */
-                                earth_date?: string;
-                                /** Format: date-time */
-                                date_taken_utc?: string;
-                                /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
-                                date_taken_mars?: string;
-                                /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
-                                images?: {
-                                    /** Format: uri */
-                                    small?: string;
-                                    /** Format: uri */
-                                    medium?: string;
-                                    /** Format: uri */
-                                    large?: string;
-                                    /** Format: uri */
-                                    full?: string;
-                                };
-                                dimensions?: {
-                                    width?: number;
-                                    height?: number;
-                                };
-                                sample_type?: string;
-                                title?: string;
-                                caption?: string;
-                                credit?: string;
-                                location?: {
-                                    site?: number;
-                                    drive?: number;
-                                    /** @description Site-frame coordinates; not in the standard and extended presets */
-                                    coordinates?: {
-                                        x: number;
-                                        y: number;
-                                        z: number;
-                                    };
-                                };
-                                telemetry?: {
-                                    mast_azimuth?: number;
-                                    mast_elevation?: number;
-                                };
-                                /** @description The source record as NASA published it (`complete` preset only) */
-                                raw?: unknown;
-                            };
-                            /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
-                            relationships?: {
-                                /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                stereo?: {
-                                    /** @description The photo of the other eye of the stereo pair */
-                                    id: number;
-                                    /** @constant */
-                                    type: "photo";
-                                };
-                                /** @description The observation sequence the photo belongs to */
-                                sequence?: {
-                                    /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                    id: string;
-                                    /** @description Photos of the sequence */
-                                    size: number;
-                                };
-                                rover?: {
-                                    id: "curiosity" | "opportunity" | "perseverance" | "spirit";
-                                    /** @constant */
-                                    type: "rover";
-                                    attributes: {
-                                        name: string;
-                                        status: "active" | "complete";
-                                    };
-                                };
-                                camera?: {
-                                    id: string;
-                                    /** @constant */
-                                    type: "camera";
-                                    attributes?: {
-                                        full_name: string;
-                                    };
-                                };
-                            };
-                        };
-                        related: {
-                            /** @description The other eye of its stereo pair */
-                            stereo: {
-                                /** @description Photo id */
-                                id: number;
-                                /** @constant */
-                                type: "photo";
-                                /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw. Without `fields` or `field_set` every attribute the photo has is written (no raw). */
-                                attributes: {
-                                    /** @description NASA image id */
-                                    nasa_id?: string;
-                                    /** @description Mission day */
-                                    sol?: number;
-                                    /** Format: date */
-                                    earth_date?: string;
-                                    /** Format: date-time */
-                                    date_taken_utc?: string;
-                                    /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
-                                    date_taken_mars?: string;
-                                    /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
-                                    images?: {
-                                        /** Format: uri */
-                                        small?: string;
-                                        /** Format: uri */
-                                        medium?: string;
-                                        /** Format: uri */
-                                        large?: string;
-                                        /** Format: uri */
-                                        full?: string;
-                                    };
-                                    dimensions?: {
-                                        width?: number;
-                                        height?: number;
-                                    };
-                                    sample_type?: string;
-                                    title?: string;
-                                    caption?: string;
-                                    credit?: string;
-                                    location?: {
-                                        site?: number;
-                                        drive?: number;
-                                        /** @description Site-frame coordinates; not in the standard and extended presets */
-                                        coordinates?: {
-                                            x: number;
-                                            y: number;
-                                            z: number;
-                                        };
-                                    };
-                                    telemetry?: {
-                                        mast_azimuth?: number;
-                                        mast_elevation?: number;
-                                    };
-                                    /** @description The source record as NASA published it (`complete` preset only) */
-                                    raw?: unknown;
-                                };
-                                /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
-                                relationships?: {
-                                    /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                    stereo?: {
-                                        /** @description The photo of the other eye of the stereo pair */
-                                        id: number;
-                                        /** @constant */
-                                        type: "photo";
-                                    };
-                                    /** @description The observation sequence the photo belongs to */
-                                    sequence?: {
-                                        /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                        id: string;
-                                        /** @description Photos of the sequence */
-                                        size: number;
-                                    };
-                                    rover?: {
-                                        id: "curiosity" | "opportunity" | "perseverance" | "spirit";
-                                        /** @constant */
-                                        type: "rover";
-                                        attributes: {
-                                            name: string;
-                                            status: "active" | "complete";
-                                        };
-                                    };
-                                    camera?: {
-                                        id: string;
-                                        /** @constant */
-                                        type: "camera";
-                                        attributes?: {
-                                            full_name: string;
-                                        };
-                                    };
-                                };
-                            } | null;
-                            sequence: {
-                                id: string;
-                                /** @description Photos of the sequence */
-                                size: number;
-                                /** @description The first 25 in exposure order */
-                                photos: {
-                                    /** @description Photo id */
-                                    id: number;
-                                    /** @constant */
-                                    type: "photo";
-                                    /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw. Without `fields` or `field_set` every attribute the photo has is written (no raw). */
-                                    attributes: {
-                                        /** @description NASA image id */
-                                        nasa_id?: string;
-                                        /** @description Mission day */
-                                        sol?: number;
-                                        /** Format: date */
-                                        earth_date?: string;
-                                        /** Format: date-time */
-                                        date_taken_utc?: string;
-                                        /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
-                                        date_taken_mars?: string;
-                                        /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
-                                        images?: {
-                                            /** Format: uri */
-                                            small?: string;
-                                            /** Format: uri */
-                                            medium?: string;
-                                            /** Format: uri */
-                                            large?: string;
-                                            /** Format: uri */
-                                            full?: string;
-                                        };
-                                        dimensions?: {
-                                            width?: number;
-                                            height?: number;
-                                        };
-                                        sample_type?: string;
-                                        title?: string;
-                                        caption?: string;
-                                        credit?: string;
-                                        location?: {
-                                            site?: number;
-                                            drive?: number;
-                                            /** @description Site-frame coordinates; not in the standard and extended presets */
-                                            coordinates?: {
-                                                x: number;
-                                                y: number;
-                                                z: number;
-                                            };
-                                        };
-                                        telemetry?: {
-                                            mast_azimuth?: number;
-                                            mast_elevation?: number;
-                                        };
-                                        /** @description The source record as NASA published it (`complete` preset only) */
-                                        raw?: unknown;
-                                    };
-                                    /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
-                                    relationships?: {
-                                        /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                        stereo?: {
-                                            /** @description The photo of the other eye of the stereo pair */
-                                            id: number;
-                                            /** @constant */
-                                            type: "photo";
-                                        };
-                                        /** @description The observation sequence the photo belongs to */
-                                        sequence?: {
-                                            /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                            id: string;
-                                            /** @description Photos of the sequence */
-                                            size: number;
-                                        };
-                                        rover?: {
-                                            id: "curiosity" | "opportunity" | "perseverance" | "spirit";
-                                            /** @constant */
-                                            type: "rover";
-                                            attributes: {
-                                                name: string;
-                                                status: "active" | "complete";
-                                            };
-                                        };
-                                        camera?: {
-                                            id: string;
-                                            /** @constant */
-                                            type: "camera";
-                                            attributes?: {
-                                                full_name: string;
-                                            };
-                                        };
-                                    };
-                                }[];
-                                links: {
-                                    /** Format: uri */
-                                    photos: string;
-                                };
-                            } | null;
-                            /** @description null when the photo has no known position */
-                            nearby: {
-                                radius_m: number;
-                                /** @description Photos of other sols within radius_m */
-                                total: number;
-                                /** @description The 10 nearest, nearest first */
-                                photos: {
-                                    distance_m: number;
-                                    photo: {
-                                        /** @description Photo id */
-                                        id: number;
-                                        /** @constant */
-                                        type: "photo";
-                                        /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw. Without `fields` or `field_set` every attribute the photo has is written (no raw). */
-                                        attributes: {
-                                            /** @description NASA image id */
-                                            nasa_id?: string;
-                                            /** @description Mission day */
-                                            sol?: number;
-                                            /** Format: date */
-                                            earth_date?: string;
-                                            /** Format: date-time */
-                                            date_taken_utc?: string;
-                                            /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
-                                            date_taken_mars?: string;
-                                            /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
-                                            images?: {
-                                                /** Format: uri */
-                                                small?: string;
-                                                /** Format: uri */
-                                                medium?: string;
-                                                /** Format: uri */
-                                                large?: string;
-                                                /** Format: uri */
-                                                full?: string;
-                                            };
-                                            dimensions?: {
-                                                width?: number;
-                                                height?: number;
-                                            };
-                                            sample_type?: string;
-                                            title?: string;
-                                            caption?: string;
-                                            credit?: string;
-                                            location?: {
-                                                site?: number;
-                                                drive?: number;
-                                                /** @description Site-frame coordinates; not in the standard and extended presets */
-                                                coordinates?: {
-                                                    x: number;
-                                                    y: number;
-                                                    z: number;
-                                                };
-                                            };
-                                            telemetry?: {
-                                                mast_azimuth?: number;
-                                                mast_elevation?: number;
-                                            };
-                                            /** @description The source record as NASA published it (`complete` preset only) */
-                                            raw?: unknown;
-                                        };
-                                        /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
-                                        relationships?: {
-                                            /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                            stereo?: {
-                                                /** @description The photo of the other eye of the stereo pair */
-                                                id: number;
-                                                /** @constant */
-                                                type: "photo";
-                                            };
-                                            /** @description The observation sequence the photo belongs to */
-                                            sequence?: {
-                                                /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                                id: string;
-                                                /** @description Photos of the sequence */
-                                                size: number;
-                                            };
-                                            rover?: {
-                                                id: "curiosity" | "opportunity" | "perseverance" | "spirit";
-                                                /** @constant */
-                                                type: "rover";
-                                                attributes: {
-                                                    name: string;
-                                                    status: "active" | "complete";
-                                                };
-                                            };
-                                            camera?: {
-                                                id: string;
-                                                /** @constant */
-                                                type: "camera";
-                                                attributes?: {
-                                                    full_name: string;
-                                                };
-                                            };
-                                        };
-                                    };
-                                }[];
-                                links: {
-                                    /** Format: uri */
-                                    photos: string;
-                                };
-                            } | null;
                         };
                         links: {
                             /** Format: uri */
@@ -5303,9 +4091,9 @@ export interface operations {
                 date_min?: string;
                 /** @description Maximum Earth date, inclusive, YYYY-MM-DD. */
                 date_max?: string;
-                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc (date_taken_utc ascending with sequence). Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation. Absent values sort last in both directions; id ascending is always the final tie-breaker. "distance" (alone, ascending) sorts by distance from the centre of near_photo or lat/lon. */
+                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation, added_at, date_received. Absent values sort last in both directions; id ascending is always the final tie-breaker. */
                 sort?: string;
-                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
+                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, date_received, added_at, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
                 fields?: string;
                 /** @description A preset (minimal, standard, extended, scientific, complete) or a comma-separated list of field names as for "fields". */
                 field_set?: string;
@@ -5365,18 +4153,14 @@ export interface operations {
                 image_sizes?: string;
                 /** @description true: leave image URLs out (metadata only). Wins over image_sizes. */
                 exclude_images?: boolean;
-                /** @description true: only photos that are one eye of a stereo pair (relationships.stereo names the other eye); false: only photos without a partner. */
-                stereo?: boolean;
-                /** @description One observation sequence, as relationships.sequence.id names it: <rover>-<sol>-<SEQUENCE>, e.g. curiosity-3027-TRAV00928 (case-insensitive). Lists its photos in exposure order (date_taken_utc ascending) unless sort is given. */
-                sequence?: string;
-                /** @description Centre of a "taken near here" search: the position of this photo (the waypoint of its site and drive). Needs radius_m; not with lat/lon. */
-                near_photo?: number;
-                /** @description Centre latitude of a "taken near here" search, planetocentric degrees -90 to 90. Needs lon and radius_m. */
-                lat?: number;
-                /** @description Centre longitude, degrees east 0 to 360. Needs lat and radius_m. */
-                lon?: number;
-                /** @description Keeps photos taken within this many metres (great circle on the Mars sphere of radius 3,389.5 km) of the centre, across every sol; photos without a known position never match. 1 to 5000. The drive-based location_radius is another thing. */
-                radius_m?: number;
+                /** @description Only photos this service first published after this instant (exclusive): an RFC 3339 date-time with an offset, e.g. 2024-05-01T12:00:00Z. */
+                added_since?: string;
+                /** @description Only photos first published at or before this instant (inclusive), RFC 3339 date-time. */
+                added_before?: string;
+                /** @description Only photos NASA's records say reached Earth after this instant (exclusive); photos without a stated date_received never match. RFC 3339 date-time. */
+                received_since?: string;
+                /** @description Only photos NASA's records say reached Earth at or before this instant (inclusive), RFC 3339 date-time. */
+                received_before?: string;
             };
             header?: never;
             path?: never;
@@ -5409,7 +4193,7 @@ export interface operations {
                             id: number;
                             /** @constant */
                             type: "photo";
-                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw. Without `fields` or `field_set` every attribute the photo has is written (no raw). */
+                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
                             attributes: {
                                 /** @description NASA image id */
                                 nasa_id?: string;
@@ -5454,25 +4238,21 @@ export interface operations {
                                     mast_azimuth?: number;
                                     mast_elevation?: number;
                                 };
+                                /**
+                                 * Format: date-time
+                                 * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                date_received?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                added_at?: string;
                                 /** @description The source record as NASA published it (`complete` preset only) */
                                 raw?: unknown;
                             };
-                            /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
+                            /** @description With `include=rover` and/or `include=camera` */
                             relationships?: {
-                                /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                stereo?: {
-                                    /** @description The photo of the other eye of the stereo pair */
-                                    id: number;
-                                    /** @constant */
-                                    type: "photo";
-                                };
-                                /** @description The observation sequence the photo belongs to */
-                                sequence?: {
-                                    /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                    id: string;
-                                    /** @description Photos of the sequence */
-                                    size: number;
-                                };
                                 rover?: {
                                     id: "curiosity" | "opportunity" | "perseverance" | "spirit";
                                     /** @constant */
@@ -5517,7 +4297,7 @@ export interface operations {
                             id: number;
                             /** @constant */
                             type: "photo";
-                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw. Without `fields` or `field_set` every attribute the photo has is written (no raw). */
+                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
                             attributes: {
                                 /** @description NASA image id */
                                 nasa_id?: string;
@@ -5562,25 +4342,21 @@ export interface operations {
                                     mast_azimuth?: number;
                                     mast_elevation?: number;
                                 };
+                                /**
+                                 * Format: date-time
+                                 * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                date_received?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                added_at?: string;
                                 /** @description The source record as NASA published it (`complete` preset only) */
                                 raw?: unknown;
                             };
-                            /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
+                            /** @description With `include=rover` and/or `include=camera` */
                             relationships?: {
-                                /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                stereo?: {
-                                    /** @description The photo of the other eye of the stereo pair */
-                                    id: number;
-                                    /** @constant */
-                                    type: "photo";
-                                };
-                                /** @description The observation sequence the photo belongs to */
-                                sequence?: {
-                                    /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                    id: string;
-                                    /** @description Photos of the sequence */
-                                    size: number;
-                                };
                                 rover?: {
                                     id: "curiosity" | "opportunity" | "perseverance" | "spirit";
                                     /** @constant */
@@ -5625,7 +4401,7 @@ export interface operations {
                             id: number;
                             /** @constant */
                             type: "photo";
-                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw. Without `fields` or `field_set` every attribute the photo has is written (no raw). */
+                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
                             attributes: {
                                 /** @description NASA image id */
                                 nasa_id?: string;
@@ -5670,25 +4446,21 @@ export interface operations {
                                     mast_azimuth?: number;
                                     mast_elevation?: number;
                                 };
+                                /**
+                                 * Format: date-time
+                                 * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                date_received?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                added_at?: string;
                                 /** @description The source record as NASA published it (`complete` preset only) */
                                 raw?: unknown;
                             };
-                            /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
+                            /** @description With `include=rover` and/or `include=camera` */
                             relationships?: {
-                                /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                stereo?: {
-                                    /** @description The photo of the other eye of the stereo pair */
-                                    id: number;
-                                    /** @constant */
-                                    type: "photo";
-                                };
-                                /** @description The observation sequence the photo belongs to */
-                                sequence?: {
-                                    /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                    id: string;
-                                    /** @description Photos of the sequence */
-                                    size: number;
-                                };
                                 rover?: {
                                     id: "curiosity" | "opportunity" | "perseverance" | "spirit";
                                     /** @constant */
@@ -5766,9 +4538,9 @@ export interface operations {
                 date_min?: string;
                 /** @description Maximum Earth date, inclusive, YYYY-MM-DD. */
                 date_max?: string;
-                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc (date_taken_utc ascending with sequence). Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation. Absent values sort last in both directions; id ascending is always the final tie-breaker. "distance" (alone, ascending) sorts by distance from the centre of near_photo or lat/lon. */
+                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation, added_at, date_received. Absent values sort last in both directions; id ascending is always the final tie-breaker. */
                 sort?: string;
-                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
+                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, date_received, added_at, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
                 fields?: string;
                 /** @description A preset (minimal, standard, extended, scientific, complete) or a comma-separated list of field names as for "fields". */
                 field_set?: string;
@@ -5822,18 +4594,14 @@ export interface operations {
                 image_sizes?: string;
                 /** @description true: leave image URLs out (metadata only). Wins over image_sizes. */
                 exclude_images?: boolean;
-                /** @description true: only photos that are one eye of a stereo pair (relationships.stereo names the other eye); false: only photos without a partner. */
-                stereo?: boolean;
-                /** @description One observation sequence, as relationships.sequence.id names it: <rover>-<sol>-<SEQUENCE>, e.g. curiosity-3027-TRAV00928 (case-insensitive). Lists its photos in exposure order (date_taken_utc ascending) unless sort is given. */
-                sequence?: string;
-                /** @description Centre of a "taken near here" search: the position of this photo (the waypoint of its site and drive). Needs radius_m; not with lat/lon. */
-                near_photo?: number;
-                /** @description Centre latitude of a "taken near here" search, planetocentric degrees -90 to 90. Needs lon and radius_m. */
-                lat?: number;
-                /** @description Centre longitude, degrees east 0 to 360. Needs lat and radius_m. */
-                lon?: number;
-                /** @description Keeps photos taken within this many metres (great circle on the Mars sphere of radius 3,389.5 km) of the centre, across every sol; photos without a known position never match. 1 to 5000. The drive-based location_radius is another thing. */
-                radius_m?: number;
+                /** @description Only photos this service first published after this instant (exclusive): an RFC 3339 date-time with an offset, e.g. 2024-05-01T12:00:00Z. */
+                added_since?: string;
+                /** @description Only photos first published at or before this instant (inclusive), RFC 3339 date-time. */
+                added_before?: string;
+                /** @description Only photos NASA's records say reached Earth after this instant (exclusive); photos without a stated date_received never match. RFC 3339 date-time. */
+                received_since?: string;
+                /** @description Only photos NASA's records say reached Earth at or before this instant (inclusive), RFC 3339 date-time. */
+                received_before?: string;
             };
             header?: never;
             path?: never;
@@ -5883,6 +4651,248 @@ export interface operations {
             500: components["responses"]["InternalProblem"];
         };
     };
+    getPhotosFeedAtom: {
+        parameters: {
+            query?: {
+                /** @description Agency image id: partial, case-insensitive match. */
+                nasa_id?: string;
+                /** @description Rover slugs, handled as lower case. Comma-separated; one or more of: curiosity, opportunity, perseverance, spirit. */
+                rovers?: string;
+                /** @description Comma-separated camera abbreviations, handled as upper case. Valid: the cameras of the selected rovers (all rovers when none): FHAZ, RHAZ, MAST, CHEMCAM, MAHLI, MARDI, NAVCAM, PANCAM, MINITES, ENTRY, EDL_RUCAM, EDL_RDCAM, EDL_DDCAM, EDL_PUCAM1, EDL_PUCAM2, NAVCAM_LEFT, NAVCAM_RIGHT, MCZ_LEFT, MCZ_RIGHT, FRONT_HAZCAM_LEFT_A, FRONT_HAZCAM_RIGHT_A, REAR_HAZCAM_LEFT, REAR_HAZCAM_RIGHT, SKYCAM, SHERLOC_WATSON, SUPERCAM_RMI, LCAM. */
+                cameras?: string;
+                /** @description Exact sol. */
+                sol?: number;
+                /** @description Minimum sol, inclusive. */
+                sol_min?: number;
+                /** @description Maximum sol, inclusive. */
+                sol_max?: number;
+                /** @description Exact Earth date (UTC date of capture), YYYY-MM-DD. */
+                earth_date?: string;
+                /** @description Minimum Earth date, inclusive, YYYY-MM-DD. */
+                date_min?: string;
+                /** @description Maximum Earth date, inclusive, YYYY-MM-DD. */
+                date_max?: string;
+                /** @description Minimum Mars local time of day, Mhh:mm:ss or hh:mm:ss, compared to the second. A min later than the max is a window across midnight. */
+                mars_time_min?: string;
+                /** @description Maximum Mars local time of day, Mhh:mm:ss or hh:mm:ss, compared to the second. */
+                mars_time_max?: string;
+                /** @description true: only photos taken 05:00:00-07:59:59 or 17:00:00-19:59:59 Mars local time (combines with mars_time_min/max by AND). */
+                mars_time_golden_hour?: boolean;
+                /** @description Exact site number. */
+                site?: number;
+                /** @description Minimum site, inclusive. */
+                site_min?: number;
+                /** @description Maximum site, inclusive. */
+                site_max?: number;
+                /** @description Exact drive number (the centre when location_radius is given). */
+                drive?: number;
+                /** @description Minimum drive, inclusive. */
+                drive_min?: number;
+                /** @description Maximum drive, inclusive. */
+                drive_max?: number;
+                /** @description Requires site and drive: same site, drive within ± this many drive numbers. */
+                location_radius?: number;
+                /** @description Minimum width in pixels. */
+                min_width?: number;
+                /** @description Minimum height in pixels. */
+                min_height?: number;
+                /** @description Maximum width in pixels. */
+                max_width?: number;
+                /** @description Maximum height in pixels. */
+                max_height?: number;
+                /** @description Comma-separated sample types, case-insensitive: Full, Subframe, Thumbnail, and any other canonical value the index holds (Downsampled, Mixed, ChemCam PRC). */
+                sample_type?: string;
+                /** @description Exact aspect ratio <width>:<height> (positive numbers): keeps photos whose width/height is within 1% of it. */
+                aspect_ratio?: string;
+                /** @description Minimum width/height, inclusive. */
+                aspect_ratio_min?: number;
+                /** @description Maximum width/height, inclusive. */
+                aspect_ratio_max?: number;
+                /** @description Minimum mast elevation in degrees (negative looks down). */
+                mast_elevation_min?: number;
+                /** @description Maximum mast elevation in degrees. */
+                mast_elevation_max?: number;
+                /** @description Minimum mast azimuth in degrees. */
+                mast_azimuth_min?: number;
+                /** @description Maximum mast azimuth in degrees. */
+                mast_azimuth_max?: number;
+                /** @description Only photos this service first published after this instant (exclusive): an RFC 3339 date-time with an offset, e.g. 2024-05-01T12:00:00Z. */
+                added_since?: string;
+                /** @description Only photos first published at or before this instant (inclusive), RFC 3339 date-time. */
+                added_before?: string;
+                /** @description Only photos NASA's records say reached Earth after this instant (exclusive); photos without a stated date_received never match. RFC 3339 date-time. */
+                received_since?: string;
+                /** @description Only photos NASA's records say reached Earth at or before this instant (inclusive), RFC 3339 date-time. */
+                received_before?: string;
+                /** @description Instead of X-API-Key (feed readers cannot send headers): the feed token shown in the dashboard. It stands for your key, is counted against it, and ends when the key is regenerated or revoked. */
+                feed_token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Atom feed */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": string;
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameters (each one named) */
+            400: components["responses"]["ValidationProblem"];
+            /** @description No key, or an invalid key or feed token */
+            401: components["responses"]["UnauthorizedProblem"];
+            413: components["responses"]["PayloadTooLargeProblem"];
+            429: components["responses"]["RateLimitedProblem"];
+            500: components["responses"]["InternalProblem"];
+        };
+    };
+    getPhotosFeedJson: {
+        parameters: {
+            query?: {
+                /** @description Agency image id: partial, case-insensitive match. */
+                nasa_id?: string;
+                /** @description Rover slugs, handled as lower case. Comma-separated; one or more of: curiosity, opportunity, perseverance, spirit. */
+                rovers?: string;
+                /** @description Comma-separated camera abbreviations, handled as upper case. Valid: the cameras of the selected rovers (all rovers when none): FHAZ, RHAZ, MAST, CHEMCAM, MAHLI, MARDI, NAVCAM, PANCAM, MINITES, ENTRY, EDL_RUCAM, EDL_RDCAM, EDL_DDCAM, EDL_PUCAM1, EDL_PUCAM2, NAVCAM_LEFT, NAVCAM_RIGHT, MCZ_LEFT, MCZ_RIGHT, FRONT_HAZCAM_LEFT_A, FRONT_HAZCAM_RIGHT_A, REAR_HAZCAM_LEFT, REAR_HAZCAM_RIGHT, SKYCAM, SHERLOC_WATSON, SUPERCAM_RMI, LCAM. */
+                cameras?: string;
+                /** @description Exact sol. */
+                sol?: number;
+                /** @description Minimum sol, inclusive. */
+                sol_min?: number;
+                /** @description Maximum sol, inclusive. */
+                sol_max?: number;
+                /** @description Exact Earth date (UTC date of capture), YYYY-MM-DD. */
+                earth_date?: string;
+                /** @description Minimum Earth date, inclusive, YYYY-MM-DD. */
+                date_min?: string;
+                /** @description Maximum Earth date, inclusive, YYYY-MM-DD. */
+                date_max?: string;
+                /** @description Minimum Mars local time of day, Mhh:mm:ss or hh:mm:ss, compared to the second. A min later than the max is a window across midnight. */
+                mars_time_min?: string;
+                /** @description Maximum Mars local time of day, Mhh:mm:ss or hh:mm:ss, compared to the second. */
+                mars_time_max?: string;
+                /** @description true: only photos taken 05:00:00-07:59:59 or 17:00:00-19:59:59 Mars local time (combines with mars_time_min/max by AND). */
+                mars_time_golden_hour?: boolean;
+                /** @description Exact site number. */
+                site?: number;
+                /** @description Minimum site, inclusive. */
+                site_min?: number;
+                /** @description Maximum site, inclusive. */
+                site_max?: number;
+                /** @description Exact drive number (the centre when location_radius is given). */
+                drive?: number;
+                /** @description Minimum drive, inclusive. */
+                drive_min?: number;
+                /** @description Maximum drive, inclusive. */
+                drive_max?: number;
+                /** @description Requires site and drive: same site, drive within ± this many drive numbers. */
+                location_radius?: number;
+                /** @description Minimum width in pixels. */
+                min_width?: number;
+                /** @description Minimum height in pixels. */
+                min_height?: number;
+                /** @description Maximum width in pixels. */
+                max_width?: number;
+                /** @description Maximum height in pixels. */
+                max_height?: number;
+                /** @description Comma-separated sample types, case-insensitive: Full, Subframe, Thumbnail, and any other canonical value the index holds (Downsampled, Mixed, ChemCam PRC). */
+                sample_type?: string;
+                /** @description Exact aspect ratio <width>:<height> (positive numbers): keeps photos whose width/height is within 1% of it. */
+                aspect_ratio?: string;
+                /** @description Minimum width/height, inclusive. */
+                aspect_ratio_min?: number;
+                /** @description Maximum width/height, inclusive. */
+                aspect_ratio_max?: number;
+                /** @description Minimum mast elevation in degrees (negative looks down). */
+                mast_elevation_min?: number;
+                /** @description Maximum mast elevation in degrees. */
+                mast_elevation_max?: number;
+                /** @description Minimum mast azimuth in degrees. */
+                mast_azimuth_min?: number;
+                /** @description Maximum mast azimuth in degrees. */
+                mast_azimuth_max?: number;
+                /** @description Only photos this service first published after this instant (exclusive): an RFC 3339 date-time with an offset, e.g. 2024-05-01T12:00:00Z. */
+                added_since?: string;
+                /** @description Only photos first published at or before this instant (inclusive), RFC 3339 date-time. */
+                added_before?: string;
+                /** @description Only photos NASA's records say reached Earth after this instant (exclusive); photos without a stated date_received never match. RFC 3339 date-time. */
+                received_since?: string;
+                /** @description Only photos NASA's records say reached Earth at or before this instant (inclusive), RFC 3339 date-time. */
+                received_before?: string;
+                /** @description Instead of X-API-Key (feed readers cannot send headers): the feed token shown in the dashboard. It stands for your key, is counted against it, and ends when the key is regenerated or revoked. */
+                feed_token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON Feed 1.1 */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/feed+json": string;
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameters (each one named) */
+            400: components["responses"]["ValidationProblem"];
+            /** @description No key, or an invalid key or feed token */
+            401: components["responses"]["UnauthorizedProblem"];
+            413: components["responses"]["PayloadTooLargeProblem"];
+            429: components["responses"]["RateLimitedProblem"];
+            500: components["responses"]["InternalProblem"];
+        };
+    };
     getPhotosStats: {
         parameters: {
             query?: {
@@ -5906,9 +4916,9 @@ export interface operations {
                 date_min?: string;
                 /** @description Maximum Earth date, inclusive, YYYY-MM-DD. */
                 date_max?: string;
-                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc (date_taken_utc ascending with sequence). Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation. Absent values sort last in both directions; id ascending is always the final tie-breaker. "distance" (alone, ascending) sorts by distance from the centre of near_photo or lat/lon. */
+                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation, added_at, date_received. Absent values sort last in both directions; id ascending is always the final tie-breaker. */
                 sort?: string;
-                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
+                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, date_received, added_at, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
                 fields?: string;
                 /** @description A preset (minimal, standard, extended, scientific, complete) or a comma-separated list of field names as for "fields". */
                 field_set?: string;
@@ -5966,18 +4976,14 @@ export interface operations {
                 image_sizes?: string;
                 /** @description true: leave image URLs out (metadata only). Wins over image_sizes. */
                 exclude_images?: boolean;
-                /** @description true: only photos that are one eye of a stereo pair (relationships.stereo names the other eye); false: only photos without a partner. */
-                stereo?: boolean;
-                /** @description One observation sequence, as relationships.sequence.id names it: <rover>-<sol>-<SEQUENCE>, e.g. curiosity-3027-TRAV00928 (case-insensitive). Lists its photos in exposure order (date_taken_utc ascending) unless sort is given. */
-                sequence?: string;
-                /** @description Centre of a "taken near here" search: the position of this photo (the waypoint of its site and drive). Needs radius_m; not with lat/lon. */
-                near_photo?: number;
-                /** @description Centre latitude of a "taken near here" search, planetocentric degrees -90 to 90. Needs lon and radius_m. */
-                lat?: number;
-                /** @description Centre longitude, degrees east 0 to 360. Needs lat and radius_m. */
-                lon?: number;
-                /** @description Keeps photos taken within this many metres (great circle on the Mars sphere of radius 3,389.5 km) of the centre, across every sol; photos without a known position never match. 1 to 5000. The drive-based location_radius is another thing. */
-                radius_m?: number;
+                /** @description Only photos this service first published after this instant (exclusive): an RFC 3339 date-time with an offset, e.g. 2024-05-01T12:00:00Z. */
+                added_since?: string;
+                /** @description Only photos first published at or before this instant (inclusive), RFC 3339 date-time. */
+                added_before?: string;
+                /** @description Only photos NASA's records say reached Earth after this instant (exclusive); photos without a stated date_received never match. RFC 3339 date-time. */
+                received_since?: string;
+                /** @description Only photos NASA's records say reached Earth at or before this instant (inclusive), RFC 3339 date-time. */
+                received_before?: string;
             };
             header?: never;
             path?: never;
@@ -6121,6 +5127,136 @@ export interface operations {
             400: components["responses"]["ValidationProblem"];
             401: components["responses"]["UnauthorizedProblem"];
             413: components["responses"]["PayloadTooLargeProblem"];
+            429: components["responses"]["RateLimitedProblem"];
+            500: components["responses"]["InternalProblem"];
+        };
+    };
+    getPhotosStream: {
+        parameters: {
+            query?: {
+                /** @description Agency image id: partial, case-insensitive match. */
+                nasa_id?: string;
+                /** @description Rover slugs, handled as lower case. Comma-separated; one or more of: curiosity, opportunity, perseverance, spirit. */
+                rovers?: string;
+                /** @description Comma-separated camera abbreviations, handled as upper case. Valid: the cameras of the selected rovers (all rovers when none): FHAZ, RHAZ, MAST, CHEMCAM, MAHLI, MARDI, NAVCAM, PANCAM, MINITES, ENTRY, EDL_RUCAM, EDL_RDCAM, EDL_DDCAM, EDL_PUCAM1, EDL_PUCAM2, NAVCAM_LEFT, NAVCAM_RIGHT, MCZ_LEFT, MCZ_RIGHT, FRONT_HAZCAM_LEFT_A, FRONT_HAZCAM_RIGHT_A, REAR_HAZCAM_LEFT, REAR_HAZCAM_RIGHT, SKYCAM, SHERLOC_WATSON, SUPERCAM_RMI, LCAM. */
+                cameras?: string;
+                /** @description Exact sol. */
+                sol?: number;
+                /** @description Minimum sol, inclusive. */
+                sol_min?: number;
+                /** @description Maximum sol, inclusive. */
+                sol_max?: number;
+                /** @description Exact Earth date (UTC date of capture), YYYY-MM-DD. */
+                earth_date?: string;
+                /** @description Minimum Earth date, inclusive, YYYY-MM-DD. */
+                date_min?: string;
+                /** @description Maximum Earth date, inclusive, YYYY-MM-DD. */
+                date_max?: string;
+                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, date_received, added_at, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
+                fields?: string;
+                /** @description A preset (minimal, standard, extended, scientific, complete) or a comma-separated list of field names as for "fields". */
+                field_set?: string;
+                /** @description Related resources to embed. Comma-separated; one or more of: rover, camera. */
+                include?: string;
+                /** @description Minimum Mars local time of day, Mhh:mm:ss or hh:mm:ss, compared to the second. A min later than the max is a window across midnight. */
+                mars_time_min?: string;
+                /** @description Maximum Mars local time of day, Mhh:mm:ss or hh:mm:ss, compared to the second. */
+                mars_time_max?: string;
+                /** @description true: only photos taken 05:00:00-07:59:59 or 17:00:00-19:59:59 Mars local time (combines with mars_time_min/max by AND). */
+                mars_time_golden_hour?: boolean;
+                /** @description Exact site number. */
+                site?: number;
+                /** @description Minimum site, inclusive. */
+                site_min?: number;
+                /** @description Maximum site, inclusive. */
+                site_max?: number;
+                /** @description Exact drive number (the centre when location_radius is given). */
+                drive?: number;
+                /** @description Minimum drive, inclusive. */
+                drive_min?: number;
+                /** @description Maximum drive, inclusive. */
+                drive_max?: number;
+                /** @description Requires site and drive: same site, drive within ± this many drive numbers. */
+                location_radius?: number;
+                /** @description Minimum width in pixels. */
+                min_width?: number;
+                /** @description Minimum height in pixels. */
+                min_height?: number;
+                /** @description Maximum width in pixels. */
+                max_width?: number;
+                /** @description Maximum height in pixels. */
+                max_height?: number;
+                /** @description Comma-separated sample types, case-insensitive: Full, Subframe, Thumbnail, and any other canonical value the index holds (Downsampled, Mixed, ChemCam PRC). */
+                sample_type?: string;
+                /** @description Exact aspect ratio <width>:<height> (positive numbers): keeps photos whose width/height is within 1% of it. */
+                aspect_ratio?: string;
+                /** @description Minimum width/height, inclusive. */
+                aspect_ratio_min?: number;
+                /** @description Maximum width/height, inclusive. */
+                aspect_ratio_max?: number;
+                /** @description Minimum mast elevation in degrees (negative looks down). */
+                mast_elevation_min?: number;
+                /** @description Maximum mast elevation in degrees. */
+                mast_elevation_max?: number;
+                /** @description Minimum mast azimuth in degrees. */
+                mast_azimuth_min?: number;
+                /** @description Maximum mast azimuth in degrees. */
+                mast_azimuth_max?: number;
+                /** @description Image sizes to include (default all the rover has). Comma-separated; one or more of: small, medium, large, full. */
+                image_sizes?: string;
+                /** @description true: leave image URLs out (metadata only). Wins over image_sizes. */
+                exclude_images?: boolean;
+                /** @description Only photos this service first published after this instant (exclusive): an RFC 3339 date-time with an offset, e.g. 2024-05-01T12:00:00Z. */
+                added_since?: string;
+                /** @description Only photos first published at or before this instant (inclusive), RFC 3339 date-time. */
+                added_before?: string;
+                /** @description Only photos NASA's records say reached Earth after this instant (exclusive); photos without a stated date_received never match. RFC 3339 date-time. */
+                received_since?: string;
+                /** @description Only photos NASA's records say reached Earth at or before this instant (inclusive), RFC 3339 date-time. */
+                received_before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the current ETag. No body; not counted. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameters (each one named) */
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            413: components["responses"]["PayloadTooLargeProblem"];
+            /** @description STREAMS_PER_KEY streams already open for this key, or another limit */
             429: components["responses"]["RateLimitedProblem"];
             500: components["responses"]["InternalProblem"];
         };

@@ -59,6 +59,8 @@ export function exportColumns(p: PhotoColumns, out: OutputSpec): ExportColumn[] 
   if (a & A.telemetry) cols.push({ name: 'telemetry.mast_azimuth', kind: 'f32', values: p.mast_azimuth }, { name: 'telemetry.mast_elevation', kind: 'f32', values: p.mast_elevation })
   if (a & A.sun) cols.push({ name: 'sun.elevation', kind: 'f32', values: p.sun_elevation }, { name: 'sun.azimuth', kind: 'f32', values: p.sun_azimuth })
   if (a & A.solar_longitude) cols.push({ name: 'solar_longitude', kind: 'f32', values: p.solar_longitude })
+  if (a & A.date_received) cols.push({ name: 'date_received', kind: 'timestamp', values: p.date_received })
+  if (a & A.added_at && p.added_at) cols.push({ name: 'added_at', kind: 'timestamp', values: p.added_at })
   if (out.raw) cols.push({ name: 'raw', kind: 'utf8', col: p.raw })
   // The other eye of a stereo pair (absent: -1, empty), as relationships.stereo.id in JSON.
   cols.push({ name: 'stereo_partner_id', kind: 'int32', values: p.stereo_partner })
