@@ -363,6 +363,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/photos/{id}/related": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Photos related to one photo
+         * @description The other eye of its stereo pair, its observation sequence (the first photos in exposure order, the size, and the link to all of them) and the nearest photos taken on other sols within radius_m metres of where it was taken (default 50), nearest first with distance_m. A part the photo does not have is null. The list's output parameters (fields, field_set, include, image_sizes, exclude_images) shape every photo.
+         */
+        get: operations["getPhotosByIdRelated"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/photos/batch": {
         parameters: {
             query?: never;
@@ -637,7 +657,7 @@ export interface paths {
         put?: never;
         /**
          * Model Context Protocol (Streamable HTTP, stateless, JSON answers): the catalogue as tools for assistants and agents
-         * @description Tools search_photos, get_photos, photo_stats, list_rovers, rover_manifest, rover_traverse, list_cameras, find_locations, find_panoramas, each answering as the HTTP route it names; resources: this OpenAPI document and a guide. Each POST counts as one request, and each API request a tool makes counts as well. Protocol errors are JSON-RPC error bodies from the MCP transport (400 malformed message, 406 Accept without application/json and text/event-stream, 415 body not JSON); GET and DELETE are 405. See docs/mcp.md.
+         * @description Tools search_photos, get_photos, photo_stats, list_rovers, rover_manifest, rover_traverse, list_cameras, find_locations, find_panoramas, related_photos, each answering as the HTTP route it names; resources: this OpenAPI document and a guide. Each POST counts as one request and holds one in-flight slot, however many tool calls it carries. Protocol errors are JSON-RPC error bodies from the MCP transport (400 malformed message, 406 Accept without application/json and text/event-stream, 415 body not JSON); GET and DELETE are 405. See docs/mcp.md.
          */
         post: operations["postMcp"];
         delete?: never;
@@ -3184,9 +3204,9 @@ export interface operations {
                 date_min?: string;
                 /** @description Maximum Earth date, inclusive, YYYY-MM-DD. */
                 date_max?: string;
-                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation, added_at, date_received. Absent values sort last in both directions; id ascending is always the final tie-breaker. */
+                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc (date_taken_utc ascending with sequence). Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation, sun_elevation, added_at, date_received. Absent values sort last in both directions; id ascending is always the final tie-breaker. "distance" (alone, ascending) sorts by distance from the centre of near_photo or lat/lon. */
                 sort?: string;
-                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, date_received, added_at, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
+                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, sun, solar_longitude, date_received, added_at, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
                 fields?: string;
                 /** @description A preset (minimal, standard, extended, scientific, complete) or a comma-separated list of field names as for "fields". */
                 field_set?: string;
@@ -3202,7 +3222,7 @@ export interface operations {
                 mars_time_min?: string;
                 /** @description Maximum Mars local time of day, Mhh:mm:ss or hh:mm:ss, compared to the second. */
                 mars_time_max?: string;
-                /** @description true: only photos taken 05:00:00-07:59:59 or 17:00:00-19:59:59 Mars local time (combines with mars_time_min/max by AND). */
+                /** @description true: only sunrise/sunset-lit photos: the sun between -4 and +6 degrees of the local horizon at capture (stated by the record, else Mars24 at the rover's position). A photo whose sun position cannot be known does not match. Combines with mars_time_min/max and sun_elevation_min/max by AND. */
                 mars_time_golden_hour?: boolean;
                 /** @description Exact site number. */
                 site?: number;
@@ -3246,6 +3266,22 @@ export interface operations {
                 image_sizes?: string;
                 /** @description true: leave image URLs out (metadata only). Wins over image_sizes. */
                 exclude_images?: boolean;
+                /** @description Minimum sun elevation at capture in degrees above the local horizon (stated, else Mars24), inclusive. Photos whose sun cannot be known never match. */
+                sun_elevation_min?: number;
+                /** @description Maximum sun elevation at capture in degrees, inclusive. */
+                sun_elevation_max?: number;
+                /** @description true: only photos that are one eye of a stereo pair (relationships.stereo names the other eye); false: only photos without a partner. */
+                stereo?: boolean;
+                /** @description One observation sequence, as relationships.sequence.id names it: <rover>-<sol>-<SEQUENCE>, e.g. curiosity-3027-TRAV00928 (case-insensitive). Lists its photos in exposure order (date_taken_utc ascending) unless sort is given. */
+                sequence?: string;
+                /** @description Centre of a "taken near here" search: the position of this photo (the waypoint of its site and drive). Needs radius_m; not with lat/lon. */
+                near_photo?: number;
+                /** @description Centre latitude of a "taken near here" search, planetocentric degrees -90 to 90. Needs lon and radius_m. */
+                lat?: number;
+                /** @description Centre longitude, degrees east 0 to 360. Needs lat and radius_m. */
+                lon?: number;
+                /** @description Keeps photos taken within this many metres (great circle on the Mars sphere of radius 3,389.5 km) of the centre, across every sol; photos without a known position never match. 1 to 5000. The drive-based location_radius is another thing. */
+                radius_m?: number;
                 /** @description Only photos this service first published after this instant (exclusive): an RFC 3339 date-time with an offset, e.g. 2024-05-01T12:00:00Z. */
                 added_since?: string;
                 /** @description Only photos first published at or before this instant (inclusive), RFC 3339 date-time. */
@@ -3326,6 +3362,15 @@ export interface operations {
                                     mast_azimuth?: number;
                                     mast_elevation?: number;
                                 };
+                                /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
+                                sun?: {
+                                    /** @description Degrees above the local horizon */
+                                    elevation: number;
+                                    /** @description Degrees from north, clockwise */
+                                    azimuth?: number;
+                                };
+                                /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
+                                solar_longitude?: number;
                                 /**
                                  * Format: date-time
                                  * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
@@ -3339,8 +3384,22 @@ export interface operations {
                                 /** @description The source record as NASA published it (`complete` preset only) */
                                 raw?: unknown;
                             };
-                            /** @description With `include=rover` and/or `include=camera` */
+                            /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
                             relationships?: {
+                                /** @description The other eye of a stereo pair (docs/derived-fields.md) */
+                                stereo?: {
+                                    /** @description The photo of the other eye of the stereo pair */
+                                    id: number;
+                                    /** @constant */
+                                    type: "photo";
+                                };
+                                /** @description The observation sequence the photo belongs to */
+                                sequence?: {
+                                    /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
+                                    id: string;
+                                    /** @description Photos of the sequence */
+                                    size: number;
+                                };
                                 rover?: {
                                     id: "curiosity" | "opportunity" | "perseverance" | "spirit";
                                     /** @constant */
@@ -3446,6 +3505,15 @@ export interface operations {
                                     mast_azimuth?: number;
                                     mast_elevation?: number;
                                 };
+                                /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
+                                sun?: {
+                                    /** @description Degrees above the local horizon */
+                                    elevation: number;
+                                    /** @description Degrees from north, clockwise */
+                                    azimuth?: number;
+                                };
+                                /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
+                                solar_longitude?: number;
                                 /**
                                  * Format: date-time
                                  * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
@@ -3459,8 +3527,22 @@ export interface operations {
                                 /** @description The source record as NASA published it (`complete` preset only) */
                                 raw?: unknown;
                             };
-                            /** @description With `include=rover` and/or `include=camera` */
+                            /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
                             relationships?: {
+                                /** @description The other eye of a stereo pair (docs/derived-fields.md) */
+                                stereo?: {
+                                    /** @description The photo of the other eye of the stereo pair */
+                                    id: number;
+                                    /** @constant */
+                                    type: "photo";
+                                };
+                                /** @description The observation sequence the photo belongs to */
+                                sequence?: {
+                                    /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
+                                    id: string;
+                                    /** @description Photos of the sequence */
+                                    size: number;
+                                };
                                 rover?: {
                                     id: "curiosity" | "opportunity" | "perseverance" | "spirit";
                                     /** @constant */
@@ -3566,6 +3648,15 @@ export interface operations {
                                     mast_azimuth?: number;
                                     mast_elevation?: number;
                                 };
+                                /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
+                                sun?: {
+                                    /** @description Degrees above the local horizon */
+                                    elevation: number;
+                                    /** @description Degrees from north, clockwise */
+                                    azimuth?: number;
+                                };
+                                /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
+                                solar_longitude?: number;
                                 /**
                                  * Format: date-time
                                  * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
@@ -3579,8 +3670,22 @@ export interface operations {
                                 /** @description The source record as NASA published it (`complete` preset only) */
                                 raw?: unknown;
                             };
-                            /** @description With `include=rover` and/or `include=camera` */
+                            /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
                             relationships?: {
+                                /** @description The other eye of a stereo pair (docs/derived-fields.md) */
+                                stereo?: {
+                                    /** @description The photo of the other eye of the stereo pair */
+                                    id: number;
+                                    /** @constant */
+                                    type: "photo";
+                                };
+                                /** @description The observation sequence the photo belongs to */
+                                sequence?: {
+                                    /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
+                                    id: string;
+                                    /** @description Photos of the sequence */
+                                    size: number;
+                                };
                                 rover?: {
                                     id: "curiosity" | "opportunity" | "perseverance" | "spirit";
                                     /** @constant */
@@ -3680,9 +3785,9 @@ export interface operations {
                 date_min?: string;
                 /** @description Maximum Earth date, inclusive, YYYY-MM-DD. */
                 date_max?: string;
-                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation, added_at, date_received. Absent values sort last in both directions; id ascending is always the final tie-breaker. */
+                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc (date_taken_utc ascending with sequence). Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation, sun_elevation, added_at, date_received. Absent values sort last in both directions; id ascending is always the final tie-breaker. "distance" (alone, ascending) sorts by distance from the centre of near_photo or lat/lon. */
                 sort?: string;
-                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, date_received, added_at, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
+                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, sun, solar_longitude, date_received, added_at, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
                 fields?: string;
                 /** @description A preset (minimal, standard, extended, scientific, complete) or a comma-separated list of field names as for "fields". */
                 field_set?: string;
@@ -3698,7 +3803,7 @@ export interface operations {
                 mars_time_min?: string;
                 /** @description Maximum Mars local time of day, Mhh:mm:ss or hh:mm:ss, compared to the second. */
                 mars_time_max?: string;
-                /** @description true: only photos taken 05:00:00-07:59:59 or 17:00:00-19:59:59 Mars local time (combines with mars_time_min/max by AND). */
+                /** @description true: only sunrise/sunset-lit photos: the sun between -4 and +6 degrees of the local horizon at capture (stated by the record, else Mars24 at the rover's position). A photo whose sun position cannot be known does not match. Combines with mars_time_min/max and sun_elevation_min/max by AND. */
                 mars_time_golden_hour?: boolean;
                 /** @description Exact site number. */
                 site?: number;
@@ -3742,6 +3847,22 @@ export interface operations {
                 image_sizes?: string;
                 /** @description true: leave image URLs out (metadata only). Wins over image_sizes. */
                 exclude_images?: boolean;
+                /** @description Minimum sun elevation at capture in degrees above the local horizon (stated, else Mars24), inclusive. Photos whose sun cannot be known never match. */
+                sun_elevation_min?: number;
+                /** @description Maximum sun elevation at capture in degrees, inclusive. */
+                sun_elevation_max?: number;
+                /** @description true: only photos that are one eye of a stereo pair (relationships.stereo names the other eye); false: only photos without a partner. */
+                stereo?: boolean;
+                /** @description One observation sequence, as relationships.sequence.id names it: <rover>-<sol>-<SEQUENCE>, e.g. curiosity-3027-TRAV00928 (case-insensitive). Lists its photos in exposure order (date_taken_utc ascending) unless sort is given. */
+                sequence?: string;
+                /** @description Centre of a "taken near here" search: the position of this photo (the waypoint of its site and drive). Needs radius_m; not with lat/lon. */
+                near_photo?: number;
+                /** @description Centre latitude of a "taken near here" search, planetocentric degrees -90 to 90. Needs lon and radius_m. */
+                lat?: number;
+                /** @description Centre longitude, degrees east 0 to 360. Needs lat and radius_m. */
+                lon?: number;
+                /** @description Keeps photos taken within this many metres (great circle on the Mars sphere of radius 3,389.5 km) of the centre, across every sol; photos without a known position never match. 1 to 5000. The drive-based location_radius is another thing. */
+                radius_m?: number;
                 /** @description Only photos this service first published after this instant (exclusive): an RFC 3339 date-time with an offset, e.g. 2024-05-01T12:00:00Z. */
                 added_since?: string;
                 /** @description Only photos first published at or before this instant (inclusive), RFC 3339 date-time. */
@@ -3825,6 +3946,15 @@ export interface operations {
                                     mast_azimuth?: number;
                                     mast_elevation?: number;
                                 };
+                                /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
+                                sun?: {
+                                    /** @description Degrees above the local horizon */
+                                    elevation: number;
+                                    /** @description Degrees from north, clockwise */
+                                    azimuth?: number;
+                                };
+                                /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
+                                solar_longitude?: number;
                                 /**
                                  * Format: date-time
                                  * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
@@ -3838,8 +3968,22 @@ export interface operations {
                                 /** @description The source record as NASA published it (`complete` preset only) */
                                 raw?: unknown;
                             };
-                            /** @description With `include=rover` and/or `include=camera` */
+                            /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
                             relationships?: {
+                                /** @description The other eye of a stereo pair (docs/derived-fields.md) */
+                                stereo?: {
+                                    /** @description The photo of the other eye of the stereo pair */
+                                    id: number;
+                                    /** @constant */
+                                    type: "photo";
+                                };
+                                /** @description The observation sequence the photo belongs to */
+                                sequence?: {
+                                    /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
+                                    id: string;
+                                    /** @description Photos of the sequence */
+                                    size: number;
+                                };
                                 rover?: {
                                     id: "curiosity" | "opportunity" | "perseverance" | "spirit";
                                     /** @constant */
@@ -3915,6 +4059,15 @@ export interface operations {
                                     mast_azimuth?: number;
                                     mast_elevation?: number;
                                 };
+                                /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
+                                sun?: {
+                                    /** @description Degrees above the local horizon */
+                                    elevation: number;
+                                    /** @description Degrees from north, clockwise */
+                                    azimuth?: number;
+                                };
+                                /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
+                                solar_longitude?: number;
                                 /**
                                  * Format: date-time
                                  * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
@@ -3928,8 +4081,22 @@ export interface operations {
                                 /** @description The source record as NASA published it (`complete` preset only) */
                                 raw?: unknown;
                             };
-                            /** @description With `include=rover` and/or `include=camera` */
+                            /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
                             relationships?: {
+                                /** @description The other eye of a stereo pair (docs/derived-fields.md) */
+                                stereo?: {
+                                    /** @description The photo of the other eye of the stereo pair */
+                                    id: number;
+                                    /** @constant */
+                                    type: "photo";
+                                };
+                                /** @description The observation sequence the photo belongs to */
+                                sequence?: {
+                                    /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
+                                    id: string;
+                                    /** @description Photos of the sequence */
+                                    size: number;
+                                };
                                 rover?: {
                                     id: "curiosity" | "opportunity" | "perseverance" | "spirit";
                                     /** @constant */
@@ -4005,6 +4172,15 @@ export interface operations {
                                     mast_azimuth?: number;
                                     mast_elevation?: number;
                                 };
+                                /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
+                                sun?: {
+                                    /** @description Degrees above the local horizon */
+                                    elevation: number;
+                                    /** @description Degrees from north, clockwise */
+                                    azimuth?: number;
+                                };
+                                /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
+                                solar_longitude?: number;
                                 /**
                                  * Format: date-time
                                  * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
@@ -4018,8 +4194,22 @@ export interface operations {
                                 /** @description The source record as NASA published it (`complete` preset only) */
                                 raw?: unknown;
                             };
-                            /** @description With `include=rover` and/or `include=camera` */
+                            /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
                             relationships?: {
+                                /** @description The other eye of a stereo pair (docs/derived-fields.md) */
+                                stereo?: {
+                                    /** @description The photo of the other eye of the stereo pair */
+                                    id: number;
+                                    /** @constant */
+                                    type: "photo";
+                                };
+                                /** @description The observation sequence the photo belongs to */
+                                sequence?: {
+                                    /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
+                                    id: string;
+                                    /** @description Photos of the sequence */
+                                    size: number;
+                                };
                                 rover?: {
                                     id: "curiosity" | "opportunity" | "perseverance" | "spirit";
                                     /** @constant */
@@ -4038,6 +4228,1454 @@ export interface operations {
                                     };
                                 };
                             };
+                        };
+                        links: {
+                            /** Format: uri */
+                            self: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the current ETag. No body; not counted. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description id is not an int32, or invalid query */
+            400: components["responses"]["ValidationProblem"];
+            401: components["responses"]["UnauthorizedProblem"];
+            /** @description No photo has this id */
+            404: components["responses"]["NotFoundProblem"];
+            413: components["responses"]["PayloadTooLargeProblem"];
+            429: components["responses"]["RateLimitedProblem"];
+            500: components["responses"]["InternalProblem"];
+        };
+    };
+    getPhotosByIdRelated: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, sun, solar_longitude, date_received, added_at, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
+                fields?: string;
+                /** @description A preset (minimal, standard, extended, scientific, complete) or a comma-separated list of field names as for "fields". */
+                field_set?: string;
+                /** @description Related resources to embed. Comma-separated; one or more of: rover, camera. */
+                include?: string;
+                /** @description Image sizes to include (default all the rover has). Comma-separated; one or more of: small, medium, large, full. */
+                image_sizes?: string;
+                /** @description true: leave image URLs out (metadata only). Wins over image_sizes. */
+                exclude_images?: boolean;
+                /** @description Nearby photos of other sols: taken within this many metres of this photo's position (great circle), 1 to 5000, default 50. */
+                radius_m?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Photo id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The photo and its related photos */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Photo id */
+                            id: number;
+                            /** @constant */
+                            type: "photo";
+                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
+                            attributes: {
+                                /** @description NASA image id */
+                                nasa_id?: string;
+                                /** @description Mission day */
+                                sol?: number;
+                                /** Format: date */
+                                earth_date?: string;
+                                /** Format: date-time */
+                                date_taken_utc?: string;
+                                /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
+                                date_taken_mars?: string;
+                                /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
+                                images?: {
+                                    /** Format: uri */
+                                    small?: string;
+                                    /** Format: uri */
+                                    medium?: string;
+                                    /** Format: uri */
+                                    large?: string;
+                                    /** Format: uri */
+                                    full?: string;
+                                };
+                                dimensions?: {
+                                    width?: number;
+                                    height?: number;
+                                };
+                                sample_type?: string;
+                                title?: string;
+                                caption?: string;
+                                credit?: string;
+                                location?: {
+                                    site?: number;
+                                    drive?: number;
+                                    /** @description Site-frame coordinates; not in the standard and extended presets */
+                                    coordinates?: {
+                                        x: number;
+                                        y: number;
+                                        z: number;
+                                    };
+                                };
+                                telemetry?: {
+                                    mast_azimuth?: number;
+                                    mast_elevation?: number;
+                                };
+                                /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
+                                sun?: {
+                                    /** @description Degrees above the local horizon */
+                                    elevation: number;
+                                    /** @description Degrees from north, clockwise */
+                                    azimuth?: number;
+                                };
+                                /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
+                                solar_longitude?: number;
+                                /**
+                                 * Format: date-time
+                                 * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                date_received?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                added_at?: string;
+                                /** @description The source record as NASA published it (`complete` preset only) */
+                                raw?: unknown;
+                            };
+                            /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
+                            relationships?: {
+                                /** @description The other eye of a stereo pair (docs/derived-fields.md) */
+                                stereo?: {
+                                    /** @description The photo of the other eye of the stereo pair */
+                                    id: number;
+                                    /** @constant */
+                                    type: "photo";
+                                };
+                                /** @description The observation sequence the photo belongs to */
+                                sequence?: {
+                                    /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
+                                    id: string;
+                                    /** @description Photos of the sequence */
+                                    size: number;
+                                };
+                                rover?: {
+                                    id: "curiosity" | "opportunity" | "perseverance" | "spirit";
+                                    /** @constant */
+                                    type: "rover";
+                                    attributes: {
+                                        name: string;
+                                        status: "active" | "complete";
+                                    };
+                                };
+                                camera?: {
+                                    id: string;
+                                    /** @constant */
+                                    type: "camera";
+                                    attributes?: {
+                                        full_name: string;
+                                    };
+                                };
+                            };
+                        };
+                        related: {
+                            /** @description The other eye of its stereo pair */
+                            stereo: {
+                                /** @description Photo id */
+                                id: number;
+                                /** @constant */
+                                type: "photo";
+                                /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
+                                attributes: {
+                                    /** @description NASA image id */
+                                    nasa_id?: string;
+                                    /** @description Mission day */
+                                    sol?: number;
+                                    /** Format: date */
+                                    earth_date?: string;
+                                    /** Format: date-time */
+                                    date_taken_utc?: string;
+                                    /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
+                                    date_taken_mars?: string;
+                                    /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
+                                    images?: {
+                                        /** Format: uri */
+                                        small?: string;
+                                        /** Format: uri */
+                                        medium?: string;
+                                        /** Format: uri */
+                                        large?: string;
+                                        /** Format: uri */
+                                        full?: string;
+                                    };
+                                    dimensions?: {
+                                        width?: number;
+                                        height?: number;
+                                    };
+                                    sample_type?: string;
+                                    title?: string;
+                                    caption?: string;
+                                    credit?: string;
+                                    location?: {
+                                        site?: number;
+                                        drive?: number;
+                                        /** @description Site-frame coordinates; not in the standard and extended presets */
+                                        coordinates?: {
+                                            x: number;
+                                            y: number;
+                                            z: number;
+                                        };
+                                    };
+                                    telemetry?: {
+                                        mast_azimuth?: number;
+                                        mast_elevation?: number;
+                                    };
+                                    /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
+                                    sun?: {
+                                        /** @description Degrees above the local horizon */
+                                        elevation: number;
+                                        /** @description Degrees from north, clockwise */
+                                        azimuth?: number;
+                                    };
+                                    /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
+                                    solar_longitude?: number;
+                                    /**
+                                     * Format: date-time
+                                     * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
+                                     */
+                                    date_received?: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
+                                     */
+                                    added_at?: string;
+                                    /** @description The source record as NASA published it (`complete` preset only) */
+                                    raw?: unknown;
+                                };
+                                /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
+                                relationships?: {
+                                    /** @description The other eye of a stereo pair (docs/derived-fields.md) */
+                                    stereo?: {
+                                        /** @description The photo of the other eye of the stereo pair */
+                                        id: number;
+                                        /** @constant */
+                                        type: "photo";
+                                    };
+                                    /** @description The observation sequence the photo belongs to */
+                                    sequence?: {
+                                        /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
+                                        id: string;
+                                        /** @description Photos of the sequence */
+                                        size: number;
+                                    };
+                                    rover?: {
+                                        id: "curiosity" | "opportunity" | "perseverance" | "spirit";
+                                        /** @constant */
+                                        type: "rover";
+                                        attributes: {
+                                            name: string;
+                                            status: "active" | "complete";
+                                        };
+                                    };
+                                    camera?: {
+                                        id: string;
+                                        /** @constant */
+                                        type: "camera";
+                                        attributes?: {
+                                            full_name: string;
+                                        };
+                                    };
+                                };
+                            } | null;
+                            sequence: {
+                                id: string;
+                                /** @description Photos of the sequence */
+                                size: number;
+                                /** @description The first 25 in exposure order */
+                                photos: {
+                                    /** @description Photo id */
+                                    id: number;
+                                    /** @constant */
+                                    type: "photo";
+                                    /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
+                                    attributes: {
+                                        /** @description NASA image id */
+                                        nasa_id?: string;
+                                        /** @description Mission day */
+                                        sol?: number;
+                                        /** Format: date */
+                                        earth_date?: string;
+                                        /** Format: date-time */
+                                        date_taken_utc?: string;
+                                        /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
+                                        date_taken_mars?: string;
+                                        /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
+                                        images?: {
+                                            /** Format: uri */
+                                            small?: string;
+                                            /** Format: uri */
+                                            medium?: string;
+                                            /** Format: uri */
+                                            large?: string;
+                                            /** Format: uri */
+                                            full?: string;
+                                        };
+                                        dimensions?: {
+                                            width?: number;
+                                            height?: number;
+                                        };
+                                        sample_type?: string;
+                                        title?: string;
+                                        caption?: string;
+                                        credit?: string;
+                                        location?: {
+                                            site?: number;
+                                            drive?: number;
+                                            /** @description Site-frame coordinates; not in the standard and extended presets */
+                                            coordinates?: {
+                                                x: number;
+                                                y: number;
+                                                z: number;
+                                            };
+                                        };
+                                        telemetry?: {
+                                            mast_azimuth?: number;
+                                            mast_elevation?: number;
+                                        };
+                                        /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
+                                        sun?: {
+                                            /** @description Degrees above the local horizon */
+                                            elevation: number;
+                                            /** @description Degrees from north, clockwise */
+                                            azimuth?: number;
+                                        };
+                                        /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
+                                        solar_longitude?: number;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
+                                         */
+                                        date_received?: string;
+                                        /**
+                                         * Format: date-time
+                                         * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
+                                         */
+                                        added_at?: string;
+                                        /** @description The source record as NASA published it (`complete` preset only) */
+                                        raw?: unknown;
+                                    };
+                                    /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
+                                    relationships?: {
+                                        /** @description The other eye of a stereo pair (docs/derived-fields.md) */
+                                        stereo?: {
+                                            /** @description The photo of the other eye of the stereo pair */
+                                            id: number;
+                                            /** @constant */
+                                            type: "photo";
+                                        };
+                                        /** @description The observation sequence the photo belongs to */
+                                        sequence?: {
+                                            /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
+                                            id: string;
+                                            /** @description Photos of the sequence */
+                                            size: number;
+                                        };
+                                        rover?: {
+                                            id: "curiosity" | "opportunity" | "perseverance" | "spirit";
+                                            /** @constant */
+                                            type: "rover";
+                                            attributes: {
+                                                name: string;
+                                                status: "active" | "complete";
+                                            };
+                                        };
+                                        camera?: {
+                                            id: string;
+                                            /** @constant */
+                                            type: "camera";
+                                            attributes?: {
+                                                full_name: string;
+                                            };
+                                        };
+                                    };
+                                }[];
+                                links: {
+                                    /** Format: uri */
+                                    photos: string;
+                                };
+                            } | null;
+                            /** @description null when the photo has no known position */
+                            nearby: {
+                                radius_m: number;
+                                /** @description Photos of other sols within radius_m */
+                                total: number;
+                                /** @description The 10 nearest, nearest first */
+                                photos: {
+                                    distance_m: number;
+                                    photo: {
+                                        /** @description Photo id */
+                                        id: number;
+                                        /** @constant */
+                                        type: "photo";
+                                        /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
+                                        attributes: {
+                                            /** @description NASA image id */
+                                            nasa_id?: string;
+                                            /** @description Mission day */
+                                            sol?: number;
+                                            /** Format: date */
+                                            earth_date?: string;
+                                            /** Format: date-time */
+                                            date_taken_utc?: string;
+                                            /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
+                                            date_taken_mars?: string;
+                                            /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
+                                            images?: {
+                                                /** Format: uri */
+                                                small?: string;
+                                                /** Format: uri */
+                                                medium?: string;
+                                                /** Format: uri */
+                                                large?: string;
+                                                /** Format: uri */
+                                                full?: string;
+                                            };
+                                            dimensions?: {
+                                                width?: number;
+                                                height?: number;
+                                            };
+                                            sample_type?: string;
+                                            title?: string;
+                                            caption?: string;
+                                            credit?: string;
+                                            location?: {
+                                                site?: number;
+                                                drive?: number;
+                                                /** @description Site-frame coordinates; not in the standard and extended presets */
+                                                coordinates?: {
+                                                    x: number;
+                                                    y: number;
+                                                    z: number;
+                                                };
+                                            };
+                                            telemetry?: {
+                                                mast_azimuth?: number;
+                                                mast_elevation?: number;
+                                            };
+                                            /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
+                                            sun?: {
+                                                /** @description Degrees above the local horizon */
+                                                elevation: number;
+                                                /** @description Degrees from north, clockwise */
+                                                azimuth?: number;
+                                            };
+                                            /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
+                                            solar_longitude?: number;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
+                                             */
+                                            date_received?: string;
+                                            /**
+                                             * Format: date-time
+                                             * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
+                                             */
+                                            added_at?: string;
+                                            /** @description The source record as NASA published it (`complete` preset only) */
+                                            raw?: unknown;
+                                        };
+                                        /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
+                                        relationships?: {
+                                            /** @description The other eye of a stereo pair (docs/derived-fields.md) */
+                                            stereo?: {
+                                                /** @description The photo of the other eye of the stereo pair */
+                                                id: number;
+                                                /** @constant */
+                                                type: "photo";
+                                            };
+                                            /** @description The observation sequence the photo belongs to */
+                                            sequence?: {
+                                                /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
+                                                id: string;
+                                                /** @description Photos of the sequence */
+                                                size: number;
+                                            };
+                                            rover?: {
+                                                id: "curiosity" | "opportunity" | "perseverance" | "spirit";
+                                                /** @constant */
+                                                type: "rover";
+                                                attributes: {
+                                                    name: string;
+                                                    status: "active" | "complete";
+                                                };
+                                            };
+                                            camera?: {
+                                                id: string;
+                                                /** @constant */
+                                                type: "camera";
+                                                attributes?: {
+                                                    full_name: string;
+                                                };
+                                            };
+                                        };
+                                    };
+                                }[];
+                                links: {
+                                    /** Format: uri */
+                                    photos: string;
+                                };
+                            } | null;
+                        };
+                        links: {
+                            /** Format: uri */
+                            self: string;
+                        };
+                    };
+                    "text/json": {
+                        data: {
+                            /** @description Photo id */
+                            id: number;
+                            /** @constant */
+                            type: "photo";
+                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
+                            attributes: {
+                                /** @description NASA image id */
+                                nasa_id?: string;
+                                /** @description Mission day */
+                                sol?: number;
+                                /** Format: date */
+                                earth_date?: string;
+                                /** Format: date-time */
+                                date_taken_utc?: string;
+                                /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
+                                date_taken_mars?: string;
+                                /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
+                                images?: {
+                                    /** Format: uri */
+                                    small?: string;
+                                    /** Format: uri */
+                                    medium?: string;
+                                    /** Format: uri */
+                                    large?: string;
+                                    /** Format: uri */
+                                    full?: string;
+                                };
+                                dimensions?: {
+                                    width?: number;
+                                    height?: number;
+                                };
+                                sample_type?: string;
+                                title?: string;
+                                caption?: string;
+                                credit?: string;
+                                location?: {
+                                    site?: number;
+                                    drive?: number;
+                                    /** @description Site-frame coordinates; not in the standard and extended presets */
+                                    coordinates?: {
+                                        x: number;
+                                        y: number;
+                                        z: number;
+                                    };
+                                };
+                                telemetry?: {
+                                    mast_azimuth?: number;
+                                    mast_elevation?: number;
+                                };
+                                /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
+                                sun?: {
+                                    /** @description Degrees above the local horizon */
+                                    elevation: number;
+                                    /** @description Degrees from north, clockwise */
+                                    azimuth?: number;
+                                };
+                                /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
+                                solar_longitude?: number;
+                                /**
+                                 * Format: date-time
+                                 * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                date_received?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                added_at?: string;
+                                /** @description The source record as NASA published it (`complete` preset only) */
+                                raw?: unknown;
+                            };
+                            /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
+                            relationships?: {
+                                /** @description The other eye of a stereo pair (docs/derived-fields.md) */
+                                stereo?: {
+                                    /** @description The photo of the other eye of the stereo pair */
+                                    id: number;
+                                    /** @constant */
+                                    type: "photo";
+                                };
+                                /** @description The observation sequence the photo belongs to */
+                                sequence?: {
+                                    /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
+                                    id: string;
+                                    /** @description Photos of the sequence */
+                                    size: number;
+                                };
+                                rover?: {
+                                    id: "curiosity" | "opportunity" | "perseverance" | "spirit";
+                                    /** @constant */
+                                    type: "rover";
+                                    attributes: {
+                                        name: string;
+                                        status: "active" | "complete";
+                                    };
+                                };
+                                camera?: {
+                                    id: string;
+                                    /** @constant */
+                                    type: "camera";
+                                    attributes?: {
+                                        full_name: string;
+                                    };
+                                };
+                            };
+                        };
+                        related: {
+                            /** @description The other eye of its stereo pair */
+                            stereo: {
+                                /** @description Photo id */
+                                id: number;
+                                /** @constant */
+                                type: "photo";
+                                /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
+                                attributes: {
+                                    /** @description NASA image id */
+                                    nasa_id?: string;
+                                    /** @description Mission day */
+                                    sol?: number;
+                                    /** Format: date */
+                                    earth_date?: string;
+                                    /** Format: date-time */
+                                    date_taken_utc?: string;
+                                    /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
+                                    date_taken_mars?: string;
+                                    /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
+                                    images?: {
+                                        /** Format: uri */
+                                        small?: string;
+                                        /** Format: uri */
+                                        medium?: string;
+                                        /** Format: uri */
+                                        large?: string;
+                                        /** Format: uri */
+                                        full?: string;
+                                    };
+                                    dimensions?: {
+                                        width?: number;
+                                        height?: number;
+                                    };
+                                    sample_type?: string;
+                                    title?: string;
+                                    caption?: string;
+                                    credit?: string;
+                                    location?: {
+                                        site?: number;
+                                        drive?: number;
+                                        /** @description Site-frame coordinates; not in the standard and extended presets */
+                                        coordinates?: {
+                                            x: number;
+                                            y: number;
+                                            z: number;
+                                        };
+                                    };
+                                    telemetry?: {
+                                        mast_azimuth?: number;
+                                        mast_elevation?: number;
+                                    };
+                                    /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
+                                    sun?: {
+                                        /** @description Degrees above the local horizon */
+                                        elevation: number;
+                                        /** @description Degrees from north, clockwise */
+                                        azimuth?: number;
+                                    };
+                                    /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
+                                    solar_longitude?: number;
+                                    /**
+                                     * Format: date-time
+                                     * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
+                                     */
+                                    date_received?: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
+                                     */
+                                    added_at?: string;
+                                    /** @description The source record as NASA published it (`complete` preset only) */
+                                    raw?: unknown;
+                                };
+                                /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
+                                relationships?: {
+                                    /** @description The other eye of a stereo pair (docs/derived-fields.md) */
+                                    stereo?: {
+                                        /** @description The photo of the other eye of the stereo pair */
+                                        id: number;
+                                        /** @constant */
+                                        type: "photo";
+                                    };
+                                    /** @description The observation sequence the photo belongs to */
+                                    sequence?: {
+                                        /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
+                                        id: string;
+                                        /** @description Photos of the sequence */
+                                        size: number;
+                                    };
+                                    rover?: {
+                                        id: "curiosity" | "opportunity" | "perseverance" | "spirit";
+                                        /** @constant */
+                                        type: "rover";
+                                        attributes: {
+                                            name: string;
+                                            status: "active" | "complete";
+                                        };
+                                    };
+                                    camera?: {
+                                        id: string;
+                                        /** @constant */
+                                        type: "camera";
+                                        attributes?: {
+                                            full_name: string;
+                                        };
+                                    };
+                                };
+                            } | null;
+                            sequence: {
+                                id: string;
+                                /** @description Photos of the sequence */
+                                size: number;
+                                /** @description The first 25 in exposure order */
+                                photos: {
+                                    /** @description Photo id */
+                                    id: number;
+                                    /** @constant */
+                                    type: "photo";
+                                    /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
+                                    attributes: {
+                                        /** @description NASA image id */
+                                        nasa_id?: string;
+                                        /** @description Mission day */
+                                        sol?: number;
+                                        /** Format: date */
+                                        earth_date?: string;
+                                        /** Format: date-time */
+                                        date_taken_utc?: string;
+                                        /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
+                                        date_taken_mars?: string;
+                                        /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
+                                        images?: {
+                                            /** Format: uri */
+                                            small?: string;
+                                            /** Format: uri */
+                                            medium?: string;
+                                            /** Format: uri */
+                                            large?: string;
+                                            /** Format: uri */
+                                            full?: string;
+                                        };
+                                        dimensions?: {
+                                            width?: number;
+                                            height?: number;
+                                        };
+                                        sample_type?: string;
+                                        title?: string;
+                                        caption?: string;
+                                        credit?: string;
+                                        location?: {
+                                            site?: number;
+                                            drive?: number;
+                                            /** @description Site-frame coordinates; not in the standard and extended presets */
+                                            coordinates?: {
+                                                x: number;
+                                                y: number;
+                                                z: number;
+                                            };
+                                        };
+                                        telemetry?: {
+                                            mast_azimuth?: number;
+                                            mast_elevation?: number;
+                                        };
+                                        /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
+                                        sun?: {
+                                            /** @description Degrees above the local horizon */
+                                            elevation: number;
+                                            /** @description Degrees from north, clockwise */
+                                            azimuth?: number;
+                                        };
+                                        /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
+                                        solar_longitude?: number;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
+                                         */
+                                        date_received?: string;
+                                        /**
+                                         * Format: date-time
+                                         * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
+                                         */
+                                        added_at?: string;
+                                        /** @description The source record as NASA published it (`complete` preset only) */
+                                        raw?: unknown;
+                                    };
+                                    /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
+                                    relationships?: {
+                                        /** @description The other eye of a stereo pair (docs/derived-fields.md) */
+                                        stereo?: {
+                                            /** @description The photo of the other eye of the stereo pair */
+                                            id: number;
+                                            /** @constant */
+                                            type: "photo";
+                                        };
+                                        /** @description The observation sequence the photo belongs to */
+                                        sequence?: {
+                                            /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
+                                            id: string;
+                                            /** @description Photos of the sequence */
+                                            size: number;
+                                        };
+                                        rover?: {
+                                            id: "curiosity" | "opportunity" | "perseverance" | "spirit";
+                                            /** @constant */
+                                            type: "rover";
+                                            attributes: {
+                                                name: string;
+                                                status: "active" | "complete";
+                                            };
+                                        };
+                                        camera?: {
+                                            id: string;
+                                            /** @constant */
+                                            type: "camera";
+                                            attributes?: {
+                                                full_name: string;
+                                            };
+                                        };
+                                    };
+                                }[];
+                                links: {
+                                    /** Format: uri */
+                                    photos: string;
+                                };
+                            } | null;
+                            /** @description null when the photo has no known position */
+                            nearby: {
+                                radius_m: number;
+                                /** @description Photos of other sols within radius_m */
+                                total: number;
+                                /** @description The 10 nearest, nearest first */
+                                photos: {
+                                    distance_m: number;
+                                    photo: {
+                                        /** @description Photo id */
+                                        id: number;
+                                        /** @constant */
+                                        type: "photo";
+                                        /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
+                                        attributes: {
+                                            /** @description NASA image id */
+                                            nasa_id?: string;
+                                            /** @description Mission day */
+                                            sol?: number;
+                                            /** Format: date */
+                                            earth_date?: string;
+                                            /** Format: date-time */
+                                            date_taken_utc?: string;
+                                            /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
+                                            date_taken_mars?: string;
+                                            /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
+                                            images?: {
+                                                /** Format: uri */
+                                                small?: string;
+                                                /** Format: uri */
+                                                medium?: string;
+                                                /** Format: uri */
+                                                large?: string;
+                                                /** Format: uri */
+                                                full?: string;
+                                            };
+                                            dimensions?: {
+                                                width?: number;
+                                                height?: number;
+                                            };
+                                            sample_type?: string;
+                                            title?: string;
+                                            caption?: string;
+                                            credit?: string;
+                                            location?: {
+                                                site?: number;
+                                                drive?: number;
+                                                /** @description Site-frame coordinates; not in the standard and extended presets */
+                                                coordinates?: {
+                                                    x: number;
+                                                    y: number;
+                                                    z: number;
+                                                };
+                                            };
+                                            telemetry?: {
+                                                mast_azimuth?: number;
+                                                mast_elevation?: number;
+                                            };
+                                            /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
+                                            sun?: {
+                                                /** @description Degrees above the local horizon */
+                                                elevation: number;
+                                                /** @description Degrees from north, clockwise */
+                                                azimuth?: number;
+                                            };
+                                            /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
+                                            solar_longitude?: number;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
+                                             */
+                                            date_received?: string;
+                                            /**
+                                             * Format: date-time
+                                             * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
+                                             */
+                                            added_at?: string;
+                                            /** @description The source record as NASA published it (`complete` preset only) */
+                                            raw?: unknown;
+                                        };
+                                        /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
+                                        relationships?: {
+                                            /** @description The other eye of a stereo pair (docs/derived-fields.md) */
+                                            stereo?: {
+                                                /** @description The photo of the other eye of the stereo pair */
+                                                id: number;
+                                                /** @constant */
+                                                type: "photo";
+                                            };
+                                            /** @description The observation sequence the photo belongs to */
+                                            sequence?: {
+                                                /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
+                                                id: string;
+                                                /** @description Photos of the sequence */
+                                                size: number;
+                                            };
+                                            rover?: {
+                                                id: "curiosity" | "opportunity" | "perseverance" | "spirit";
+                                                /** @constant */
+                                                type: "rover";
+                                                attributes: {
+                                                    name: string;
+                                                    status: "active" | "complete";
+                                                };
+                                            };
+                                            camera?: {
+                                                id: string;
+                                                /** @constant */
+                                                type: "camera";
+                                                attributes?: {
+                                                    full_name: string;
+                                                };
+                                            };
+                                        };
+                                    };
+                                }[];
+                                links: {
+                                    /** Format: uri */
+                                    photos: string;
+                                };
+                            } | null;
+                        };
+                        links: {
+                            /** Format: uri */
+                            self: string;
+                        };
+                    };
+                    "text/plain": {
+                        data: {
+                            /** @description Photo id */
+                            id: number;
+                            /** @constant */
+                            type: "photo";
+                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
+                            attributes: {
+                                /** @description NASA image id */
+                                nasa_id?: string;
+                                /** @description Mission day */
+                                sol?: number;
+                                /** Format: date */
+                                earth_date?: string;
+                                /** Format: date-time */
+                                date_taken_utc?: string;
+                                /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
+                                date_taken_mars?: string;
+                                /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
+                                images?: {
+                                    /** Format: uri */
+                                    small?: string;
+                                    /** Format: uri */
+                                    medium?: string;
+                                    /** Format: uri */
+                                    large?: string;
+                                    /** Format: uri */
+                                    full?: string;
+                                };
+                                dimensions?: {
+                                    width?: number;
+                                    height?: number;
+                                };
+                                sample_type?: string;
+                                title?: string;
+                                caption?: string;
+                                credit?: string;
+                                location?: {
+                                    site?: number;
+                                    drive?: number;
+                                    /** @description Site-frame coordinates; not in the standard and extended presets */
+                                    coordinates?: {
+                                        x: number;
+                                        y: number;
+                                        z: number;
+                                    };
+                                };
+                                telemetry?: {
+                                    mast_azimuth?: number;
+                                    mast_elevation?: number;
+                                };
+                                /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
+                                sun?: {
+                                    /** @description Degrees above the local horizon */
+                                    elevation: number;
+                                    /** @description Degrees from north, clockwise */
+                                    azimuth?: number;
+                                };
+                                /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
+                                solar_longitude?: number;
+                                /**
+                                 * Format: date-time
+                                 * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                date_received?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
+                                 */
+                                added_at?: string;
+                                /** @description The source record as NASA published it (`complete` preset only) */
+                                raw?: unknown;
+                            };
+                            /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
+                            relationships?: {
+                                /** @description The other eye of a stereo pair (docs/derived-fields.md) */
+                                stereo?: {
+                                    /** @description The photo of the other eye of the stereo pair */
+                                    id: number;
+                                    /** @constant */
+                                    type: "photo";
+                                };
+                                /** @description The observation sequence the photo belongs to */
+                                sequence?: {
+                                    /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
+                                    id: string;
+                                    /** @description Photos of the sequence */
+                                    size: number;
+                                };
+                                rover?: {
+                                    id: "curiosity" | "opportunity" | "perseverance" | "spirit";
+                                    /** @constant */
+                                    type: "rover";
+                                    attributes: {
+                                        name: string;
+                                        status: "active" | "complete";
+                                    };
+                                };
+                                camera?: {
+                                    id: string;
+                                    /** @constant */
+                                    type: "camera";
+                                    attributes?: {
+                                        full_name: string;
+                                    };
+                                };
+                            };
+                        };
+                        related: {
+                            /** @description The other eye of its stereo pair */
+                            stereo: {
+                                /** @description Photo id */
+                                id: number;
+                                /** @constant */
+                                type: "photo";
+                                /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
+                                attributes: {
+                                    /** @description NASA image id */
+                                    nasa_id?: string;
+                                    /** @description Mission day */
+                                    sol?: number;
+                                    /** Format: date */
+                                    earth_date?: string;
+                                    /** Format: date-time */
+                                    date_taken_utc?: string;
+                                    /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
+                                    date_taken_mars?: string;
+                                    /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
+                                    images?: {
+                                        /** Format: uri */
+                                        small?: string;
+                                        /** Format: uri */
+                                        medium?: string;
+                                        /** Format: uri */
+                                        large?: string;
+                                        /** Format: uri */
+                                        full?: string;
+                                    };
+                                    dimensions?: {
+                                        width?: number;
+                                        height?: number;
+                                    };
+                                    sample_type?: string;
+                                    title?: string;
+                                    caption?: string;
+                                    credit?: string;
+                                    location?: {
+                                        site?: number;
+                                        drive?: number;
+                                        /** @description Site-frame coordinates; not in the standard and extended presets */
+                                        coordinates?: {
+                                            x: number;
+                                            y: number;
+                                            z: number;
+                                        };
+                                    };
+                                    telemetry?: {
+                                        mast_azimuth?: number;
+                                        mast_elevation?: number;
+                                    };
+                                    /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
+                                    sun?: {
+                                        /** @description Degrees above the local horizon */
+                                        elevation: number;
+                                        /** @description Degrees from north, clockwise */
+                                        azimuth?: number;
+                                    };
+                                    /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
+                                    solar_longitude?: number;
+                                    /**
+                                     * Format: date-time
+                                     * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
+                                     */
+                                    date_received?: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
+                                     */
+                                    added_at?: string;
+                                    /** @description The source record as NASA published it (`complete` preset only) */
+                                    raw?: unknown;
+                                };
+                                /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
+                                relationships?: {
+                                    /** @description The other eye of a stereo pair (docs/derived-fields.md) */
+                                    stereo?: {
+                                        /** @description The photo of the other eye of the stereo pair */
+                                        id: number;
+                                        /** @constant */
+                                        type: "photo";
+                                    };
+                                    /** @description The observation sequence the photo belongs to */
+                                    sequence?: {
+                                        /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
+                                        id: string;
+                                        /** @description Photos of the sequence */
+                                        size: number;
+                                    };
+                                    rover?: {
+                                        id: "curiosity" | "opportunity" | "perseverance" | "spirit";
+                                        /** @constant */
+                                        type: "rover";
+                                        attributes: {
+                                            name: string;
+                                            status: "active" | "complete";
+                                        };
+                                    };
+                                    camera?: {
+                                        id: string;
+                                        /** @constant */
+                                        type: "camera";
+                                        attributes?: {
+                                            full_name: string;
+                                        };
+                                    };
+                                };
+                            } | null;
+                            sequence: {
+                                id: string;
+                                /** @description Photos of the sequence */
+                                size: number;
+                                /** @description The first 25 in exposure order */
+                                photos: {
+                                    /** @description Photo id */
+                                    id: number;
+                                    /** @constant */
+                                    type: "photo";
+                                    /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
+                                    attributes: {
+                                        /** @description NASA image id */
+                                        nasa_id?: string;
+                                        /** @description Mission day */
+                                        sol?: number;
+                                        /** Format: date */
+                                        earth_date?: string;
+                                        /** Format: date-time */
+                                        date_taken_utc?: string;
+                                        /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
+                                        date_taken_mars?: string;
+                                        /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
+                                        images?: {
+                                            /** Format: uri */
+                                            small?: string;
+                                            /** Format: uri */
+                                            medium?: string;
+                                            /** Format: uri */
+                                            large?: string;
+                                            /** Format: uri */
+                                            full?: string;
+                                        };
+                                        dimensions?: {
+                                            width?: number;
+                                            height?: number;
+                                        };
+                                        sample_type?: string;
+                                        title?: string;
+                                        caption?: string;
+                                        credit?: string;
+                                        location?: {
+                                            site?: number;
+                                            drive?: number;
+                                            /** @description Site-frame coordinates; not in the standard and extended presets */
+                                            coordinates?: {
+                                                x: number;
+                                                y: number;
+                                                z: number;
+                                            };
+                                        };
+                                        telemetry?: {
+                                            mast_azimuth?: number;
+                                            mast_elevation?: number;
+                                        };
+                                        /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
+                                        sun?: {
+                                            /** @description Degrees above the local horizon */
+                                            elevation: number;
+                                            /** @description Degrees from north, clockwise */
+                                            azimuth?: number;
+                                        };
+                                        /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
+                                        solar_longitude?: number;
+                                        /**
+                                         * Format: date-time
+                                         * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
+                                         */
+                                        date_received?: string;
+                                        /**
+                                         * Format: date-time
+                                         * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
+                                         */
+                                        added_at?: string;
+                                        /** @description The source record as NASA published it (`complete` preset only) */
+                                        raw?: unknown;
+                                    };
+                                    /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
+                                    relationships?: {
+                                        /** @description The other eye of a stereo pair (docs/derived-fields.md) */
+                                        stereo?: {
+                                            /** @description The photo of the other eye of the stereo pair */
+                                            id: number;
+                                            /** @constant */
+                                            type: "photo";
+                                        };
+                                        /** @description The observation sequence the photo belongs to */
+                                        sequence?: {
+                                            /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
+                                            id: string;
+                                            /** @description Photos of the sequence */
+                                            size: number;
+                                        };
+                                        rover?: {
+                                            id: "curiosity" | "opportunity" | "perseverance" | "spirit";
+                                            /** @constant */
+                                            type: "rover";
+                                            attributes: {
+                                                name: string;
+                                                status: "active" | "complete";
+                                            };
+                                        };
+                                        camera?: {
+                                            id: string;
+                                            /** @constant */
+                                            type: "camera";
+                                            attributes?: {
+                                                full_name: string;
+                                            };
+                                        };
+                                    };
+                                }[];
+                                links: {
+                                    /** Format: uri */
+                                    photos: string;
+                                };
+                            } | null;
+                            /** @description null when the photo has no known position */
+                            nearby: {
+                                radius_m: number;
+                                /** @description Photos of other sols within radius_m */
+                                total: number;
+                                /** @description The 10 nearest, nearest first */
+                                photos: {
+                                    distance_m: number;
+                                    photo: {
+                                        /** @description Photo id */
+                                        id: number;
+                                        /** @constant */
+                                        type: "photo";
+                                        /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
+                                        attributes: {
+                                            /** @description NASA image id */
+                                            nasa_id?: string;
+                                            /** @description Mission day */
+                                            sol?: number;
+                                            /** Format: date */
+                                            earth_date?: string;
+                                            /** Format: date-time */
+                                            date_taken_utc?: string;
+                                            /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
+                                            date_taken_mars?: string;
+                                            /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
+                                            images?: {
+                                                /** Format: uri */
+                                                small?: string;
+                                                /** Format: uri */
+                                                medium?: string;
+                                                /** Format: uri */
+                                                large?: string;
+                                                /** Format: uri */
+                                                full?: string;
+                                            };
+                                            dimensions?: {
+                                                width?: number;
+                                                height?: number;
+                                            };
+                                            sample_type?: string;
+                                            title?: string;
+                                            caption?: string;
+                                            credit?: string;
+                                            location?: {
+                                                site?: number;
+                                                drive?: number;
+                                                /** @description Site-frame coordinates; not in the standard and extended presets */
+                                                coordinates?: {
+                                                    x: number;
+                                                    y: number;
+                                                    z: number;
+                                                };
+                                            };
+                                            telemetry?: {
+                                                mast_azimuth?: number;
+                                                mast_elevation?: number;
+                                            };
+                                            /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
+                                            sun?: {
+                                                /** @description Degrees above the local horizon */
+                                                elevation: number;
+                                                /** @description Degrees from north, clockwise */
+                                                azimuth?: number;
+                                            };
+                                            /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
+                                            solar_longitude?: number;
+                                            /**
+                                             * Format: date-time
+                                             * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
+                                             */
+                                            date_received?: string;
+                                            /**
+                                             * Format: date-time
+                                             * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
+                                             */
+                                            added_at?: string;
+                                            /** @description The source record as NASA published it (`complete` preset only) */
+                                            raw?: unknown;
+                                        };
+                                        /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
+                                        relationships?: {
+                                            /** @description The other eye of a stereo pair (docs/derived-fields.md) */
+                                            stereo?: {
+                                                /** @description The photo of the other eye of the stereo pair */
+                                                id: number;
+                                                /** @constant */
+                                                type: "photo";
+                                            };
+                                            /** @description The observation sequence the photo belongs to */
+                                            sequence?: {
+                                                /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
+                                                id: string;
+                                                /** @description Photos of the sequence */
+                                                size: number;
+                                            };
+                                            rover?: {
+                                                id: "curiosity" | "opportunity" | "perseverance" | "spirit";
+                                                /** @constant */
+                                                type: "rover";
+                                                attributes: {
+                                                    name: string;
+                                                    status: "active" | "complete";
+                                                };
+                                            };
+                                            camera?: {
+                                                id: string;
+                                                /** @constant */
+                                                type: "camera";
+                                                attributes?: {
+                                                    full_name: string;
+                                                };
+                                            };
+                                        };
+                                    };
+                                }[];
+                                links: {
+                                    /** Format: uri */
+                                    photos: string;
+                                };
+                            } | null;
                         };
                         links: {
                             /** Format: uri */
@@ -4091,9 +5729,9 @@ export interface operations {
                 date_min?: string;
                 /** @description Maximum Earth date, inclusive, YYYY-MM-DD. */
                 date_max?: string;
-                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation, added_at, date_received. Absent values sort last in both directions; id ascending is always the final tie-breaker. */
+                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc (date_taken_utc ascending with sequence). Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation, sun_elevation, added_at, date_received. Absent values sort last in both directions; id ascending is always the final tie-breaker. "distance" (alone, ascending) sorts by distance from the centre of near_photo or lat/lon. */
                 sort?: string;
-                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, date_received, added_at, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
+                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, sun, solar_longitude, date_received, added_at, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
                 fields?: string;
                 /** @description A preset (minimal, standard, extended, scientific, complete) or a comma-separated list of field names as for "fields". */
                 field_set?: string;
@@ -4109,7 +5747,7 @@ export interface operations {
                 mars_time_min?: string;
                 /** @description Maximum Mars local time of day, Mhh:mm:ss or hh:mm:ss, compared to the second. */
                 mars_time_max?: string;
-                /** @description true: only photos taken 05:00:00-07:59:59 or 17:00:00-19:59:59 Mars local time (combines with mars_time_min/max by AND). */
+                /** @description true: only sunrise/sunset-lit photos: the sun between -4 and +6 degrees of the local horizon at capture (stated by the record, else Mars24 at the rover's position). A photo whose sun position cannot be known does not match. Combines with mars_time_min/max and sun_elevation_min/max by AND. */
                 mars_time_golden_hour?: boolean;
                 /** @description Exact site number. */
                 site?: number;
@@ -4153,6 +5791,22 @@ export interface operations {
                 image_sizes?: string;
                 /** @description true: leave image URLs out (metadata only). Wins over image_sizes. */
                 exclude_images?: boolean;
+                /** @description Minimum sun elevation at capture in degrees above the local horizon (stated, else Mars24), inclusive. Photos whose sun cannot be known never match. */
+                sun_elevation_min?: number;
+                /** @description Maximum sun elevation at capture in degrees, inclusive. */
+                sun_elevation_max?: number;
+                /** @description true: only photos that are one eye of a stereo pair (relationships.stereo names the other eye); false: only photos without a partner. */
+                stereo?: boolean;
+                /** @description One observation sequence, as relationships.sequence.id names it: <rover>-<sol>-<SEQUENCE>, e.g. curiosity-3027-TRAV00928 (case-insensitive). Lists its photos in exposure order (date_taken_utc ascending) unless sort is given. */
+                sequence?: string;
+                /** @description Centre of a "taken near here" search: the position of this photo (the waypoint of its site and drive). Needs radius_m; not with lat/lon. */
+                near_photo?: number;
+                /** @description Centre latitude of a "taken near here" search, planetocentric degrees -90 to 90. Needs lon and radius_m. */
+                lat?: number;
+                /** @description Centre longitude, degrees east 0 to 360. Needs lat and radius_m. */
+                lon?: number;
+                /** @description Keeps photos taken within this many metres (great circle on the Mars sphere of radius 3,389.5 km) of the centre, across every sol; photos without a known position never match. 1 to 5000. The drive-based location_radius is another thing. */
+                radius_m?: number;
                 /** @description Only photos this service first published after this instant (exclusive): an RFC 3339 date-time with an offset, e.g. 2024-05-01T12:00:00Z. */
                 added_since?: string;
                 /** @description Only photos first published at or before this instant (inclusive), RFC 3339 date-time. */
@@ -4238,6 +5892,15 @@ export interface operations {
                                     mast_azimuth?: number;
                                     mast_elevation?: number;
                                 };
+                                /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
+                                sun?: {
+                                    /** @description Degrees above the local horizon */
+                                    elevation: number;
+                                    /** @description Degrees from north, clockwise */
+                                    azimuth?: number;
+                                };
+                                /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
+                                solar_longitude?: number;
                                 /**
                                  * Format: date-time
                                  * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
@@ -4251,8 +5914,22 @@ export interface operations {
                                 /** @description The source record as NASA published it (`complete` preset only) */
                                 raw?: unknown;
                             };
-                            /** @description With `include=rover` and/or `include=camera` */
+                            /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
                             relationships?: {
+                                /** @description The other eye of a stereo pair (docs/derived-fields.md) */
+                                stereo?: {
+                                    /** @description The photo of the other eye of the stereo pair */
+                                    id: number;
+                                    /** @constant */
+                                    type: "photo";
+                                };
+                                /** @description The observation sequence the photo belongs to */
+                                sequence?: {
+                                    /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
+                                    id: string;
+                                    /** @description Photos of the sequence */
+                                    size: number;
+                                };
                                 rover?: {
                                     id: "curiosity" | "opportunity" | "perseverance" | "spirit";
                                     /** @constant */
@@ -4342,6 +6019,15 @@ export interface operations {
                                     mast_azimuth?: number;
                                     mast_elevation?: number;
                                 };
+                                /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
+                                sun?: {
+                                    /** @description Degrees above the local horizon */
+                                    elevation: number;
+                                    /** @description Degrees from north, clockwise */
+                                    azimuth?: number;
+                                };
+                                /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
+                                solar_longitude?: number;
                                 /**
                                  * Format: date-time
                                  * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
@@ -4355,8 +6041,22 @@ export interface operations {
                                 /** @description The source record as NASA published it (`complete` preset only) */
                                 raw?: unknown;
                             };
-                            /** @description With `include=rover` and/or `include=camera` */
+                            /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
                             relationships?: {
+                                /** @description The other eye of a stereo pair (docs/derived-fields.md) */
+                                stereo?: {
+                                    /** @description The photo of the other eye of the stereo pair */
+                                    id: number;
+                                    /** @constant */
+                                    type: "photo";
+                                };
+                                /** @description The observation sequence the photo belongs to */
+                                sequence?: {
+                                    /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
+                                    id: string;
+                                    /** @description Photos of the sequence */
+                                    size: number;
+                                };
                                 rover?: {
                                     id: "curiosity" | "opportunity" | "perseverance" | "spirit";
                                     /** @constant */
@@ -4446,6 +6146,15 @@ export interface operations {
                                     mast_azimuth?: number;
                                     mast_elevation?: number;
                                 };
+                                /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
+                                sun?: {
+                                    /** @description Degrees above the local horizon */
+                                    elevation: number;
+                                    /** @description Degrees from north, clockwise */
+                                    azimuth?: number;
+                                };
+                                /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
+                                solar_longitude?: number;
                                 /**
                                  * Format: date-time
                                  * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
@@ -4459,8 +6168,22 @@ export interface operations {
                                 /** @description The source record as NASA published it (`complete` preset only) */
                                 raw?: unknown;
                             };
-                            /** @description With `include=rover` and/or `include=camera` */
+                            /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
                             relationships?: {
+                                /** @description The other eye of a stereo pair (docs/derived-fields.md) */
+                                stereo?: {
+                                    /** @description The photo of the other eye of the stereo pair */
+                                    id: number;
+                                    /** @constant */
+                                    type: "photo";
+                                };
+                                /** @description The observation sequence the photo belongs to */
+                                sequence?: {
+                                    /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
+                                    id: string;
+                                    /** @description Photos of the sequence */
+                                    size: number;
+                                };
                                 rover?: {
                                     id: "curiosity" | "opportunity" | "perseverance" | "spirit";
                                     /** @constant */
@@ -4538,9 +6261,9 @@ export interface operations {
                 date_min?: string;
                 /** @description Maximum Earth date, inclusive, YYYY-MM-DD. */
                 date_max?: string;
-                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation, added_at, date_received. Absent values sort last in both directions; id ascending is always the final tie-breaker. */
+                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc (date_taken_utc ascending with sequence). Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation, sun_elevation, added_at, date_received. Absent values sort last in both directions; id ascending is always the final tie-breaker. "distance" (alone, ascending) sorts by distance from the centre of near_photo or lat/lon. */
                 sort?: string;
-                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, date_received, added_at, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
+                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, sun, solar_longitude, date_received, added_at, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
                 fields?: string;
                 /** @description A preset (minimal, standard, extended, scientific, complete) or a comma-separated list of field names as for "fields". */
                 field_set?: string;
@@ -4550,7 +6273,7 @@ export interface operations {
                 mars_time_min?: string;
                 /** @description Maximum Mars local time of day, Mhh:mm:ss or hh:mm:ss, compared to the second. */
                 mars_time_max?: string;
-                /** @description true: only photos taken 05:00:00-07:59:59 or 17:00:00-19:59:59 Mars local time (combines with mars_time_min/max by AND). */
+                /** @description true: only sunrise/sunset-lit photos: the sun between -4 and +6 degrees of the local horizon at capture (stated by the record, else Mars24 at the rover's position). A photo whose sun position cannot be known does not match. Combines with mars_time_min/max and sun_elevation_min/max by AND. */
                 mars_time_golden_hour?: boolean;
                 /** @description Exact site number. */
                 site?: number;
@@ -4594,6 +6317,22 @@ export interface operations {
                 image_sizes?: string;
                 /** @description true: leave image URLs out (metadata only). Wins over image_sizes. */
                 exclude_images?: boolean;
+                /** @description Minimum sun elevation at capture in degrees above the local horizon (stated, else Mars24), inclusive. Photos whose sun cannot be known never match. */
+                sun_elevation_min?: number;
+                /** @description Maximum sun elevation at capture in degrees, inclusive. */
+                sun_elevation_max?: number;
+                /** @description true: only photos that are one eye of a stereo pair (relationships.stereo names the other eye); false: only photos without a partner. */
+                stereo?: boolean;
+                /** @description One observation sequence, as relationships.sequence.id names it: <rover>-<sol>-<SEQUENCE>, e.g. curiosity-3027-TRAV00928 (case-insensitive). Lists its photos in exposure order (date_taken_utc ascending) unless sort is given. */
+                sequence?: string;
+                /** @description Centre of a "taken near here" search: the position of this photo (the waypoint of its site and drive). Needs radius_m; not with lat/lon. */
+                near_photo?: number;
+                /** @description Centre latitude of a "taken near here" search, planetocentric degrees -90 to 90. Needs lon and radius_m. */
+                lat?: number;
+                /** @description Centre longitude, degrees east 0 to 360. Needs lat and radius_m. */
+                lon?: number;
+                /** @description Keeps photos taken within this many metres (great circle on the Mars sphere of radius 3,389.5 km) of the centre, across every sol; photos without a known position never match. 1 to 5000. The drive-based location_radius is another thing. */
+                radius_m?: number;
                 /** @description Only photos this service first published after this instant (exclusive): an RFC 3339 date-time with an offset, e.g. 2024-05-01T12:00:00Z. */
                 added_since?: string;
                 /** @description Only photos first published at or before this instant (inclusive), RFC 3339 date-time. */
@@ -4676,7 +6415,7 @@ export interface operations {
                 mars_time_min?: string;
                 /** @description Maximum Mars local time of day, Mhh:mm:ss or hh:mm:ss, compared to the second. */
                 mars_time_max?: string;
-                /** @description true: only photos taken 05:00:00-07:59:59 or 17:00:00-19:59:59 Mars local time (combines with mars_time_min/max by AND). */
+                /** @description true: only sunrise/sunset-lit photos: the sun between -4 and +6 degrees of the local horizon at capture (stated by the record, else Mars24 at the rover's position). A photo whose sun position cannot be known does not match. Combines with mars_time_min/max and sun_elevation_min/max by AND. */
                 mars_time_golden_hour?: boolean;
                 /** @description Exact site number. */
                 site?: number;
@@ -4716,6 +6455,22 @@ export interface operations {
                 mast_azimuth_min?: number;
                 /** @description Maximum mast azimuth in degrees. */
                 mast_azimuth_max?: number;
+                /** @description Minimum sun elevation at capture in degrees above the local horizon (stated, else Mars24), inclusive. Photos whose sun cannot be known never match. */
+                sun_elevation_min?: number;
+                /** @description Maximum sun elevation at capture in degrees, inclusive. */
+                sun_elevation_max?: number;
+                /** @description true: only photos that are one eye of a stereo pair (relationships.stereo names the other eye); false: only photos without a partner. */
+                stereo?: boolean;
+                /** @description One observation sequence, as relationships.sequence.id names it: <rover>-<sol>-<SEQUENCE>, e.g. curiosity-3027-TRAV00928 (case-insensitive). Lists its photos in exposure order (date_taken_utc ascending) unless sort is given. */
+                sequence?: string;
+                /** @description Centre of a "taken near here" search: the position of this photo (the waypoint of its site and drive). Needs radius_m; not with lat/lon. */
+                near_photo?: number;
+                /** @description Centre latitude of a "taken near here" search, planetocentric degrees -90 to 90. Needs lon and radius_m. */
+                lat?: number;
+                /** @description Centre longitude, degrees east 0 to 360. Needs lat and radius_m. */
+                lon?: number;
+                /** @description Keeps photos taken within this many metres (great circle on the Mars sphere of radius 3,389.5 km) of the centre, across every sol; photos without a known position never match. 1 to 5000. The drive-based location_radius is another thing. */
+                radius_m?: number;
                 /** @description Only photos this service first published after this instant (exclusive): an RFC 3339 date-time with an offset, e.g. 2024-05-01T12:00:00Z. */
                 added_since?: string;
                 /** @description Only photos first published at or before this instant (inclusive), RFC 3339 date-time. */
@@ -4797,7 +6552,7 @@ export interface operations {
                 mars_time_min?: string;
                 /** @description Maximum Mars local time of day, Mhh:mm:ss or hh:mm:ss, compared to the second. */
                 mars_time_max?: string;
-                /** @description true: only photos taken 05:00:00-07:59:59 or 17:00:00-19:59:59 Mars local time (combines with mars_time_min/max by AND). */
+                /** @description true: only sunrise/sunset-lit photos: the sun between -4 and +6 degrees of the local horizon at capture (stated by the record, else Mars24 at the rover's position). A photo whose sun position cannot be known does not match. Combines with mars_time_min/max and sun_elevation_min/max by AND. */
                 mars_time_golden_hour?: boolean;
                 /** @description Exact site number. */
                 site?: number;
@@ -4837,6 +6592,22 @@ export interface operations {
                 mast_azimuth_min?: number;
                 /** @description Maximum mast azimuth in degrees. */
                 mast_azimuth_max?: number;
+                /** @description Minimum sun elevation at capture in degrees above the local horizon (stated, else Mars24), inclusive. Photos whose sun cannot be known never match. */
+                sun_elevation_min?: number;
+                /** @description Maximum sun elevation at capture in degrees, inclusive. */
+                sun_elevation_max?: number;
+                /** @description true: only photos that are one eye of a stereo pair (relationships.stereo names the other eye); false: only photos without a partner. */
+                stereo?: boolean;
+                /** @description One observation sequence, as relationships.sequence.id names it: <rover>-<sol>-<SEQUENCE>, e.g. curiosity-3027-TRAV00928 (case-insensitive). Lists its photos in exposure order (date_taken_utc ascending) unless sort is given. */
+                sequence?: string;
+                /** @description Centre of a "taken near here" search: the position of this photo (the waypoint of its site and drive). Needs radius_m; not with lat/lon. */
+                near_photo?: number;
+                /** @description Centre latitude of a "taken near here" search, planetocentric degrees -90 to 90. Needs lon and radius_m. */
+                lat?: number;
+                /** @description Centre longitude, degrees east 0 to 360. Needs lat and radius_m. */
+                lon?: number;
+                /** @description Keeps photos taken within this many metres (great circle on the Mars sphere of radius 3,389.5 km) of the centre, across every sol; photos without a known position never match. 1 to 5000. The drive-based location_radius is another thing. */
+                radius_m?: number;
                 /** @description Only photos this service first published after this instant (exclusive): an RFC 3339 date-time with an offset, e.g. 2024-05-01T12:00:00Z. */
                 added_since?: string;
                 /** @description Only photos first published at or before this instant (inclusive), RFC 3339 date-time. */
@@ -4916,9 +6687,9 @@ export interface operations {
                 date_min?: string;
                 /** @description Maximum Earth date, inclusive, YYYY-MM-DD. */
                 date_max?: string;
-                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc. Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation, added_at, date_received. Absent values sort last in both directions; id ascending is always the final tie-breaker. */
+                /** @description Comma-separated sort fields, prefix "-" for descending. Default -date_taken_utc (date_taken_utc ascending with sequence). Fields: id, sol, earth_date, date_taken_utc, date_taken_mars, camera, rover, nasa_id, site, drive, width, height, mast_azimuth, mast_elevation, sun_elevation, added_at, date_received. Absent values sort last in both directions; id ascending is always the final tie-breaker. "distance" (alone, ascending) sorts by distance from the centre of near_photo or lat/lon. */
                 sort?: string;
-                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, date_received, added_at, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
+                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, sun, solar_longitude, date_received, added_at, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
                 fields?: string;
                 /** @description A preset (minimal, standard, extended, scientific, complete) or a comma-separated list of field names as for "fields". */
                 field_set?: string;
@@ -4932,7 +6703,7 @@ export interface operations {
                 mars_time_min?: string;
                 /** @description Maximum Mars local time of day, Mhh:mm:ss or hh:mm:ss, compared to the second. */
                 mars_time_max?: string;
-                /** @description true: only photos taken 05:00:00-07:59:59 or 17:00:00-19:59:59 Mars local time (combines with mars_time_min/max by AND). */
+                /** @description true: only sunrise/sunset-lit photos: the sun between -4 and +6 degrees of the local horizon at capture (stated by the record, else Mars24 at the rover's position). A photo whose sun position cannot be known does not match. Combines with mars_time_min/max and sun_elevation_min/max by AND. */
                 mars_time_golden_hour?: boolean;
                 /** @description Exact site number. */
                 site?: number;
@@ -4976,6 +6747,22 @@ export interface operations {
                 image_sizes?: string;
                 /** @description true: leave image URLs out (metadata only). Wins over image_sizes. */
                 exclude_images?: boolean;
+                /** @description Minimum sun elevation at capture in degrees above the local horizon (stated, else Mars24), inclusive. Photos whose sun cannot be known never match. */
+                sun_elevation_min?: number;
+                /** @description Maximum sun elevation at capture in degrees, inclusive. */
+                sun_elevation_max?: number;
+                /** @description true: only photos that are one eye of a stereo pair (relationships.stereo names the other eye); false: only photos without a partner. */
+                stereo?: boolean;
+                /** @description One observation sequence, as relationships.sequence.id names it: <rover>-<sol>-<SEQUENCE>, e.g. curiosity-3027-TRAV00928 (case-insensitive). Lists its photos in exposure order (date_taken_utc ascending) unless sort is given. */
+                sequence?: string;
+                /** @description Centre of a "taken near here" search: the position of this photo (the waypoint of its site and drive). Needs radius_m; not with lat/lon. */
+                near_photo?: number;
+                /** @description Centre latitude of a "taken near here" search, planetocentric degrees -90 to 90. Needs lon and radius_m. */
+                lat?: number;
+                /** @description Centre longitude, degrees east 0 to 360. Needs lat and radius_m. */
+                lon?: number;
+                /** @description Keeps photos taken within this many metres (great circle on the Mars sphere of radius 3,389.5 km) of the centre, across every sol; photos without a known position never match. 1 to 5000. The drive-based location_radius is another thing. */
+                radius_m?: number;
                 /** @description Only photos this service first published after this instant (exclusive): an RFC 3339 date-time with an offset, e.g. 2024-05-01T12:00:00Z. */
                 added_since?: string;
                 /** @description Only photos first published at or before this instant (inclusive), RFC 3339 date-time. */
@@ -5152,7 +6939,7 @@ export interface operations {
                 date_min?: string;
                 /** @description Maximum Earth date, inclusive, YYYY-MM-DD. */
                 date_max?: string;
-                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, date_received, added_at, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
+                /** @description Comma-separated attribute names (sparse fieldset): nasa_id, sol, earth_date, date_taken_utc, date_taken_mars, images, dimensions, sample_type, title, caption, credit, location, telemetry, sun, solar_longitude, date_received, added_at, id, created_at, img_src, img_src_small, img_src_medium, img_src_large, img_src_full, width, height, site, drive, xyz, mast_az, mast_el, rover, camera. */
                 fields?: string;
                 /** @description A preset (minimal, standard, extended, scientific, complete) or a comma-separated list of field names as for "fields". */
                 field_set?: string;
@@ -5162,7 +6949,7 @@ export interface operations {
                 mars_time_min?: string;
                 /** @description Maximum Mars local time of day, Mhh:mm:ss or hh:mm:ss, compared to the second. */
                 mars_time_max?: string;
-                /** @description true: only photos taken 05:00:00-07:59:59 or 17:00:00-19:59:59 Mars local time (combines with mars_time_min/max by AND). */
+                /** @description true: only sunrise/sunset-lit photos: the sun between -4 and +6 degrees of the local horizon at capture (stated by the record, else Mars24 at the rover's position). A photo whose sun position cannot be known does not match. Combines with mars_time_min/max and sun_elevation_min/max by AND. */
                 mars_time_golden_hour?: boolean;
                 /** @description Exact site number. */
                 site?: number;
@@ -5206,6 +6993,22 @@ export interface operations {
                 image_sizes?: string;
                 /** @description true: leave image URLs out (metadata only). Wins over image_sizes. */
                 exclude_images?: boolean;
+                /** @description Minimum sun elevation at capture in degrees above the local horizon (stated, else Mars24), inclusive. Photos whose sun cannot be known never match. */
+                sun_elevation_min?: number;
+                /** @description Maximum sun elevation at capture in degrees, inclusive. */
+                sun_elevation_max?: number;
+                /** @description true: only photos that are one eye of a stereo pair (relationships.stereo names the other eye); false: only photos without a partner. */
+                stereo?: boolean;
+                /** @description One observation sequence, as relationships.sequence.id names it: <rover>-<sol>-<SEQUENCE>, e.g. curiosity-3027-TRAV00928 (case-insensitive). Lists its photos in exposure order (date_taken_utc ascending) unless sort is given. */
+                sequence?: string;
+                /** @description Centre of a "taken near here" search: the position of this photo (the waypoint of its site and drive). Needs radius_m; not with lat/lon. */
+                near_photo?: number;
+                /** @description Centre latitude of a "taken near here" search, planetocentric degrees -90 to 90. Needs lon and radius_m. */
+                lat?: number;
+                /** @description Centre longitude, degrees east 0 to 360. Needs lat and radius_m. */
+                lon?: number;
+                /** @description Keeps photos taken within this many metres (great circle on the Mars sphere of radius 3,389.5 km) of the centre, across every sol; photos without a known position never match. 1 to 5000. The drive-based location_radius is another thing. */
+                radius_m?: number;
                 /** @description Only photos this service first published after this instant (exclusive): an RFC 3339 date-time with an offset, e.g. 2024-05-01T12:00:00Z. */
                 added_since?: string;
                 /** @description Only photos first published at or before this instant (inclusive), RFC 3339 date-time. */
