@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { ByteMemo, hashDouble, hashInt } from '../src/query/byte-memo'
-import { ByteSink } from '../src/query/byte-sink'
+import { ByteMemo, hashDouble, hashInt } from '../src/query/bytes/byte-memo'
+import { ByteSink } from '../src/query/bytes/byte-sink'
 
 /**
  * The bounded memo photo JSON keeps repeated texts in (byte-memo.ts): a slot answers only for

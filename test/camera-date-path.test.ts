@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { listPhotosWithPlan } from '../src/query/list-photos'
-import { formatDay } from '../src/query/day-text'
+import { formatDay } from '../src/query/bytes/day-text'
 import { planQuery } from '../src/query/query-plan'
 import { indexSources } from '../src/query/sources'
 import type { Store } from '../src/store/store'

@@ -2,11 +2,11 @@ import { describe, expect, test } from 'bun:test'
 import { vectorFromArray, Utf8 } from 'apache-arrow'
 import { ByteOut } from '../src/query/export/byte-out'
 import { utf8Of } from '../src/query/export/arrow-parts'
-import { writeDay, writeIsoTime } from '../src/query/date-bytes'
-import { writeDouble, writeFloat32 } from '../src/query/float32-text'
-import { dayText } from '../src/query/day-text'
-import { float32Text } from '../src/query/float32-text'
-import { isoTime } from '../src/query/iso-time'
+import { writeDay, writeIsoTime } from '../src/query/bytes/date-bytes'
+import { writeDouble, writeFloat32 } from '../src/query/bytes/float32-text'
+import { dayText } from '../src/query/bytes/day-text'
+import { float32Text } from '../src/query/bytes/float32-text'
+import { isoTime } from '../src/query/bytes/iso-time'
 
 /**
  * The export writes numbers, dates and times as bytes without making strings, with the byte

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { ByteSink } from '../src/query/byte-sink'
+import { ByteSink } from '../src/query/bytes/byte-sink'
 import { writeMilli } from '../src/query/panorama-json'
 import { listPanoramas } from '../src/query/panoramas-list'
 import { RecordArena } from '../src/query/record-arena'

@@ -3,7 +3,7 @@ import { Entry, ResponseCache, RESPONSE_CACHE_MAX_ENTRY_BYTES, stampedCopiesHeld
 import { TIMESTAMP_SLOT } from '../src/query/envelope'
 import { responseCacheKey } from '../src/http/request-key'
 import { urlFacts } from '../src/http/url-facts'
-import { float32Text as float32Json } from '../src/query/float32-text'
+import { float32Text as float32Json } from '../src/query/bytes/float32-text'
 
 /**
  * The serialised-response cache (src/query/response-cache.ts): a repeated request is answered

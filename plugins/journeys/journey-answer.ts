@@ -1,7 +1,7 @@
 import type { Store } from '../../src/store/store'
 import { ROVERS } from '../../src/catalog/rovers'
 import { link } from '../../src/http/links'
-import { formatDay } from '../../src/query/day-text'
+import { formatDay } from '../../src/query/bytes/day-text'
 import { singleEnvelope } from '../../src/query/envelope'
 import { readJourneyParams, roverOfSlug } from './journey-params'
 import { degrees, metres, stretchFigures } from './stretch-figures'

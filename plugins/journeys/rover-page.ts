@@ -1,7 +1,7 @@
 import type { Store } from '../../src/store/store'
 import { ROVERS } from '../../src/catalog/rovers'
 import { SITE_STYLE, siteHeader } from '../../src/http/site-header'
-import { formatDay } from '../../src/query/day-text'
+import { formatDay } from '../../src/query/bytes/day-text'
 import { utf8At } from '../../src/query/sort-values'
 import { stretchFigures } from './stretch-figures'
 import { isNasaImageUrl } from './nasa-image-hosts'

@@ -1,5 +1,5 @@
 import type { Store } from '../store/store'
-import { ByteSink } from '../query/byte-sink'
+import { ByteSink } from '../query/bytes/byte-sink'
 import { Order } from '../query/order'
 import { parsePhotoQuery } from '../query/photo-params'
 import { outputSpec } from '../query/photo-fields'

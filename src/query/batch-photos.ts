@@ -1,6 +1,6 @@
 import { validationError, type ParamError } from '../http/problems'
 import type { Store } from '../store/store'
-import { answerSink, type ByteSink } from './byte-sink'
+import { answerSink, type ByteSink } from './bytes/byte-sink'
 import { DATA_OPEN, TIMESTAMP_SLOT } from './envelope'
 import { parsePhotoQuery } from './photo-params'
 import { writePhoto } from './photo-json'

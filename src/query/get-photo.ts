@@ -1,6 +1,6 @@
 import { notFound, validationError, type ParamError } from '../http/problems'
 import type { Store } from '../store/store'
-import { answerSink, type ByteSink } from './byte-sink'
+import { answerSink, type ByteSink } from './bytes/byte-sink'
 import { DATA_OPEN, singleEnvelopeTail } from './envelope'
 import { echo } from './param-parsers'
 import { parsePhotoQuery } from './photo-params'

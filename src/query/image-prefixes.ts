@@ -1,4 +1,4 @@
-import type { ByteSink } from './byte-sink'
+import type { ByteSink } from './bytes/byte-sink'
 import { IMAGE_SIZES } from './photo-fields'
 
 /** What comes before an image's `"<size>":"`: nothing, a comma, or the images object's start. */

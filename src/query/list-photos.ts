@@ -1,7 +1,7 @@
 import { validationError, type ParamError } from '../http/problems'
 import type { Store } from '../store/store'
 import { decodeCursor, encodeCursor, fingerprint } from './cursor'
-import { answerSink, type ByteSink } from './byte-sink'
+import { answerSink, type ByteSink } from './bytes/byte-sink'
 import { DATA_OPEN, listEnvelopeTail } from './envelope'
 import { Order } from './order'
 import { parsePhotoQuery } from './photo-params'

@@ -3,10 +3,10 @@ import { ROVERS } from '../catalog/rovers'
 import type { Store } from '../store/store'
 import type { DictColumn, PhotoColumns, Utf8Column } from '../store/schema'
 import { perSnapshot } from '../store/per-snapshot'
-import { ByteMemo } from './byte-memo'
-import { bufferOf, fragment, type ByteSink } from './byte-sink'
+import { ByteMemo } from './bytes/byte-memo'
+import { bufferOf, fragment, type ByteSink } from './bytes/byte-sink'
 import { ImagePrefixes } from './image-prefixes'
-import { plainJson } from './json-string'
+import { plainJson } from './bytes/json-string'
 import { relatedMembers, type RelatedMembers } from './related-members'
 
 /**

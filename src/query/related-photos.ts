@@ -1,6 +1,6 @@
 import { notFound, validationError, type ParamError } from '../http/problems'
 import type { Store } from '../store/store'
-import { answerSink } from './byte-sink'
+import { answerSink } from './bytes/byte-sink'
 import { DATA_OPEN } from './envelope'
 import { distanceM, distancePage } from './distance-page'
 import { parsePathId } from './get-photo'
@@ -10,7 +10,7 @@ import { firstValues, numberParam, readParam, type ParamSpec } from './param-par
 import { PHOTO_PARAMS, parsePhotoQuery, querySchema } from './photo-params'
 import { writePhoto } from './photo-json'
 import { runQuery } from './run-query'
-import { writeDouble } from './float32-text'
+import { writeDouble } from './bytes/float32-text'
 
 /**
  * `GET /api/v2/photos/{id}/related`: in one answer, what belongs with a photo — the other eye

@@ -3,7 +3,7 @@ import { BufferRegion, DictionaryBatch, FieldNode, RecordBatch } from 'apache-ar
 import { ROVERS } from '../../catalog/rovers'
 import type { PhotoColumns } from '../../store/schema'
 import { absentCodes, gather, hasNegative, Scratch, typeOf, utf8Of } from './arrow-parts'
-import { bufferOf } from '../byte-sink'
+import { bufferOf } from '../bytes/byte-sink'
 import { ByteOut } from './byte-out'
 import { imageStart, type ExportColumn } from './export-columns'
 import { fragmentsOf, type BoundFragments, type Fragments } from './fragments'

@@ -1,4 +1,4 @@
-import { ByteSink } from '../byte-sink'
+import { ByteSink } from '../bytes/byte-sink'
 
 /**
  * The byte sink (byte-sink.ts) an export renders rows into: no string and no object per row.

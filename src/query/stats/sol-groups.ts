@@ -1,6 +1,6 @@
 import type { Store } from '../../store/store'
 import { perSnapshot } from '../../store/per-snapshot'
-import { dayText } from '../day-text'
+import { dayText } from '../bytes/day-text'
 import { percentageUnits } from './percentages'
 import type { StatsTally } from './tally-loops'
 

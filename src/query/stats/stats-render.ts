@@ -1,6 +1,6 @@
 import type { Store } from '../../store/store'
 import { link } from '../../http/links'
-import { dayText } from '../day-text'
+import { dayText } from '../bytes/day-text'
 import { TIMESTAMP_SLOT } from '../envelope'
 import { formatPercentUnits, percentageUnits } from './percentages'
 import { solGroupsJson } from './sol-groups'

@@ -1,4 +1,4 @@
-import type { Utf8Column } from '../store/schema'
+import type { Utf8Column } from '../../store/schema'
 import { bufferOf, type ByteSink } from './byte-sink'
 
 /**
