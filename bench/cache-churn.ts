@@ -8,7 +8,7 @@
  * photos (sols with at least 100 photos), so most answers are computed, cached and later evicted.
  * The server's VmRSS is sampled every 100 ms; the figure is its peak growth over the VmRSS just
  * before the walk (the baseline, same run), beside the requests answered and the response cache's
- * turnovers (each a full collection of the texts it dropped: src/query/dropped-texts.ts).
+ * turnovers (each a full collection of the texts it dropped: src/query/cache/dropped-texts.ts).
  * With --pages N, only the first N pages: a hot set that stays cached, every answer a hit.
  * Prints one JSON line.
  */

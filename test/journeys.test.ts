@@ -8,7 +8,7 @@ import { makeTestApp, type TestApp } from './setup/test-app'
 import { JourneySchema, TraverseSchema } from '../plugins/journeys/journey-schemas'
 import { greatCircleM, MARS_RADIUS_M } from '../src/geo/great-circle'
 import { LARGE_ANSWER_ENTRIES, LARGE_ANSWER_MAX_BYTES, largeAnswerCache } from '../plugins/journeys/large-answer-cache'
-import { RESPONSE_CACHE_MAX_ENTRY_BYTES } from '../src/query/response-cache'
+import { RESPONSE_CACHE_MAX_ENTRY_BYTES } from '../src/query/cache/response-cache'
 
 /**
  * GET /api/v2/rovers/{slug}/journey and /traverse over the real test index, against NASA's own

@@ -1,12 +1,12 @@
 import { describe, expect, test } from 'bun:test'
-import { Entry, ResponseCache, RESPONSE_CACHE_MAX_ENTRY_BYTES, stampedCopiesHeld } from '../src/query/response-cache'
+import { Entry, ResponseCache, RESPONSE_CACHE_MAX_ENTRY_BYTES, stampedCopiesHeld } from '../src/query/cache/response-cache'
 import { TIMESTAMP_SLOT } from '../src/query/envelope'
 import { responseCacheKey } from '../src/http/request-key'
 import { urlFacts } from '../src/http/url-facts'
 import { float32Text as float32Json } from '../src/query/bytes/float32-text'
 
 /**
- * The serialised-response cache (src/query/response-cache.ts): a repeated request is answered
+ * The serialised-response cache (src/query/cache/response-cache.ts): a repeated request is answered
  * without computing again; the index version and the origin are part of the key; the cache is
  * bounded by entries and bytes; a failed computation stores nothing. And the float32 writer
  * of the photo JSON, which the cache stores.
@@ -78,7 +78,7 @@ describe('ResponseCache', () => {
   test('collectDroppedTexts runs one full collection on a later turn, however often it is asked in one turn', async () => {
     const { fullGC } = await import('bun:jsc')
     expect(typeof fullGC).toBe('function')
-    const { collectDroppedTexts } = await import('../src/query/dropped-texts')
+    const { collectDroppedTexts } = await import('../src/query/cache/dropped-texts')
     let weak: WeakRef<object> | undefined
     ;(() => {
       weak = new WeakRef({ dropped: 'x'.repeat(1000) })

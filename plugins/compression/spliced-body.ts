@@ -5,7 +5,7 @@ import type { Coding } from './accept-encoding'
 /**
  * Compressed bodies of cached answers without compressing the whole body per request.
  * A cached answer is a template whose only per-response part is meta.timestamp
- * (src/query/response-cache.ts); the text before and after it is compressed once and kept
+ * (src/query/cache/response-cache.ts); the text before and after it is compressed once and kept
  * with the cache entry, and each response joins those pieces around the timestamp:
  *  - gzip (RFC 1952/1951): the prefix as raw deflate ended by a sync flush (byte-aligned,
  *    not final), the timestamp as a stored block, the suffix as a final raw deflate stream;

@@ -2,8 +2,8 @@ import { LRUCache } from 'lru-cache'
 import type { AppDeps } from '../../src/app-deps'
 import { originFor } from '../../src/http/links'
 import { urlFacts } from '../../src/http/url-facts'
-import { textBound, type OnTurnover } from '../../src/query/dropped-texts'
-import { RESPONSE_CACHE_MAX_ENTRY_BYTES } from '../../src/query/response-cache'
+import { textBound, type OnTurnover } from '../../src/query/cache/dropped-texts'
+import { RESPONSE_CACHE_MAX_ENTRY_BYTES } from '../../src/query/cache/response-cache'
 
 /**
  * Answers too large for the shared response cache (over RESPONSE_CACHE_MAX_ENTRY_BYTES, which
@@ -12,7 +12,7 @@ import { RESPONSE_CACHE_MAX_ENTRY_BYTES } from '../../src/query/response-cache'
  * bytes, under the same key as the shared cache: index version + origin + canonical request key,
  * exactly what decides the answer. Journey and traverse texts carry no timestamp, so a kept text
  * is sent as it is. Only successes reach it (a thrown problem is never stored). The texts it drops
- * are collected as the shared cache's are (src/query/dropped-texts.ts).
+ * are collected as the shared cache's are (src/query/cache/dropped-texts.ts).
  */
 export const LARGE_ANSWER_ENTRIES = 32
 export const LARGE_ANSWER_MAX_BYTES = 64 * 1024 * 1024

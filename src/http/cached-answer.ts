@@ -1,6 +1,6 @@
 import type { AppDeps } from '../app-deps'
 import type { Store } from '../store/store'
-import { responseCacheFor } from '../query/response-cache'
+import { responseCacheFor } from '../query/cache/response-cache'
 import { fillTimestamp } from '../query/envelope'
 import { originFor } from './links'
 import { requestKey, responseCacheKey } from './request-key'

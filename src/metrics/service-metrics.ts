@@ -1,5 +1,5 @@
 import type { AppDeps } from '../app-deps'
-import { responseCacheFor } from '../query/response-cache'
+import { responseCacheFor } from '../query/cache/response-cache'
 import { Counter, gauge, Histogram, observeIn, SERIES_SEPARATOR as SEP, type CounterSeries, type HistogramSeries } from './metrics-registry'
 
 /**
