@@ -1,6 +1,6 @@
 import type { TraverseColumns } from '../../src/store/schema'
 import { ROVERS } from '../../src/catalog/rovers'
-import { lowerBound, roverRanges } from '../../src/resources/table-ranges'
+import { lowerBound, roverRanges } from '../../src/query/page/table-ranges'
 
 export { lowerBound }
 

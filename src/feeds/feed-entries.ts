@@ -4,7 +4,7 @@ import { Order } from '../query/order'
 import { parsePhotoQuery } from '../query/photo-params'
 import { outputSpec } from '../query/photo-fields'
 import { writePhoto } from '../query/photo-json'
-import { runQuery } from '../query/run-query'
+import { runQuery } from '../query/page/run-query'
 
 /** Entries in a feed: the newest 50, as feed readers expect (RSS and Atom feeds of news sites carry 10 to 100). */
 export const FEED_ENTRIES = 50

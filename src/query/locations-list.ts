@@ -5,7 +5,7 @@ import { notFound } from '../http/problems'
 import { formatDay } from './bytes/day-text'
 import { answerSink, fragment, type ByteSink } from './bytes/byte-sink'
 import { DATA_OPEN, listEnvelopeTail, singleEnvelope } from './envelope'
-import { lowerBound, pageRows, pageRowsAtLeast, roverRanges, type Bound } from '../resources/table-ranges'
+import { lowerBound, pageRows, pageRowsAtLeast, roverRanges, type Bound } from './page/table-ranges'
 import { minPhotosParam, readDerivedListParams } from '../resources/derived-list-params'
 
 /**

@@ -5,7 +5,7 @@ import { notFound } from '../http/problems'
 import { answerSink, type ByteSink } from './bytes/byte-sink'
 import { DATA_OPEN, listEnvelopeTail, singleEnvelopeTail } from './envelope'
 import { originFragment, panoramaTable, writePanorama } from './panorama-json'
-import { lowerBound, pageRows, pageRowsAtLeast, roverRanges } from '../resources/table-ranges'
+import { lowerBound, pageRows, pageRowsAtLeast, roverRanges } from './page/table-ranges'
 import { minPhotosParam, readDerivedListParams } from '../resources/derived-list-params'
 
 /**

@@ -3,7 +3,7 @@ import type { Store } from '../../store/store'
 import { Order } from '../order'
 import { parsePhotoQuery } from '../photo-params'
 import type { OutputSpec } from '../photo-fields'
-import { scanMatches } from '../run-query'
+import { scanMatches } from '../page/run-query'
 import { PAGING_NAMES, readExportParams, type ExportFormat } from './export-params'
 import { BitRows, PermRows, RowBits, sortedRuns, type RowCursor } from './row-order'
 

@@ -1,4 +1,4 @@
-import { nthElement } from '../nth-element'
+import { nthElement } from '../page/nth-element'
 
 /**
  * Group shares of a total as percentages to 4 decimals by the largest-remainder method

@@ -1,4 +1,4 @@
-import { ROVER_SLUGS } from '../catalog/rovers'
+import { ROVER_SLUGS } from '../../catalog/rovers'
 
 /**
  * Row ranges of the derived tables (locations, panoramas), which the builder writes ordered by
