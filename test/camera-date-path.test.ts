@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
-import { listPhotosWithPlan } from '../src/query/list-photos'
+import { listPhotosWithPlan } from '../src/query/answer/list-photos'
 import { formatDay } from '../src/query/bytes/day-text'
 import { planQuery } from '../src/query/query-plan'
 import { indexSources } from '../src/query/sources'

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { listPhotos } from '../src/query'
-import { listPhotosWithPlan } from '../src/query/list-photos'
+import { listPhotosWithPlan } from '../src/query/answer/list-photos'
 import { DEFAULT_SORT, Order } from '../src/query/order'
 import { selectPage } from '../src/query/page/select-page'
 import type { Store } from '../src/store/store'

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { compileFilters, type PhotoFilters } from '../src/query/filters'
-import { listPhotosWithPlan } from '../src/query/list-photos'
+import { listPhotosWithPlan } from '../src/query/answer/list-photos'
 import { parsePhotoQuery } from '../src/query/photo-params'
 import { buildPhotoGrids, photoGrids, planGrids, type PhotoGrids } from '../src/query/photo-grids'
 import { RowTest } from '../src/query/row-test'

@@ -6,8 +6,8 @@
 import { generateSynthetic } from '../../index-builder/sources/synthetic'
 import { deriveLocations } from '../../index-builder/derive/locations'
 import { derivePanoramas } from '../../index-builder/derive/panoramas'
-import { listLocations } from '../../src/query/locations-list'
-import { listPanoramas } from '../../src/query/panoramas-list'
+import { listLocations } from '../../src/query/answer/locations-list'
+import { listPanoramas } from '../../src/query/answer/panoramas-list'
 import type { Store } from '../../src/store/store'
 
 let t = performance.now()

@@ -6,7 +6,7 @@ import { jsonFeed, JSON_FEED_MEDIA_TYPE } from '../../src/feeds/json-feed'
 import { link, origin } from '../../src/http/links'
 import { route, routesPlugin } from '../../src/http/route'
 import { isCredentialParam } from '../../src/http/request-key'
-import { PHOTOS_PATH } from '../../src/query/list-photos'
+import { PHOTOS_PATH } from '../../src/query/answer/list-photos'
 import { PHOTO_PARAMS, querySchema } from '../../src/query/photo-params'
 
 /**

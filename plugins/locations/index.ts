@@ -2,10 +2,10 @@ import { Type } from '@sinclair/typebox'
 import type { PluginDeps } from '../../src/app-deps'
 import { resourcePlugin } from '../../src/http/resource-plugin'
 import { listOf, LocationSchema, singleOf } from '../../src/resources/resource-schemas'
-import { getLocation, listLocations, LOCATION_MIN_PHOTOS, LOCATIONS_PATH } from '../../src/query/locations-list'
+import { getLocation, listLocations, LOCATION_MIN_PHOTOS, LOCATIONS_PATH } from '../../src/query/answer/locations-list'
 import { derivedListQuery } from '../../src/resources/derived-list-params'
 
-/** GET /api/v2/locations and /locations/{id} (interface "Locations"); logic in src/query/locations-list.ts. */
+/** GET /api/v2/locations and /locations/{id} (interface "Locations"); logic in src/query/answer/locations-list.ts. */
 export function locationsPlugin(deps: PluginDeps) {
   return resourcePlugin(deps, {
     name: 'locations',

@@ -2,10 +2,10 @@ import { Type } from '@sinclair/typebox'
 import type { PluginDeps } from '../../src/app-deps'
 import { resourcePlugin } from '../../src/http/resource-plugin'
 import { listOf, PanoramaSchema, singleOf } from '../../src/resources/resource-schemas'
-import { getPanorama, listPanoramas, PANORAMA_MIN_PHOTOS, PANORAMAS_PATH } from '../../src/query/panoramas-list'
+import { getPanorama, listPanoramas, PANORAMA_MIN_PHOTOS, PANORAMAS_PATH } from '../../src/query/answer/panoramas-list'
 import { derivedListQuery } from '../../src/resources/derived-list-params'
 
-/** GET /api/v2/panoramas and /panoramas/{id} (interface "Panoramas"); logic in src/query/panoramas-list.ts. */
+/** GET /api/v2/panoramas and /panoramas/{id} (interface "Panoramas"); logic in src/query/answer/panoramas-list.ts. */
 export function panoramasPlugin(deps: PluginDeps) {
   return resourcePlugin(deps, {
     name: 'panoramas',

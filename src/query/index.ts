@@ -5,11 +5,11 @@
  * cache here (the bench measures these); plugins/photos adds the response cache.
  * Errors are thrown as ProblemError (400 validation, 404 not found).
  */
-export { listPhotos } from './list-photos'
-export { getPhoto } from './get-photo'
+export { listPhotos } from './answer/list-photos'
+export { getPhoto } from './answer/get-photo'
 export { photoStats } from './stats/photo-stats'
-export { batchPhotos } from './batch-photos'
-export { listLocations } from './locations-list'
-export { listPanoramas } from './panoramas-list'
+export { batchPhotos } from './answer/batch-photos'
+export { listLocations } from './answer/locations-list'
+export { listPanoramas } from './answer/panoramas-list'
 export { fillTimestamp, TIMESTAMP_SLOT } from './envelope'
 export { ResponseCache, responseCacheFor } from './cache/response-cache'

@@ -1,7 +1,7 @@
 import type { Store } from '../store/store'
 import { ROVERS, roverCode } from '../catalog/rovers'
 import { notFound, validationError, type ParamError } from '../http/problems'
-import { parsePathId } from '../query/get-photo'
+import { parsePathId } from '../query/answer/get-photo'
 import { roverManifests, v1RoverDays } from '../query/rover-manifest'
 import { dayJson, roverHead } from '../resources/manifest-resource'
 import { V1_ROVER_ORDER } from './v1-catalog'

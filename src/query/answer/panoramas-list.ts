@@ -1,12 +1,12 @@
-import type { Store } from '../store/store'
-import type { PanoramaColumns } from '../store/schema'
-import { ROVER_SLUGS, roverCode } from '../catalog/rovers'
-import { notFound } from '../http/problems'
-import { answerSink, type ByteSink } from './bytes/byte-sink'
-import { DATA_OPEN, listEnvelopeTail, singleEnvelopeTail } from './envelope'
-import { originFragment, panoramaTable, writePanorama } from './panorama-json'
-import { lowerBound, pageRows, pageRowsAtLeast, roverRanges } from './page/table-ranges'
-import { minPhotosParam, readDerivedListParams } from '../resources/derived-list-params'
+import type { Store } from '../../store/store'
+import type { PanoramaColumns } from '../../store/schema'
+import { ROVER_SLUGS, roverCode } from '../../catalog/rovers'
+import { notFound } from '../../http/problems'
+import { answerSink, type ByteSink } from '../bytes/byte-sink'
+import { DATA_OPEN, listEnvelopeTail, singleEnvelopeTail } from '../envelope'
+import { originFragment, panoramaTable, writePanorama } from '../panorama-json'
+import { lowerBound, pageRows, pageRowsAtLeast, roverRanges } from '../page/table-ranges'
+import { minPhotosParam, readDerivedListParams } from '../../resources/derived-list-params'
 
 /**
  * GET /api/v2/panoramas and /panoramas/{id} over the panorama table the index builder detected
