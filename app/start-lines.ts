@@ -1,5 +1,5 @@
 import { ROVERS } from '../src/catalog/rovers'
-import { roverManifests } from '../src/query/rover-manifest'
+import { roverManifests } from '../src/query/stats/rover-manifest'
 import type { Store } from '../src/store/store'
 
 /**

@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   const { testStore } = await import('../test/setup/test-app')
   const store = await testStore(INDEX)
   // The busiest (rover, sol) of the index: the day with the most photos.
-  const { roverManifests } = await import('../src/query/rover-manifest')
+  const { roverManifests } = await import('../src/query/stats/rover-manifest')
   const { ROVERS } = await import('../src/catalog/rovers')
   let best = { slug: '', sol: -1, total: -1 }
   roverManifests(store).forEach((m, code) => {

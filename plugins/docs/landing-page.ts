@@ -14,7 +14,7 @@ export const LANDING_LINKS = [
   { href: '/dashboard', label: 'Dashboard', note: 'sign in to get and manage your API key' },
 ] as const
 
-/** `sample`: the index's one line saying it is a sample (src/query/catalogue-share.ts), shown under the intro; HTML-escaped here. */
+/** `sample`: the index's one line saying it is a sample (src/query/stats/catalogue-share.ts), shown under the intro; HTML-escaped here. */
 export function landingPage(sample?: string): string {
   const sampleP = sample ? `\n<p class="sample">This index is ${escapeHtml(sample).replace(/`([^`]*)`/g, '<code>$1</code>')}.</p>` : ''
   const items = LANDING_LINKS.map((l) => `<li><a href="${l.href}">${l.label}</a> <span>${l.note}</span></li>`).join('\n')

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import type { Store } from '../../src/store/store'
 import type { CounterStoreStatus } from '../../src/limits/counter-store'
-import { sampleNote } from '../../src/query/catalogue-share'
+import { sampleNote } from '../../src/query/stats/catalogue-share'
 import { SERVICE_VERSION } from '../../src/service-version'
 
 /** The body of GET /health (decisions.md: index version, photo count and build time; behaviour.md §17). */

@@ -2,7 +2,7 @@ import type { Store } from '../store/store'
 import { photoFragments } from './photo-fragments'
 import { photoGrids } from './photo-grids'
 import { roverGroups } from './rover-groups'
-import { roverManifests } from './rover-manifest'
+import { roverManifests } from './stats/rover-manifest'
 import { roverStats } from './stats/rover-stats'
 import { statsCube } from './stats/stats-cube'
 

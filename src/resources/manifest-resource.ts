@@ -4,18 +4,18 @@ import { camerasOf } from '../catalog/cameras'
 import { notFound } from '../http/problems'
 import { formatDay } from '../query/bytes/day-text'
 import { singleEnvelope, wholeListEnvelope } from '../query/envelope'
-import { roverManifests, type ManifestDay, type RoverManifest } from '../query/rover-manifest'
+import { roverManifests, type ManifestDay, type RoverManifest } from '../query/stats/rover-manifest'
 import { ROVERS_PATH } from './rovers-resource'
-import { shareMembers } from '../query/catalogue-share'
+import { shareMembers } from '../query/stats/catalogue-share'
 
 /**
  * GET /api/v2/rovers/{slug}/manifest and /rovers/{slug}/cameras (behaviour.md §12.4, §12.5),
- * both read from the builder's one manifest computation (src/query/rover-manifest.ts), so they
+ * both read from the builder's one manifest computation (src/query/stats/rover-manifest.ts), so they
  * agree with each other, with the v1 manifest and with the photo endpoints.
  *
  * - manifest: `{data: {id: slug, type: "manifest", attributes: {name, landing_date, launch_date,
  *   status, max_sol, max_date, total_photos, nasa_total_photos?, catalogue_share?, photos[]}},
- *   links.self}` (the two NASA figures as on the rover, src/query/catalogue-share.ts); photos[] per
+ *   links.self}` (the two NASA figures as on the rover, src/query/stats/catalogue-share.ts); photos[] per
  *   (sol, earth_date) ascending: `{sol, earth_date, total_photos, nasa_total_photos?, cameras[]}`.
  *   `nasa_total_photos` is NASA's own v1 manifest figure for the sol where one states it
  *   (decisions.md, Journeys): total_photos below it says how much of that day we do not hold.

@@ -5,7 +5,7 @@ import { notFound } from '../http/problems'
 import { formatDay } from '../query/bytes/day-text'
 import { singleEnvelope, wholeListEnvelope } from '../query/envelope'
 import { roverStats, type RoverStats } from '../query/stats/rover-stats'
-import { shareMembers } from '../query/catalogue-share'
+import { shareMembers } from '../query/stats/catalogue-share'
 
 /**
  * GET /api/v2/rovers and /rovers/{slug} (interface "Rover"; behaviour.md §12).
@@ -20,7 +20,7 @@ import { shareMembers } from '../query/catalogue-share'
  *   (the Anchor echoed the slug as typed, §12.3). Unknown slug: 404.
  * - A rover with no photos in the index has total_photos 0 and no max_sol / max_date (unknown
  *   values are omitted, never invented: decisions.md).
- * - nasa_total_photos and catalogue_share (src/query/catalogue-share.ts) say how much of NASA's
+ * - nasa_total_photos and catalogue_share (src/query/stats/catalogue-share.ts) say how much of NASA's
  *   catalogue the index holds, for the rovers NASA's v1 manifests cover; absent for the others.
  */
 export const ROVERS_PATH = '/api/v2/rovers'

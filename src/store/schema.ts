@@ -213,7 +213,7 @@ export interface Manifest {
    * What NASA's v1 photo manifests read by the build state, per rover they cover (Curiosity,
    * Opportunity, Spirit; absent for a rover without one, and absent altogether when the build read
    * none): `total_photos` summed over the `sols` they list. Part of the content version
-   * (index-builder/encode/manifest.ts), since answers carry it (src/query/catalogue-share.ts).
+   * (index-builder/encode/manifest.ts), since answers carry it (src/query/stats/catalogue-share.ts).
    */
   nasa_manifests?: Partial<Record<RoverSlug, NasaManifestFacts>>
   /**

@@ -5,7 +5,7 @@ import { perSnapshot } from '../store/per-snapshot'
 import { dayText } from '../query/bytes/day-text'
 import { utf8Inner } from '../query/bytes/json-string'
 import { formatDay } from '../query/bytes/day-text'
-import { v1RoverDays } from '../query/rover-manifest'
+import { v1RoverDays } from '../query/stats/rover-manifest'
 import { roverStats } from '../query/stats/rover-stats'
 import { V1_ROVERS, v1Camera } from './v1-catalog'
 

@@ -4,7 +4,7 @@ import { validationError, type ParamError } from '../http/problems'
 import type { PhotoFilters } from '../query/filters'
 import { echo, INT32_MAX, parseDay } from '../query/param-parsers'
 import { roverStats } from '../query/stats/rover-stats'
-import { v1RoverDays } from '../query/rover-manifest'
+import { v1RoverDays } from '../query/stats/rover-manifest'
 import { scanMatches } from '../query/page/run-query'
 import { V1_ROVERS } from './v1-catalog'
 import { v1Rover } from './v1-errors'
@@ -16,7 +16,7 @@ import { v1CameraIds, v1PhotoJson } from './v1-photo-json'
  * access paths (scanMatches: rover + sol or earth_date + camera), so v1 and v2 find the same rows.
  *
  * - `sol` (integer ≥ 0) or `earth_date` (YYYY-M-D, zero padding optional, as v1 took it; the sols v1
- *   dates that day, src/query/rover-manifest.ts v1RoverDays): one is
+ *   dates that day, src/query/stats/rover-manifest.ts v1RoverDays): one is
  *   required on photos (v1 answered nothing without one); when both come, `sol` wins, as in v1.
  *   latest_photos takes neither: the day is the rover's highest sol in the catalogue.
  * - `camera`: one of the rover's camera names, any case; another name is a 400 naming them.

@@ -2,7 +2,7 @@ import type { Store } from '../store/store'
 import { ROVERS, roverCode } from '../catalog/rovers'
 import { notFound, validationError, type ParamError } from '../http/problems'
 import { parsePathId } from '../query/answer/get-photo'
-import { roverManifests, v1RoverDays } from '../query/rover-manifest'
+import { roverManifests, v1RoverDays } from '../query/stats/rover-manifest'
 import { dayJson, roverHead } from '../resources/manifest-resource'
 import { V1_ROVER_ORDER } from './v1-catalog'
 import { v1Rover } from './v1-errors'
@@ -15,7 +15,7 @@ import { v1PhotoJson, v1RoverBlocks } from './v1-photo-json'
  *   /photos/{id}       {"photo":photo}
  *   /manifests/{name}  {"photo_manifest":{name, landing_date, launch_date, status, max_sol,
  *                       max_date, total_photos, photos:[{sol, earth_date, total_photos, cameras[]}]}}
- * The manifest is the builder's manifest table (src/query/rover-manifest.ts), the same one the
+ * The manifest is the builder's manifest table (src/query/stats/rover-manifest.ts), the same one the
  * v2 manifest serves, with one entry per sol as v1 had (v1RoverDays: NASA's v1 date of the sol,
  * else its earliest date): computed from our catalogue, so it agrees with the v1 photo endpoints
  * (and may differ from NASA's figures where we hold fewer photos; v2's manifest shows both).

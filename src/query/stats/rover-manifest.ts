@@ -1,7 +1,7 @@
-import type { Store } from '../store/store'
-import { INT_ABSENT } from '../store/schema'
-import { ROVERS } from '../catalog/rovers'
-import { perSnapshot } from '../store/per-snapshot'
+import type { Store } from '../../store/store'
+import { INT_ABSENT } from '../../store/schema'
+import { ROVERS } from '../../catalog/rovers'
+import { perSnapshot } from '../../store/per-snapshot'
 
 /**
  * A rover's mission manifest as read from the builder's sol-manifest table (one row per

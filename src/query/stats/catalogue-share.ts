@@ -1,7 +1,7 @@
-import type { Store } from '../store/store'
-import { INT_ABSENT } from '../store/schema'
-import { ROVER_SLUGS } from '../catalog/rovers'
-import { perSnapshot } from '../store/per-snapshot'
+import type { Store } from '../../store/store'
+import { INT_ABSENT } from '../../store/schema'
+import { ROVER_SLUGS } from '../../catalog/rovers'
+import { perSnapshot } from '../../store/per-snapshot'
 
 /**
  * How much of NASA's published catalogue the index holds, measured against what NASA's own v1
