@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { readLedger } from '../src/ledger/ledger-file'
 import { loadStore } from '../src/store/load-store'
 import type { Store } from '../src/store/store'
-import { utf8At } from '../src/query/sort-values'
+import { utf8At } from '../src/query/order/sort-values'
 import { makeTestApp, testStore, type TestApp } from './setup/test-app'
 import { StandInOrigin } from './support/stand-in-origin'
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { tableFromIPC } from 'apache-arrow'
 import { computeAccessPaths, encodeAccessPaths } from '../index-builder/encode/access-paths'
-import { sortValue } from '../src/query/sort-values'
+import { sortValue } from '../src/query/order/sort-values'
 import { NASA_GRAM_BLOCK, SORT_FIELDS, RANKED_FIELDS, accessPathColumnsFromTable, accessPathsFrom, gramBit } from '../src/store/access-paths'
 import type { Store } from '../src/store/store'
 import { testStore } from './setup/test-app'

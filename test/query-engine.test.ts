@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { listPhotos } from '../src/query'
 import { listPhotosWithPlan } from '../src/query/answer/list-photos'
-import { DEFAULT_SORT, Order } from '../src/query/order'
+import { DEFAULT_SORT, Order } from '../src/query/order/order'
 import { selectPage } from '../src/query/page/select-page'
 import type { Store } from '../src/store/store'
 import { bruteForce, plainPhotos, type PlainPhoto } from './support/brute-force'

@@ -5,7 +5,7 @@ import { makeTestApp, type TestApp } from './setup/test-app'
 import { ROVERS } from '../src/catalog/rovers'
 import { isNasaImageUrl, NASA_IMAGE_HOSTS } from '../plugins/journeys/nasa-image-hosts'
 import { testStore } from './setup/test-app'
-import { utf8At } from '../src/query/sort-values'
+import { utf8At } from '../src/query/order/sort-values'
 
 /**
  * The public rover pages (/rovers/{slug}): what the HTML promises (no key, no script, nothing

@@ -1,4 +1,4 @@
-import { takenSortColumn } from '../src/query/sort-values'
+import { takenSortColumn } from '../src/query/order/sort-values'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'

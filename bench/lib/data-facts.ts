@@ -1,4 +1,4 @@
-import { takenSortColumn } from '../../src/query/sort-values'
+import { takenSortColumn } from '../../src/query/order/sort-values'
 import type { Store } from '../../src/store/store'
 import { INT_ABSENT, type Utf8Column } from '../../src/store/schema'
 import { ROVER_SLUGS } from '../../src/catalog/rovers'

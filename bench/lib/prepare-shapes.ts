@@ -1,4 +1,4 @@
-import { takenSortKey } from '../../src/query/sort-values'
+import { takenSortKey } from '../../src/query/order/sort-values'
 import type { Store } from '../../src/store/store'
 import { deepPage, queryShapes, type QueryShape, type ShapeContext } from '../shapes'
 import { dataFacts } from './data-facts'

@@ -1,4 +1,4 @@
-import { takenSortKey } from '../../src/query/sort-values'
+import { takenSortKey } from '../../src/query/order/sort-values'
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Store } from '../../src/store/store'

@@ -22,7 +22,7 @@ const cols = (spec: string): Column[] =>
 
 /**
  * Photos. Times: date_taken_utc in ms since the epoch (as the store keeps it); taken_sort is our
- * sort key of it (src/query/sort-values.ts takenSortKey: a photo without a time sorts at the last
+ * sort key of it (src/query/order/sort-values.ts takenSortKey: a photo without a time sorts at the last
  * instant of its earth_date), which a user of a peer would store beside it to order "latest first".
  */
 export const PHOTO_COLUMNS = cols(`

@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { Field, FixedSizeBinary, Float32, Int32, makeData, RecordBatch, Schema, Struct, Table, tableToIPC, Uint16, Uint8, Utf8, type DataType } from 'apache-arrow'
 import { ACCESS_PATHS_FORMAT, NASA_GRAM_BLOCK, RANKED_FIELDS, gramBit, SORT_FIELDS, type AccessPathColumns, type RankArray, type RankedField, type SortField } from '../../src/store/access-paths'
 import { FILES, type PhotoColumns, type Utf8Column } from '../../src/store/schema'
-import { sortValue, takenSortColumn } from '../../src/query/sort-values'
+import { sortValue, takenSortColumn } from '../../src/query/order/sort-values'
 import { ROVER_SLUGS } from '../../src/catalog/rovers'
 import { countingSort, numberOrder, radixSortRows, ranksAlong, SortScratch, utf8OrderIsStringOrder, utf8Ranks, type NumberColumn } from './linear-sorts'
 import { releaseMemory } from './release-memory'
@@ -25,7 +25,7 @@ export async function writeAccessPaths(dir: string, photos: AccessPathInput): Pr
 /**
  * Every sort here is a counting or radix sort (linear-sorts.ts): a sort by (rank, id) is a
  * stable counting sort by rank of the rows visited in id order; a sort by (key, row) one of the
- * rows in row order. The order is the one sortValue (src/query/sort-values.ts) defines; the
+ * rows in row order. The order is the one sortValue (src/query/order/sort-values.ts) defines; the
  * tests compare it with a comparison sort on sortValue.
  */
 export function computeAccessPaths(photos: AccessPathInput): AccessPathColumns {

@@ -1,6 +1,6 @@
 import type { DictColumn, PhotoColumns, Utf8Column } from '../../src/store/schema'
 import { numberOrder, radixSortRows } from './linear-sorts'
-import { takenSortColumn } from '../../src/query/sort-values'
+import { takenSortColumn } from '../../src/query/order/sort-values'
 import { dropColumns } from './release-memory'
 
 /**

@@ -1,6 +1,6 @@
 import type { Store } from '../store/store'
 import { ByteSink } from '../query/bytes/byte-sink'
-import { Order } from '../query/order'
+import { Order } from '../query/order/order'
 import { parsePhotoQuery } from '../query/photo-params'
 import { outputSpec } from '../query/photo-fields'
 import { writePhoto } from '../query/photo-json'

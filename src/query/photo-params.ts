@@ -7,7 +7,7 @@ import { PUBLIC_SORT_FIELDS as SORT_FIELDS, type SortField } from '../store/acce
 import type { Store } from '../store/store'
 import type { FloatRange, IntRange, PhotoFilters } from './filters'
 import { DISTANCE_SORT_PATTERN, NEAR_PARAMS, parseNear, SEQUENCE_PARAM, STEREO_PARAM } from './related-params'
-import { DEFAULT_SORT, type SortKey } from './order'
+import { DEFAULT_SORT, type SortKey } from './order/order'
 import {
   INT32_MAX, PAGE_PARAM, PER_PAGE_PARAM, ROVERS_PARAM, SOL_MAX_PARAM, SOL_MIN_PARAM, boolParam, checkRange, dateParam, echo,
   firstValues, instantParam, intParam, listParam, listPattern, MAX_SCALAR_LENGTH, numberParam, rawParam, readParam, readPaging, splitList, type Paging, type ParamSpec,

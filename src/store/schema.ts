@@ -11,7 +11,7 @@
  *  - float columns: Arrow null, value slot NaN;
  *  - string and dictionary columns: never null, the empty string "" means absent.
  * Rows of `photos.arrow` are in the default order: the date_taken_utc sort key descending (a photo
- * without a time at the last instant of its earth_date, src/query/sort-values.ts; unknown last),
+ * without a time at the last instant of its earth_date, src/query/order/sort-values.ts; unknown last),
  * then id ascending.
  */
 

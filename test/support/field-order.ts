@@ -1,4 +1,4 @@
-import { compareValues, sortValue } from '../../src/query/sort-values'
+import { compareValues, sortValue } from '../../src/query/order/sort-values'
 import type { SortField } from '../../src/store/access-paths'
 import type { PhotoColumns } from '../../src/store/schema'
 

@@ -1,6 +1,6 @@
 import { validationError, type ParamError } from '../../http/problems'
 import type { Store } from '../../store/store'
-import { Order } from '../order'
+import { Order } from '../order/order'
 import { parsePhotoQuery } from '../photo-params'
 import type { OutputSpec } from '../photo-fields'
 import { scanMatches } from '../page/run-query'

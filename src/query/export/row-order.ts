@@ -1,5 +1,5 @@
 import type { Store } from '../../store/store'
-import type { Order } from '../order'
+import type { Order } from '../order/order'
 import { partition } from '../sources'
 
 /**

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
 import type { ParamError } from '../../http/problems'
 import type { PhotoFilters } from '../filters'
-import type { Order, SortKey } from '../order'
-import { sortValueKind, type SortValue } from '../sort-values'
-import type { CursorPosition } from '../walk'
+import type { Order, SortKey } from '../order/order'
+import { sortValueKind, type SortValue } from '../order/sort-values'
+import type { CursorPosition } from '../order/walk'
 
 /**
  * Keyset cursors (decisions.md, Sorting and pagination): an opaque base64url token of

@@ -1,12 +1,12 @@
 import type { Store } from '../../store/store'
 import type { Filter, PhotoFilters } from '../filters'
-import type { Order } from '../order'
+import type { Order } from '../order/order'
 import { planQuery, type QueryPlan } from '../query-plan'
 import { intersectSources } from '../intersect-sources'
 import { RowTest } from '../row-test'
 import { selectPage } from './select-page'
 import { partition, type Source } from '../sources'
-import { walk, walkable, type CursorPosition } from '../walk'
+import { walk, walkable, type CursorPosition } from '../order/walk'
 
 /**
  * The executor shared by list, cursor and stats:

@@ -1,5 +1,5 @@
 import { nthElement } from './nth-element'
-import type { Order } from '../order'
+import type { Order } from '../order/order'
 
 /**
  * Picks the rows at sorted positions [offset, offset + limit) out of sel[0..m) without sorting

@@ -1,6 +1,6 @@
-import { ROVER_SLUGS } from '../catalog/rovers'
-import type { SortField } from '../store/access-paths'
-import type { PhotoColumns, Utf8Column } from '../store/schema'
+import { ROVER_SLUGS } from '../../catalog/rovers'
+import type { SortField } from '../../store/access-paths'
+import type { PhotoColumns, Utf8Column } from '../../store/schema'
 
 /**
  * The value a photo is sorted by, per sortable field (decisions.md, Sorting): numbers for the
