@@ -1,6 +1,6 @@
 import type { Store } from '../../store/store'
 import type { Order } from '../order/order'
-import { partition } from '../sources'
+import { partition } from '../plan/sources'
 
 /**
  * The rows of an export in the requested order, produced chunk by chunk into a reusable

@@ -1,6 +1,6 @@
 import type { AccessPaths, RankArray, SortField } from '../../store/access-paths'
 import type { PhotoColumns } from '../../store/schema'
-import { partition } from '../sources'
+import { partition } from '../plan/sources'
 import { compareValues, sortValue, type SortValue } from './sort-values'
 
 /**

@@ -1,6 +1,6 @@
 import type { AccessPaths, SortField } from '../../store/access-paths'
 import type { Order } from './order'
-import { partition, type Source } from '../sources'
+import { partition, type Source } from '../plan/sources'
 import type { SortValue } from './sort-values'
 
 /**

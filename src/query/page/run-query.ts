@@ -1,11 +1,11 @@
 import type { Store } from '../../store/store'
 import type { Filter, PhotoFilters } from '../filters'
 import type { Order } from '../order/order'
-import { planQuery, type QueryPlan } from '../query-plan'
-import { intersectSources } from '../intersect-sources'
+import { planQuery, type QueryPlan } from '../plan/query-plan'
+import { intersectSources } from '../plan/intersect-sources'
 import { RowTest } from '../row-test'
 import { selectPage } from './select-page'
-import { partition, type Source } from '../sources'
+import { partition, type Source } from '../plan/sources'
 import { walk, walkable, type CursorPosition } from '../order/walk'
 
 /**

@@ -1,5 +1,5 @@
-import { perSnapshot } from '../store/per-snapshot'
-import type { Store } from '../store/store'
+import { perSnapshot } from '../../store/per-snapshot'
+import type { Store } from '../../store/store'
 
 /**
  * Where each rover's rows, and each (rover, camera code) group's rows, start in the access

@@ -1,4 +1,4 @@
-import { NASA_GRAM_BLOCK, gramBit, type AccessPaths } from '../store/access-paths'
+import { NASA_GRAM_BLOCK, gramBit, type AccessPaths } from '../../store/access-paths'
 import { make, type Source } from './sources'
 
 /**
