@@ -237,8 +237,8 @@ describe('generated row loops (one definition per filter, one compiled loop per 
     'nasa_id=0&mast_azimuth_max=45',
   ]
   test('scan over rows and over a permutation, refine and refineRange, each filter alone and all together, with and without the aspect_ratio column', async () => {
-    const { compileFilters } = await import('../src/query/filters')
-    const { RowTest } = await import('../src/query/row-test')
+    const { compileFilters } = await import('../src/query/scan/filters')
+    const { RowTest } = await import('../src/query/scan/row-test')
     const { parsePhotoQuery } = await import('../src/query/photo-params')
     const p = store.photos
     const n = p.length

@@ -5,7 +5,7 @@ import { ROVER_SLUGS, roverCode } from '../catalog/rovers'
 import { validationError, type ParamError } from '../http/problems'
 import { PUBLIC_SORT_FIELDS as SORT_FIELDS, type SortField } from '../store/access-paths'
 import type { Store } from '../store/store'
-import type { FloatRange, IntRange, PhotoFilters } from './filters'
+import type { FloatRange, IntRange, PhotoFilters } from './scan/filters'
 import { DISTANCE_SORT_PATTERN, NEAR_PARAMS, parseNear, SEQUENCE_PARAM, STEREO_PARAM } from './related-params'
 import { DEFAULT_SORT, type SortKey } from './order/order'
 import {

@@ -1,6 +1,6 @@
 import { firstAtOrAfter } from '../ledger/arrivals'
-import { compileFilters, type PhotoFilters } from '../query/filters'
-import { RowTest } from '../query/row-test'
+import { compileFilters, type PhotoFilters } from '../query/scan/filters'
+import { RowTest } from '../query/scan/row-test'
 import type { Store } from '../store/store'
 
 /**

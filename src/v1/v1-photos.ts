@@ -1,7 +1,7 @@
 import type { Store } from '../store/store'
 import { ROVERS } from '../catalog/rovers'
 import { validationError, type ParamError } from '../http/problems'
-import type { PhotoFilters } from '../query/filters'
+import type { PhotoFilters } from '../query/scan/filters'
 import { echo, INT32_MAX, parseDay } from '../query/param-parsers'
 import { roverStats } from '../query/stats/rover-stats'
 import { v1RoverDays } from '../query/stats/rover-manifest'

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { ParamError } from '../../http/problems'
-import type { PhotoFilters } from '../filters'
+import type { PhotoFilters } from '../scan/filters'
 import type { Order, SortKey } from '../order/order'
 import { sortValueKind, type SortValue } from '../order/sort-values'
 import type { CursorPosition } from '../order/walk'

@@ -1,6 +1,6 @@
 import { greatCircleM } from '../../geo/great-circle'
 import type { Store } from '../../store/store'
-import type { NearCircle, PhotoFilters } from '../filters'
+import type { NearCircle, PhotoFilters } from '../scan/filters'
 import { scanMatches, type PageRequest, type QueryOutcome } from './run-query'
 
 /**

@@ -1,6 +1,6 @@
 import type { ValueGrid, GridAxis } from '../../store/value-grid'
-import type { Filter, FilterName } from '../filters'
-import { RowTest } from '../row-test'
+import type { Filter, FilterName } from '../scan/filters'
+import { RowTest } from '../scan/row-test'
 import type { Source } from './sources'
 
 /**

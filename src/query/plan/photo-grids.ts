@@ -2,7 +2,7 @@ import { perSnapshot } from '../../store/per-snapshot'
 import type { RankedField } from '../../store/access-paths'
 import type { Store } from '../../store/store'
 import { buildValueGrid, type AxisColumn, type ValueGrid } from '../../store/value-grid'
-import { aspectRatio, intRange, valueRange, type Filter, type FilterName, type FloatRange, type PhotoFilters } from '../filters'
+import { aspectRatio, intRange, valueRange, type Filter, type FilterName, type FloatRange, type PhotoFilters } from '../scan/filters'
 import { PAIR_HIGH_OUT, PAIR_HIGH_PART, PAIR_LOW_OUT, PAIR_LOW_PART, matchGrid, type BoxQuery, type GridMatch } from './grid-match'
 
 /**

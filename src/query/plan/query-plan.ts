@@ -1,5 +1,5 @@
 import type { Store } from '../../store/store'
-import { compileFilters, type Filter, type FilterName, type PhotoFilters } from '../filters'
+import { compileFilters, type Filter, type FilterName, type PhotoFilters } from '../scan/filters'
 import { planGrids, type PlanGrid } from './photo-grids'
 import { nasaIdSource } from './nasa-id-source'
 import { allRows, indexSources, type Source } from './sources'

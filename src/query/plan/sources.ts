@@ -2,7 +2,7 @@ import type { SortField } from '../../store/access-paths'
 import type { PhotoColumns } from '../../store/schema'
 import type { Store } from '../../store/store'
 import { cameraGroup, roverGroups, roverSpan, type RoverGroups } from './rover-groups'
-import type { FilterName, IntRange, PhotoFilters } from '../filters'
+import type { FilterName, IntRange, PhotoFilters } from '../scan/filters'
 
 /**
  * Access paths: where the rows a query needs to look at come from. Each source is a list of

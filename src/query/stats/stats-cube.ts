@@ -1,6 +1,6 @@
 import type { Store } from '../../store/store'
 import { perSnapshot } from '../../store/per-snapshot'
-import type { PhotoFilters } from '../filters'
+import type { PhotoFilters } from '../scan/filters'
 
 /**
  * The photo counts of every (rover, sol, camera, earth_date) cell, made once per store snapshot

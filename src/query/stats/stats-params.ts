@@ -1,6 +1,6 @@
 import type { ParamError } from '../../http/problems'
 import type { Store } from '../../store/store'
-import type { PhotoFilters } from '../filters'
+import type { PhotoFilters } from '../scan/filters'
 import { choiceParam, readParam, type ParamSpec } from '../param-parsers'
 import { parsePhotoQuery, PHOTO_PARAMS, querySchema } from '../photo-params'
 

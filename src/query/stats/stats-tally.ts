@@ -1,7 +1,7 @@
 import { lowerBound } from '../page/table-ranges'
 import type { Store } from '../../store/store'
 import { perSnapshot } from '../../store/per-snapshot'
-import type { PhotoFilters } from '../filters'
+import type { PhotoFilters } from '../scan/filters'
 import { scanMatches } from '../page/run-query'
 import { cubeAnswers, DAY_ZONE, statsCube, type StatsCube } from './stats-cube'
 import type { GroupBy } from './stats-params'

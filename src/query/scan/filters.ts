@@ -1,5 +1,5 @@
-import { greatCircleM, MARS_RADIUS_M } from '../geo/great-circle'
-import type { DictColumn, PhotoColumns, Utf8Column } from '../store/schema'
+import { greatCircleM, MARS_RADIUS_M } from '../../geo/great-circle'
+import type { DictColumn, PhotoColumns, Utf8Column } from '../../store/schema'
 
 /**
  * The photo filters, each defined once: a filter is its row test written as a small JS
