@@ -6,10 +6,10 @@ import { ensureOpenApiTools, TOOLS } from './setup/openapi-tools'
 import { ROVER_SLUGS } from '../src/catalog/rovers'
 import { CAMERAS } from '../src/catalog/cameras'
 import { PUBLIC_SORT_FIELDS as SORT_FIELDS } from '../src/store/access-paths'
-import { FIELD_NAMES, IMAGE_SIZES, PRESETS } from '../src/query/photo-fields'
+import { FIELD_NAMES, IMAGE_SIZES, PRESETS } from '../src/query/params/photo-fields'
 
 /**
- * The hand-written parameter parsers (src/query/param-parsers.ts, photo-params.ts,
+ * The hand-written parameter parsers (src/query/params/param-parsers.ts, photo-params.ts,
  * src/resources/*) and the TypeBox declarations the OpenAPI document is made from must accept
  * and reject the same values. For every parameter each route declares, a generator makes valid
  * and invalid values from the declaration (bounds, items, patterns, formats), written as a typed

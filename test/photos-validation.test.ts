@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { PHOTO_PARAMS } from '../src/query/photo-params'
+import { PHOTO_PARAMS } from '../src/query/params/photo-params'
 import type { Store } from '../src/store/store'
 import { makeTestApp, testStore, type TestApp } from './setup/test-app'
 

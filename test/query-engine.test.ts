@@ -239,7 +239,7 @@ describe('generated row loops (one definition per filter, one compiled loop per 
   test('scan over rows and over a permutation, refine and refineRange, each filter alone and all together, with and without the aspect_ratio column', async () => {
     const { compileFilters } = await import('../src/query/scan/filters')
     const { RowTest } = await import('../src/query/scan/row-test')
-    const { parsePhotoQuery } = await import('../src/query/photo-params')
+    const { parsePhotoQuery } = await import('../src/query/params/photo-params')
     const p = store.photos
     const n = p.length
     const perm = store.paths.perm.mast_azimuth

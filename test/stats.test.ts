@@ -130,7 +130,7 @@ describe('stats: the aggregate cube and the row scan agree', () => {
     test(`${f || '(no filter)'}: group_by camera, rover and sol give byte-identical text from the cube and from the row scan`, async () => {
       const { photoStats } = await import('../src/query/stats/photo-stats')
       const { cubeAnswers } = await import('../src/query/stats/stats-cube')
-      const { parsePhotoQuery } = await import('../src/query/photo-params')
+      const { parsePhotoQuery } = await import('../src/query/params/photo-params')
       expect(cubeAnswers(parsePhotoQuery(new URLSearchParams(f), store, []).filters)).toBe(true)
       for (const by of ['camera', 'rover', 'sol']) {
         const params = new URLSearchParams(`group_by=${by}&${f}`)
@@ -140,7 +140,7 @@ describe('stats: the aggregate cube and the row scan agree', () => {
   }
   test('any other filter (nasa_id, site, mars time) is not answered from the cube', async () => {
     const { cubeAnswers } = await import('../src/query/stats/stats-cube')
-    const { parsePhotoQuery } = await import('../src/query/photo-params')
+    const { parsePhotoQuery } = await import('../src/query/params/photo-params')
     for (const f of ['nasa_id=ncam', 'site=61', 'mars_time_golden_hour=true', 'min_width=100', 'rovers=spirit&sample_type=full'])
       expect(cubeAnswers(parsePhotoQuery(new URLSearchParams(f), store, []).filters)).toBe(false)
   })

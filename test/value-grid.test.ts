@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { compileFilters, type PhotoFilters } from '../src/query/scan/filters'
 import { listPhotosWithPlan } from '../src/query/answer/list-photos'
-import { parsePhotoQuery } from '../src/query/photo-params'
+import { parsePhotoQuery } from '../src/query/params/photo-params'
 import { buildPhotoGrids, photoGrids, planGrids, type PhotoGrids } from '../src/query/plan/photo-grids'
 import { RowTest } from '../src/query/scan/row-test'
 import type { Store } from '../src/store/store'

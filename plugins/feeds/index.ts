@@ -7,7 +7,7 @@ import { link, origin } from '../../src/http/links'
 import { route, routesPlugin } from '../../src/http/route'
 import { isCredentialParam } from '../../src/http/request-key'
 import { PHOTOS_PATH } from '../../src/query/answer/list-photos'
-import { PHOTO_PARAMS, querySchema } from '../../src/query/photo-params'
+import { PHOTO_PARAMS, querySchema } from '../../src/query/params/photo-params'
 
 /**
  * Feeds of new photos (docs/follow-new-photos.md): `feed.atom` (RFC 4287) and `feed.json` (JSON

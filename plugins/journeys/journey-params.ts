@@ -1,7 +1,7 @@
 import { Type, type TObject } from '@sinclair/typebox'
 import { notFound, validationError, type ParamError } from '../../src/http/problems'
 import { ROVERS, roverCode } from '../../src/catalog/rovers'
-import { checkRange, echo, numberParam, readParam, SOL_MAX_PARAM, SOL_MIN_PARAM, type ParamSpec } from '../../src/query/param-parsers'
+import { checkRange, echo, numberParam, readParam, SOL_MAX_PARAM, SOL_MIN_PARAM, type ParamSpec } from '../../src/query/params/param-parsers'
 
 /**
  * Parameters of GET /rovers/{slug}/journey and /traverse (behaviour.md §16.2, §16.3): sol bounds

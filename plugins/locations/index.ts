@@ -3,7 +3,7 @@ import type { PluginDeps } from '../../src/app-deps'
 import { resourcePlugin } from '../../src/http/resource-plugin'
 import { listOf, LocationSchema, singleOf } from '../../src/resources/resource-schemas'
 import { getLocation, listLocations, LOCATION_MIN_PHOTOS, LOCATIONS_PATH } from '../../src/query/answer/locations-list'
-import { derivedListQuery } from '../../src/resources/derived-list-params'
+import { derivedListQuery } from '../../src/query/params/derived-list-params'
 
 /** GET /api/v2/locations and /locations/{id} (interface "Locations"); logic in src/query/answer/locations-list.ts. */
 export function locationsPlugin(deps: PluginDeps) {

@@ -3,7 +3,7 @@ import type { PluginDeps } from '../../src/app-deps'
 import { resourcePlugin } from '../../src/http/resource-plugin'
 import { listOf, PanoramaSchema, singleOf } from '../../src/resources/resource-schemas'
 import { getPanorama, listPanoramas, PANORAMA_MIN_PHOTOS, PANORAMAS_PATH } from '../../src/query/answer/panoramas-list'
-import { derivedListQuery } from '../../src/resources/derived-list-params'
+import { derivedListQuery } from '../../src/query/params/derived-list-params'
 
 /** GET /api/v2/panoramas and /panoramas/{id} (interface "Panoramas"); logic in src/query/answer/panoramas-list.ts. */
 export function panoramasPlugin(deps: PluginDeps) {

@@ -1,8 +1,8 @@
 import type { Store } from '../store/store'
 import { ByteSink } from '../query/bytes/byte-sink'
 import { Order } from '../query/order/order'
-import { parsePhotoQuery } from '../query/photo-params'
-import { outputSpec } from '../query/photo-fields'
+import { parsePhotoQuery } from '../query/params/photo-params'
+import { outputSpec } from '../query/params/photo-fields'
 import { writePhoto } from '../query/photo-json'
 import { runQuery } from '../query/page/run-query'
 

@@ -3,7 +3,7 @@ import { ProblemError, validationError, type ParamError, type ProblemBody } from
 import { paramOf } from '../http/route'
 import type { RouteAnswer, RouteDocs } from '../http/route-docs'
 import { fillTimestamp } from '../query/envelope'
-import { checkRange, firstValues, readParam, SOL_MAX_PARAM, SOL_MIN_PARAM } from '../query/param-parsers'
+import { checkRange, firstValues, readParam, SOL_MAX_PARAM, SOL_MIN_PARAM } from '../query/params/param-parsers'
 import type { Store } from '../store/store'
 import { compactList, COMPACT_INCLUDE } from './compact-photos'
 import { inputSchemaOf, sortArguments, type ArgumentGroup, type InputSchema } from './tool-schema'

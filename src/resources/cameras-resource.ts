@@ -2,7 +2,7 @@ import type { Store } from '../store/store'
 import { ROVERS, ROVER_SLUGS, roverCode, type RoverSlug } from '../catalog/rovers'
 import { CAMERAS, CAMERA_NAMES, type CameraFacts } from '../catalog/cameras'
 import { notFound, validationError, type ParamError } from '../http/problems'
-import { choiceParam, echo, readParam, type ParamSpec } from '../query/param-parsers'
+import { choiceParam, echo, readParam, type ParamSpec } from '../query/params/param-parsers'
 import { singleEnvelope, wholeListEnvelope } from '../query/envelope'
 import { roverStats, type CatalogueStats } from '../query/stats/rover-stats'
 

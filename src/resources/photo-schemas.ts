@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { ROVER_SLUGS } from '../catalog/rovers'
-import { IMAGE_SIZES } from '../query/photo-fields'
+import { IMAGE_SIZES } from '../query/params/photo-fields'
 
 /**
  * Response shapes of the photo endpoints (list, by id, batch, statistics), for the OpenAPI

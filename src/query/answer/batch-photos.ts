@@ -2,7 +2,7 @@ import { validationError, type ParamError } from '../../http/problems'
 import type { Store } from '../../store/store'
 import { answerSink, type ByteSink } from '../bytes/byte-sink'
 import { DATA_OPEN, TIMESTAMP_SLOT } from '../envelope'
-import { parsePhotoQuery } from '../photo-params'
+import { parsePhotoQuery } from '../params/photo-params'
 import { writePhoto } from '../photo-json'
 
 export const BATCH_PATH = '/api/v2/photos/batch'

@@ -6,7 +6,7 @@ import { formatDay } from '../bytes/day-text'
 import { answerSink, fragment, type ByteSink } from '../bytes/byte-sink'
 import { DATA_OPEN, listEnvelopeTail, singleEnvelope } from '../envelope'
 import { lowerBound, pageRows, pageRowsAtLeast, roverRanges, type Bound } from '../page/table-ranges'
-import { minPhotosParam, readDerivedListParams } from '../../resources/derived-list-params'
+import { minPhotosParam, readDerivedListParams } from '../params/derived-list-params'
 
 /**
  * GET /api/v2/locations and /locations/{id} over the location table the index builder derived

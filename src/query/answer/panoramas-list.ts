@@ -6,7 +6,7 @@ import { answerSink, type ByteSink } from '../bytes/byte-sink'
 import { DATA_OPEN, listEnvelopeTail, singleEnvelopeTail } from '../envelope'
 import { originFragment, panoramaTable, writePanorama } from '../panorama-json'
 import { lowerBound, pageRows, pageRowsAtLeast, roverRanges } from '../page/table-ranges'
-import { minPhotosParam, readDerivedListParams } from '../../resources/derived-list-params'
+import { minPhotosParam, readDerivedListParams } from '../params/derived-list-params'
 
 /**
  * GET /api/v2/panoramas and /panoramas/{id} over the panorama table the index builder detected

@@ -1,5 +1,5 @@
 import type { Store } from '../../store/store'
-import type { OutputSpec } from '../photo-fields'
+import type { OutputSpec } from '../params/photo-fields'
 import { bufferOf, fragment } from '../bytes/byte-sink'
 import { writeDay, writeIsoTime } from '../bytes/date-bytes'
 import { writeDouble, writeFloat32 } from '../bytes/float32-text'

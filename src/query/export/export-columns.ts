@@ -1,7 +1,7 @@
 import { CAMERAS, findCamera } from '../../catalog/cameras'
 import { ROVERS } from '../../catalog/rovers'
 import type { DictColumn, PhotoColumns, Utf8Column } from '../../store/schema'
-import { A, SIZE, type ImageSize, type OutputSpec } from '../photo-fields'
+import { A, SIZE, type ImageSize, type OutputSpec } from '../params/photo-fields'
 
 /**
  * The flat columns of an export (Arrow and CSV), following the photo's JSON (interface "Photo")

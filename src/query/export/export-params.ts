@@ -1,8 +1,8 @@
 import { acceptRanges } from '../../http/accept-ranges'
 import { Type } from '@sinclair/typebox'
 import type { ParamError } from '../../http/problems'
-import { echo, INT32_MAX, intParam, rawParam, readParam, type ParamSpec } from '../param-parsers'
-import { PHOTO_PARAMS, querySchema } from '../photo-params'
+import { echo, INT32_MAX, intParam, rawParam, readParam, type ParamSpec } from '../params/param-parsers'
+import { PHOTO_PARAMS, querySchema } from '../params/photo-params'
 
 /**
  * The parameters of `GET /api/v2/photos/export`: every filter, sort and output parameter of the

@@ -1,5 +1,5 @@
 import type { Store } from '../../store/store'
-import type { OutputSpec } from '../photo-fields'
+import type { OutputSpec } from '../params/photo-fields'
 import { writePhoto } from '../photo-json'
 import type { ByteOut } from './byte-out'
 import type { RowWriter } from './row-writer'

@@ -1,8 +1,8 @@
 import type { ParamError } from '../../http/problems'
 import type { Store } from '../../store/store'
 import type { PhotoFilters } from '../scan/filters'
-import { choiceParam, readParam, type ParamSpec } from '../param-parsers'
-import { parsePhotoQuery, PHOTO_PARAMS, querySchema } from '../photo-params'
+import { choiceParam, readParam, type ParamSpec } from '../params/param-parsers'
+import { parsePhotoQuery, PHOTO_PARAMS, querySchema } from '../params/photo-params'
 
 /**
  * The parameters of `GET /api/v2/photos/stats` (interface "Photo statistics"): `group_by` and

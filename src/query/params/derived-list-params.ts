@@ -1,7 +1,7 @@
 import { Type, type TObject } from '@sinclair/typebox'
-import type { ParamError } from '../http/problems'
-import { validationError } from '../http/problems'
-import { ROVER_SLUGS, roverCode } from '../catalog/rovers'
+import type { ParamError } from '../../http/problems'
+import { validationError } from '../../http/problems'
+import { ROVER_SLUGS, roverCode } from '../../catalog/rovers'
 import {
   checkRange,
   INT32_MAX,
@@ -15,7 +15,7 @@ import {
   SOL_MIN_PARAM,
   type Paging,
   type ParamSpec,
-} from '../query/param-parsers'
+} from './param-parsers'
 
 /**
  * The parameters of GET /locations and GET /panoramas (interface "Locations", "Panoramas":

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
-import type { ParamError } from '../http/problems'
-import type { Store } from '../store/store'
-import type { NearCircle } from './scan/filters'
+import type { ParamError } from '../../http/problems'
+import type { Store } from '../../store/store'
+import type { NearCircle } from '../scan/filters'
 import { boolParam, echo, INT32_MAX, intParam, itemAlternation, numberParam, rawParam, readParam, splitList, type ParamSource, type ParamSpec } from './param-parsers'
 
 /**

@@ -1,13 +1,13 @@
 import { Type, type TSchema } from '@sinclair/typebox'
-import { splitProductVersion } from '../catalog/nasa-id-form'
-import { CAMERAS } from '../catalog/cameras'
-import { ROVER_SLUGS, roverCode } from '../catalog/rovers'
-import { validationError, type ParamError } from '../http/problems'
-import { PUBLIC_SORT_FIELDS as SORT_FIELDS, type SortField } from '../store/access-paths'
-import type { Store } from '../store/store'
-import type { FloatRange, IntRange, PhotoFilters } from './scan/filters'
+import { splitProductVersion } from '../../catalog/nasa-id-form'
+import { CAMERAS } from '../../catalog/cameras'
+import { ROVER_SLUGS, roverCode } from '../../catalog/rovers'
+import { validationError, type ParamError } from '../../http/problems'
+import { PUBLIC_SORT_FIELDS as SORT_FIELDS, type SortField } from '../../store/access-paths'
+import type { Store } from '../../store/store'
+import type { FloatRange, IntRange, PhotoFilters } from '../scan/filters'
 import { DISTANCE_SORT_PATTERN, NEAR_PARAMS, parseNear, SEQUENCE_PARAM, STEREO_PARAM } from './related-params'
-import { DEFAULT_SORT, type SortKey } from './order/order'
+import { DEFAULT_SORT, type SortKey } from '../order/order'
 import {
   INT32_MAX, PAGE_PARAM, PER_PAGE_PARAM, ROVERS_PARAM, SOL_MAX_PARAM, SOL_MIN_PARAM, boolParam, checkRange, dateParam, echo,
   firstValues, instantParam, intParam, listParam, listPattern, MAX_SCALAR_LENGTH, numberParam, rawParam, readParam, readPaging, splitList, type Paging, type ParamSpec,
@@ -118,7 +118,7 @@ export interface PhotoQuery {
   paging: Paging
   /** Raw cursor token (decoded by cursor.ts, which needs the plan's fingerprint). */
   cursor?: string
-  /** sort=distance: nearest first from filters.near's centre, then id (src/query/related-params.ts). */
+  /** sort=distance: nearest first from filters.near's centre, then id (src/query/params/related-params.ts). */
   byDistance?: boolean
 }
 

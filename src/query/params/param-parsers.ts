@@ -1,7 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
-import type { ParamError } from '../http/problems'
-import { ROVER_SLUGS, type RoverSlug } from '../catalog/rovers'
+import type { ParamError } from '../../http/problems'
+import { ROVER_SLUGS, type RoverSlug } from '../../catalog/rovers'
 
 /**
  * Query-parameter declarations: one TypeBox schema per parameter (the same schema feeds the
