@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { ByteSink } from '../src/query/bytes/byte-sink'
-import { writeMilli } from '../src/query/panorama-json'
+import { writeMilli } from '../src/query/render/panorama-json'
 import { listPanoramas } from '../src/query/answer/panoramas-list'
-import { RecordArena } from '../src/query/record-arena'
+import { RecordArena } from '../src/query/render/record-arena'
 import type { Store } from '../src/store/store'
 import { testStore } from './setup/test-app'
 

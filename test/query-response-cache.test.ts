@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { Entry, ResponseCache, RESPONSE_CACHE_MAX_ENTRY_BYTES, stampedCopiesHeld } from '../src/query/cache/response-cache'
-import { TIMESTAMP_SLOT } from '../src/query/envelope'
+import { TIMESTAMP_SLOT } from '../src/query/render/envelope'
 import { responseCacheKey } from '../src/http/request-key'
 import { urlFacts } from '../src/http/url-facts'
 import { float32Text as float32Json } from '../src/query/bytes/float32-text'

@@ -1,5 +1,5 @@
 import zlib from 'node:zlib'
-import { TIMESTAMP_SLOT } from '../../src/query/envelope'
+import { TIMESTAMP_SLOT } from '../../src/query/render/envelope'
 import type { Coding } from './accept-encoding'
 
 /**

@@ -6,7 +6,7 @@ import { urlFacts } from '../../src/http/url-facts'
 import { effectiveLimits } from '../../src/limits/limit-rules'
 import { ByteSink } from '../../src/query/bytes/byte-sink'
 import { parsePhotoQuery, PHOTO_PARAMS, querySchema } from '../../src/query/params/photo-params'
-import { writePhoto } from '../../src/query/photo-json'
+import { writePhoto } from '../../src/query/render/photo-json'
 import { lastPosition, newPhotosAfter, startAfter } from '../../src/stream/new-photos'
 import { endEvent, heartbeat, photoEvent, PHOTOS_PER_CHARGE, SSE_MEDIA_TYPE, STREAM_PATH } from '../../src/stream/sse-events'
 

@@ -3,7 +3,7 @@ import { ByteSink } from '../query/bytes/byte-sink'
 import { Order } from '../query/order/order'
 import { parsePhotoQuery } from '../query/params/photo-params'
 import { outputSpec } from '../query/params/photo-fields'
-import { writePhoto } from '../query/photo-json'
+import { writePhoto } from '../query/render/photo-json'
 import { runQuery } from '../query/page/run-query'
 
 /** Entries in a feed: the newest 50, as feed readers expect (RSS and Atom feeds of news sites carry 10 to 100). */

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../app-deps'
 import type { Store } from '../store/store'
 import { responseCacheFor } from '../query/cache/response-cache'
-import { fillTimestamp } from '../query/envelope'
+import { fillTimestamp } from '../query/render/envelope'
 import { originFor } from './links'
 import { requestKey, responseCacheKey } from './request-key'
 import { urlFacts } from './url-facts'

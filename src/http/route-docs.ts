@@ -49,7 +49,7 @@ export interface RouteDoc {
  * A route's JSON answer computed in process, from what its HTTP handler answers from: the pinned
  * snapshot, the query, the absolute origin, the path's one parameter as text ('' on a path
  * without one) and, for a POST, the parsed JSON body. Throws the route's ProblemError for bad
- * parameters and unknown ids. meta.timestamp is left as its slot (src/query/envelope.ts). Callers
+ * parameters and unknown ids. meta.timestamp is left as its slot (src/query/render/envelope.ts). Callers
  * inside the app (the MCP tools) answer through it instead of a second pass through the HTTP
  * pipeline, so the one request they serve is the one counted.
  */

@@ -1,5 +1,5 @@
 import type { Store } from '../store/store'
-import { photoFragments } from './photo-fragments'
+import { photoFragments } from './render/photo-fragments'
 import { photoGrids } from './plan/photo-grids'
 import { roverGroups } from './plan/rover-groups'
 import { roverManifests } from './stats/rover-manifest'

@@ -3,7 +3,7 @@ import { ROVERS, ROVER_SLUGS, roverCode, type RoverSlug } from '../catalog/rover
 import { CAMERAS, CAMERA_NAMES, type CameraFacts } from '../catalog/cameras'
 import { notFound, validationError, type ParamError } from '../http/problems'
 import { choiceParam, echo, readParam, type ParamSpec } from '../query/params/param-parsers'
-import { singleEnvelope, wholeListEnvelope } from '../query/envelope'
+import { singleEnvelope, wholeListEnvelope } from '../query/render/envelope'
 import { roverStats, type CatalogueStats } from '../query/stats/rover-stats'
 
 /**

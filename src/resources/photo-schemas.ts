@@ -5,7 +5,7 @@ import { IMAGE_SIZES } from '../query/params/photo-fields'
 /**
  * Response shapes of the photo endpoints (list, by id, batch, statistics), for the OpenAPI
  * document and the tests that validate every answer against it. The photo is written by
- * src/query/photo-json.ts: every attribute is optional because `fields`, `field_set` and
+ * src/query/render/photo-json.ts: every attribute is optional because `fields`, `field_set` and
  * `exclude_images` select them and a photo lacking a value omits the member (decisions.md,
  * Envelopes and resources). `additionalProperties: false`: a member the writer adds without
  * listing it here fails the client test, so the document cannot fall behind the code.

@@ -137,7 +137,7 @@ export const PanoramaSchema = Type.Object(
   closed,
 )
 
-/** The list envelope of src/query/envelope.ts around `item`. */
+/** The list envelope of src/query/render/envelope.ts around `item`. */
 export function listOf(item: TSchema) {
   return Type.Object({
     data: Type.Array(item),

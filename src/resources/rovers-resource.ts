@@ -3,7 +3,7 @@ import { ROVERS, roverCode, type RoverFacts } from '../catalog/rovers'
 import { camerasOf } from '../catalog/cameras'
 import { notFound } from '../http/problems'
 import { formatDay } from '../query/bytes/day-text'
-import { singleEnvelope, wholeListEnvelope } from '../query/envelope'
+import { singleEnvelope, wholeListEnvelope } from '../query/render/envelope'
 import { roverStats, type RoverStats } from '../query/stats/rover-stats'
 import { shareMembers } from '../query/stats/catalogue-share'
 

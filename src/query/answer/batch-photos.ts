@@ -1,9 +1,9 @@
 import { validationError, type ParamError } from '../../http/problems'
 import type { Store } from '../../store/store'
 import { answerSink, type ByteSink } from '../bytes/byte-sink'
-import { DATA_OPEN, TIMESTAMP_SLOT } from '../envelope'
+import { DATA_OPEN, TIMESTAMP_SLOT } from '../render/envelope'
 import { parsePhotoQuery } from '../params/photo-params'
-import { writePhoto } from '../photo-json'
+import { writePhoto } from '../render/photo-json'
 
 export const BATCH_PATH = '/api/v2/photos/batch'
 export const MAX_BATCH_IDS = 100

@@ -1,10 +1,10 @@
 import { notFound, validationError, type ParamError } from '../../http/problems'
 import type { Store } from '../../store/store'
 import { answerSink, type ByteSink } from '../bytes/byte-sink'
-import { DATA_OPEN, singleEnvelopeTail } from '../envelope'
+import { DATA_OPEN, singleEnvelopeTail } from '../render/envelope'
 import { echo } from '../params/param-parsers'
 import { parsePhotoQuery } from '../params/photo-params'
-import { writePhoto } from '../photo-json'
+import { writePhoto } from '../render/photo-json'
 import { PHOTOS_PATH } from './list-photos'
 
 /**

@@ -4,7 +4,7 @@ import { ROVER_SLUGS, roverCode } from '../../catalog/rovers'
 import { notFound } from '../../http/problems'
 import { formatDay } from '../bytes/day-text'
 import { answerSink, fragment, type ByteSink } from '../bytes/byte-sink'
-import { DATA_OPEN, listEnvelopeTail, singleEnvelope } from '../envelope'
+import { DATA_OPEN, listEnvelopeTail, singleEnvelope } from '../render/envelope'
 import { lowerBound, pageRows, pageRowsAtLeast, roverRanges, type Bound } from '../page/table-ranges'
 import { minPhotosParam, readDerivedListParams } from '../params/derived-list-params'
 

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache'
 import type { Config } from '../../config'
-import { fillTimestamp } from '../envelope'
+import { fillTimestamp } from '../render/envelope'
 import { textBound, type DroppedTexts, type OnTurnover } from './dropped-texts'
 
 /**

@@ -1,6 +1,6 @@
 import type { Store } from '../../store/store'
 import type { OutputSpec } from '../params/photo-fields'
-import { writePhoto } from '../photo-json'
+import { writePhoto } from '../render/photo-json'
 import type { ByteOut } from './byte-out'
 import type { RowWriter } from './row-writer'
 

@@ -1,7 +1,7 @@
 import type { Store } from '../../store/store'
 import { link } from '../../http/links'
 import { dayText } from '../bytes/day-text'
-import { TIMESTAMP_SLOT } from '../envelope'
+import { TIMESTAMP_SLOT } from '../render/envelope'
 import { formatPercentUnits, percentageUnits } from './percentages'
 import { solGroupsJson } from './sol-groups'
 import { STATS_PATH, type GroupBy } from './stats-params'

@@ -1,5 +1,5 @@
-import type { ByteSink } from './bytes/byte-sink'
-import { IMAGE_SIZES } from './params/photo-fields'
+import type { ByteSink } from '../bytes/byte-sink'
+import { IMAGE_SIZES } from '../params/photo-fields'
 
 /** What comes before an image's `"<size>":"`: nothing, a comma, or the images object's start. */
 export const LEAD = { none: 0, comma: 1, images: 2, commaImages: 3 } as const

@@ -1,6 +1,6 @@
-import type { Store } from '../store/store'
-import { perSnapshot } from '../store/per-snapshot'
-import { fragment, type ByteSink } from './bytes/byte-sink'
+import type { Store } from '../../store/store'
+import { perSnapshot } from '../../store/per-snapshot'
+import { fragment, type ByteSink } from '../bytes/byte-sink'
 
 /**
  * The relationships every photo that has them carries without `include` (decisions.md:

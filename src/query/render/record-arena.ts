@@ -1,4 +1,4 @@
-import type { ByteSink } from './bytes/byte-sink'
+import type { ByteSink } from '../bytes/byte-sink'
 
 /**
  * Rendered records of one derived table (panoramas), kept per snapshot: a row's JSON is the

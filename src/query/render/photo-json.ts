@@ -1,13 +1,13 @@
-import type { Store } from '../store/store'
-import { ByteMemo, hashDouble, hashInt } from './bytes/byte-memo'
-import { ByteSink } from './bytes/byte-sink'
-import { isoDay, writeClock, writeDay, writeIsoTime } from './bytes/date-bytes'
-import { writeDouble, writeFloat32 } from './bytes/float32-text'
+import type { Store } from '../../store/store'
+import { ByteMemo, hashDouble, hashInt } from '../bytes/byte-memo'
+import { ByteSink } from '../bytes/byte-sink'
+import { isoDay, writeClock, writeDay, writeIsoTime } from '../bytes/date-bytes'
+import { writeDouble, writeFloat32 } from '../bytes/float32-text'
 import { LEAD } from './image-prefixes'
-import { A, SIZE, type OutputSpec } from './params/photo-fields'
+import { A, SIZE, type OutputSpec } from '../params/photo-fields'
 import { RELATIONSHIPS_OPEN_BYTES } from './related-members'
 import { key, photoFragments, type ColumnBytes, type PhotoFragments } from './photo-fragments'
-import { writeInner } from './bytes/json-string'
+import { writeInner } from '../bytes/json-string'
 
 /**
  * Photo rows straight to JSON bytes (interface "Photo"; decisions.md: attributes that are

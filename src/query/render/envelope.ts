@@ -1,5 +1,5 @@
-import { link } from '../http/links'
-import { MAX_PER_PAGE, type Paging } from './params/param-parsers'
+import { link } from '../../http/links'
+import { MAX_PER_PAGE, type Paging } from '../params/param-parsers'
 
 /**
  * The list envelope (interface "Response envelopes"; decisions.md, Envelopes and pagination):

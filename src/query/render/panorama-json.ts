@@ -1,7 +1,7 @@
-import type { PanoramaColumns } from '../store/schema'
-import { ROVER_SLUGS } from '../catalog/rovers'
-import { bufferOf, fragment, writeDigits, type ByteSink } from './bytes/byte-sink'
-import { writeDouble } from './bytes/float32-text'
+import type { PanoramaColumns } from '../../store/schema'
+import { ROVER_SLUGS } from '../../catalog/rovers'
+import { bufferOf, fragment, writeDigits, type ByteSink } from '../bytes/byte-sink'
+import { writeDouble } from '../bytes/float32-text'
 import { RecordArena } from './record-arena'
 
 /**
