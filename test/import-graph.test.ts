@@ -46,6 +46,7 @@ describe('the import rules', () => {
         'no-file-cycle-in-tooling: bench/ring-c.ts -> bench/ring-d.ts (cycle bench/ring-d.ts -> bench/ring-c.ts)',
         'tooling-import-resolves: bench/loads-gone.ts -> ./scenario-gone',
         'query-scan-imports-only-lower-stages: src/query/scan/row-loop.ts -> src/query/params/query-text.ts',
+        'query-scan-imports-only-lower-stages: src/query/scan/row-loop.ts -> src/query/left-flat.ts',
         'query-plan-imports-only-lower-stages: src/query/plan/uses-face.ts -> src/query/index.ts',
         'query-imports-no-answering-layer: src/query/params/query-text.ts -> src/resources/answer.ts',
       ].sort(),

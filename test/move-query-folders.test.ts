@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { spawnSync } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { FOLDERS, moves, rewriteText, STAY, unplaced, type Move } from '../scripts/move-query-folders'
@@ -48,6 +48,11 @@ describe('the folder table', () => {
     const names = moves().map((m) => m.to)
     expect(new Set(names).size).toBe(names.length)
     for (const f of STAY) expect(names).not.toContain(`src/query/${f}`)
+  })
+
+  test('has moved every file: src/query/ holds only its face directly, the stages in folders', () => {
+    const flat = readdirSync(join(ROOT, 'src/query')).filter((f) => f.endsWith('.ts')).sort()
+    expect(flat).toEqual([...STAY].sort())
   })
 
   test('names a file it does not place', () => {
