@@ -47,7 +47,7 @@ function errorText(e: unknown): string {
 const USAGE = `usage: npm run serve [-- --help]
   Serves the API on PORT from the index at INDEX_DIR. Configuration is read from the environment:
   PORT (3000)  HOST (unset: every interface)  PUBLIC_URL (origin of mailed links; needed with SMTP_URL)
-  INDEX_DIR (data/index)  KEYS_DB (data/keys.sqlite)  REDIS_URL (unset: local counters)
+  INDEX_DIR (data/index)  KEYS_DB (data/keys.sqlite)  REDIS_URL (unset: local counters)  REDIS_COMMAND_TIMEOUT_MS (500)
   RATE_LIMIT_HOURLY (10000)  RATE_LIMIT_DAILY (100000)  RATE_LIMIT_CONCURRENT (50)  TRUST_PROXY (0)
   RESPONSE_CACHE_ENTRIES (2000)  MAX_BODY_BYTES (65536)  BODY_TIMEOUT_S (10)  SHUTDOWN_TIMEOUT_S (10)
   WATCH_INDEX (1)  CORS_ORIGINS (unset: no cross-origin access; comma list or *)  COMPRESSION (1)

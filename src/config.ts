@@ -27,6 +27,11 @@ export interface Config {
   signInPerClient?: number
   /** When set, rate-limit counters live in Redis so several instances share one budget. */
   redisUrl?: string
+  /**
+   * How long a rate-limit command may wait on Redis before that decision is made on local
+   * counters (fail open, docs/reliability.md). Optional: default 500 ms.
+   */
+  redisCommandTimeoutMs?: number
   rateLimitHourly: number
   rateLimitDaily: number
   rateLimitConcurrent: number
@@ -108,6 +113,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     indexDir: process.env.INDEX_DIR || 'data/index',
     keysDb: process.env.KEYS_DB || 'data/keys.sqlite',
     redisUrl: process.env.REDIS_URL || undefined,
+    redisCommandTimeoutMs: int('REDIS_COMMAND_TIMEOUT_MS', 500),
     smtpUrl: process.env.SMTP_URL || undefined,
     mailFrom: process.env.MAIL_FROM || undefined,
     signInPerAddress: int('SIGN_IN_LIMIT_ADDRESS', 5),

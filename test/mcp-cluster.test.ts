@@ -33,7 +33,9 @@ beforeAll(async () => {
   if (!ready) return
   redis = await startRedis()
   if (!redis) return
-  server = await spawnServer({ WORKERS: '2', REDIS_URL: redis.url, KEYS_DB: keysDb, INDEX_DIR: process.env.INDEX_DIR!, RATE_LIMIT_HOURLY: '60', RATE_LIMIT_CONCURRENT: '1000', WATCH_INDEX: '0' })
+  server = await spawnServer({ WORKERS: '2', REDIS_URL: redis.url, KEYS_DB: keysDb, INDEX_DIR: process.env.INDEX_DIR!, RATE_LIMIT_HOURLY: '60', RATE_LIMIT_CONCURRENT: '1000', WATCH_INDEX: '0',
+    // Exact sharing is what this test checks: a Redis slowed by a loaded machine must not turn decisions local (fail open).
+    REDIS_COMMAND_TIMEOUT_MS: '10000' })
   await server.waitFor('supervisor.started')
   const probe = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
   const port = probe.port
