@@ -8,6 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { startLoggedServer } from './lib/bench-server'
 import type { ScenarioOptions } from './lib/scenario-options'
 
 const DATA = '../shared/data/raw/elbi3__Mars-Rover-Photo-Journal'
@@ -21,24 +22,6 @@ async function run(root: string, args: string[], env: Record<string, string> = {
   return out
 }
 
-async function startServer(root: string, env: Record<string, string>): Promise<{ url: string; proc: ReturnType<typeof Bun.spawn> }> {
-  const proc = Bun.spawn([process.execPath, 'app/server.ts'], { cwd: root, env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ACCESS_LOG: '0', ...env }, stdout: 'pipe', stderr: 'inherit' })
-  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader()
-  let buf = ''
-  const deadline = performance.now() + 120_000
-  while (performance.now() < deadline) {
-    const { value, done } = await reader.read()
-    if (done) break
-    buf += new TextDecoder().decode(value)
-    const line = buf.split('\n').find((l) => l.includes('"server.started"'))
-    if (line) {
-      void (async () => { while (!(await reader.read()).done); })()
-      return { url: `http://127.0.0.1:${JSON.parse(line).port}`, proc }
-    }
-  }
-  proc.kill('SIGKILL')
-  throw new Error(`the server did not start: ${buf.slice(-500)}`)
-}
 
 /** Photo-list requests per second over `ms`, from `clients` loops each waiting for its answer. */
 async function listThroughput(url: string, key: string, clients: number, ms: number): Promise<number> {
@@ -97,7 +80,7 @@ export async function benchFanOut(o: ScenarioOptions): Promise<Record<string, un
   try {
     await run(o.root, ['index-builder/cli.ts', '--out', index, '--only-sources', ...BEFORE])
     const key = (await run(o.root, ['scripts/keys.ts', 'create', '--email', 'fan-out@example.com'], env)).trimEnd().split('\n').at(-1)!
-    server = await startServer(o.root, {
+    server = await startLoggedServer(o.root, {
       ...env, INDEX_DIR: index, STREAMS_PER_KEY: String(streams), RATE_LIMIT_CONCURRENT: String(streams + 100),
       RATE_LIMIT_HOURLY: '100000000', RATE_LIMIT_DAILY: '1000000000', WATCH_INDEX: '0',
     })

@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { readManifest } from '../index-builder/encode/manifest'
 import { KeyStore } from '../src/keys/key-store'
+import { startLoggedServer } from './lib/bench-server'
 import type { ScenarioOptions } from './lib/scenario-options'
 import { sampleTreeRss } from './lib/tree-rss'
 
@@ -55,29 +56,6 @@ function diskBytes(dir: string): number {
   return n
 }
 
-/**
- * `bun app/server.ts` on a free port, waited for as long as loading the index takes (a large
- * index on a loaded machine takes longer than the tests' start-up wait).
- */
-async function startServer(root: string, env: Record<string, string>): Promise<{ url: string; proc: ReturnType<typeof Bun.spawn> }> {
-  const proc = Bun.spawn([process.execPath, 'app/server.ts'], { cwd: root, env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ACCESS_LOG: '0', ...env }, stdout: 'pipe', stderr: 'inherit' })
-  let buf = ''
-  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader()
-  const deadline = performance.now() + 10 * 60_000
-  while (performance.now() < deadline) {
-    const { value, done } = await reader.read()
-    if (done) break
-    buf += new TextDecoder().decode(value)
-    const line = buf.split('\n').find((l) => l.includes('"server.started"'))
-    if (line) {
-      // Keep draining its log so the server never blocks on a full pipe.
-      void (async () => { while (!(await reader.read()).done); })()
-      return { url: `http://127.0.0.1:${JSON.parse(line).port}`, proc }
-    }
-  }
-  proc.kill('SIGKILL')
-  throw new Error(`the server did not start: ${buf.slice(-500)}`)
-}
 
 export async function benchIngest(o: ScenarioOptions): Promise<Record<string, unknown>> {
   // INGEST_SOLS / INGEST_PER_SOL size the stand-in feed otherwise (a machine without the memory
@@ -135,7 +113,7 @@ export async function benchIngest(o: ScenarioOptions): Promise<Record<string, un
     const keys = KeyStore.open(keysDb)
     const key = keys.create('ingest@example.com', { hourly: 10_000_000, daily: 10_000_000, concurrent: 1000 })
     keys.close()
-    server = await startServer(o.root, { KEYS_DB: keysDb, INDEX_DIR: index, WATCH_INDEX: '1' })
+    server = await startLoggedServer(o.root, { KEYS_DB: keysDb, INDEX_DIR: index, WATCH_INDEX: '1' })
     origin.kill('SIGUSR1')
     const added = Number(/added sol (\d+)/.exec((await lines.next()).value as string)?.[1])
     const answered = async () => {

@@ -48,3 +48,28 @@ export async function startBenchServer(root: string, indexDir: string, env: Reco
   }
   return { origin, key, proc, stop }
 }
+
+/**
+ * `bun app/server.ts` on a free port, waited for as long as loading the index takes (a large
+ * index on a loaded machine takes longer than the tests' start-up wait); its log drained so it
+ * never blocks on a full pipe.
+ */
+export async function startLoggedServer(root: string, env: Record<string, string>, waitMs = 10 * 60_000): Promise<{ url: string; proc: ReturnType<typeof Bun.spawn> }> {
+  const proc = Bun.spawn([process.execPath, 'app/server.ts'], { cwd: root, env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ACCESS_LOG: '0', ...env }, stdout: 'pipe', stderr: 'inherit' })
+  let buf = ''
+  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader()
+  const deadline = performance.now() + waitMs
+  while (performance.now() < deadline) {
+    const { value, done } = await reader.read()
+    if (done) break
+    buf += new TextDecoder().decode(value)
+    const line = buf.split('\n').find((l) => l.includes('"server.started"'))
+    if (line) {
+      // Keep draining its log so the server never blocks on a full pipe.
+      void (async () => { while (!(await reader.read()).done); })()
+      return { url: `http://127.0.0.1:${JSON.parse(line).port}`, proc }
+    }
+  }
+  proc.kill('SIGKILL')
+  throw new Error(`the server did not start: ${buf.slice(-500)}`)
+}
