@@ -60,7 +60,7 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true })
 })
 
-test.skipIf(!ready)('through HAProxy and WORKERS=2, the SDK client on a new connection per message gets the HTTP API\'s answers, and one key\'s POSTs with tool calls share one budget, one request each (80 concurrent admit 60)', async () => {
+test.skipIf(!ready)('through HAProxy and WORKERS=2, the SDK client on a new connection per message gets the HTTP API\'s answers, and one key\'s POSTs with tool calls share one budget, one request each (80 concurrent admit at most 60, and at least 60 less the documented lease slack of two instances)', async () => {
   expect(redis).toBeDefined()
   const key = makeKey('mcp-cluster@example.com')
   // A new connection per message: the kernel hands them to either worker.
@@ -87,6 +87,11 @@ test.skipIf(!ready)('through HAProxy and WORKERS=2, the SDK client on a new conn
     ),
   )
   expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([])
-  expect(statuses.filter((s) => s === 200).length).toBe(60)
-  expect(statuses.filter((s) => s === 429).length).toBe(20)
+  // Units one worker leased and did not use may be refused to the other (docs/scale-out.md):
+  // at most one block per instance, a sixteenth of the budget. A POST counted twice would admit 30.
+  const slack = 2 * Math.max(1, Math.floor(60 / 16))
+  const admitted = statuses.filter((s) => s === 200).length
+  expect(admitted).toBeLessThanOrEqual(60)
+  expect(admitted).toBeGreaterThanOrEqual(60 - slack)
+  expect(statuses.filter((s) => s === 429).length).toBe(80 - admitted)
 }, 60_000)
