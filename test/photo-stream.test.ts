@@ -139,7 +139,7 @@ describe('the photo stream', () => {
     t.deps.stores.swap(before)
   }, 60_000)
 
-  test('sends a heartbeat comment while idle, and refuses the sixth open stream of a key with a 429 until one closes', async () => {
+  test('sends a heartbeat comment while idle, and refuses the sixth open stream of a key with a 429 problem document, not counted, until one closes', async () => {
     const streams = [] as EventReader[]
     for (let i = 0; i < 5; i++) streams.push(await open(t, 'rovers=spirit'))
     const first = streams[0]!
@@ -150,9 +150,19 @@ describe('the photo stream', () => {
     const keyId = ((await t.deps.keys.lookup(t.key)) as { id: number }).id
     const inFlight = () => (t.deps.limits as unknown as { inFlight(id: number): number }).inFlight(keyId)
     expect(inFlight()).toBe(5)
+    const remaining = async () => Number((await t.request('/api/v2/rovers')).headers.get('x-ratelimit-remaining'))
+    const left = await remaining()
     const sixth = await t.request('/api/v2/photos/stream?rovers=spirit')
     expect(sixth.status).toBe(429)
-    expect(((await sixth.json()) as any).detail).toContain('STREAMS_PER_KEY')
+    expect(sixth.headers.get('content-type')).toStartWith('application/json')
+    expect(sixth.headers.get('retry-after')).toBe('5')
+    expect(Number(sixth.headers.get('x-ratelimit-remaining'))).toBe(left)
+    const problem = (await sixth.json()) as { type: string; status: number; detail: string }
+    expect(problem).toMatchObject({ type: '/errors/rate-limit-exceeded', status: 429 })
+    expect(problem.detail).toContain('STREAMS_PER_KEY')
+    // Refused calls are not counted: the next answer's count is the one before it, less its own call.
+    expect(await remaining()).toBe(left - 1)
+    expect((t.deps.limits as unknown as { streamsOpen(id: number): number }).streamsOpen(keyId)).toBe(5)
     await streams.pop()!.cancel()
     await Bun.sleep(20)
     const again = await open(t, 'rovers=spirit')
@@ -160,6 +170,7 @@ describe('the photo stream', () => {
     for (const s of streams) await s.cancel()
     await Bun.sleep(20)
     expect(inFlight()).toBe(0)
+    expect((t.deps.limits as unknown as { streamsOpen(id: number): number }).streamsOpen(keyId)).toBe(0)
   }, 30_000)
 
   test('charges one request per 100 photos delivered, seen in X-RateLimit-Remaining of the next answer', async () => {

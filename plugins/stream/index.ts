@@ -3,7 +3,7 @@ import { ProblemError } from '../../src/http/problems'
 import { contextOf } from '../../src/http/request-context'
 import { route, routesPlugin } from '../../src/http/route'
 import { urlFacts } from '../../src/http/url-facts'
-import { effectiveLimits } from '../../src/limits/limit-rules'
+import { effectiveLimits, rateLimitHeaders } from '../../src/limits/limit-rules'
 import { ByteSink } from '../../src/query/bytes/byte-sink'
 import { parsePhotoQuery, PHOTO_PARAMS, querySchema } from '../../src/query/params/photo-params'
 import { writePhoto } from '../../src/query/render/photo-json'
@@ -17,7 +17,9 @@ import { endEvent, heartbeat, photoEvent, PHOTOS_PER_CHARGE, SSE_MEDIA_TYPE, STR
  * or instance serving the same version folder, and after a restart). The stream reads the
  * current snapshot at each step, not the one pinned at its start, so it follows reloads. It holds
  * the request's in-flight slot while open, is charged one request per PHOTOS_PER_CHARGE photos
- * delivered, and a key holds at most STREAMS_PER_KEY of them in one process (the next is a 429).
+ * delivered, and a key holds at most STREAMS_PER_KEY of them (the next is a 429), counted where
+ * the rate-limit counters are (CounterStore.openStream: this process, or every worker and instance
+ * sharing Redis).
  */
 const NOT_FOR_STREAMS = new Set(['sort', 'page', 'per_page', 'cursor'])
 export const STREAM_QUERY_SCHEMA = querySchema(PHOTO_PARAMS.filter((p) => !NOT_FOR_STREAMS.has(p.name)))
@@ -28,7 +30,6 @@ export function streamPlugin(deps: PluginDeps) {
   const heartbeatMs = Math.max(1, deps.config.streamHeartbeatS ?? 15) * 1000
   const perKeyLimit = deps.config.streamsPerKey ?? 5
   const clock = deps.clock ?? Date.now
-  const open = new Map<number, number>()
   // Streams waiting for something to send: woken by a reload.
   const waiting = new Set<() => void>()
   deps.stores.onSwap(() => {
@@ -54,18 +55,21 @@ export function streamPlugin(deps: PluginDeps) {
         400: { description: 'Invalid parameters (each one named)' },
         429: { description: 'STREAMS_PER_KEY streams already open for this key, or another limit' },
       },
-      handle: ({ request }) => {
+      handle: async ({ request }) => {
         const ctx = contextOf(request)
         const store = deps.stores.forRequest(request)
         const q = parsePhotoQuery(urlFacts(request.url).params(), store)
         const record = ctx.key!
-        const count = open.get(record.id) ?? 0
-        if (count >= perKeyLimit) {
+        const limits = effectiveLimits(record, deps.config)
+        const place = await deps.limits.openStream(record.id, perKeyLimit)
+        if (!place) {
+          // A refused call is not counted: give back the one counted when it was admitted.
+          const now = clock()
+          const back = await deps.limits.charge(record.id, -1, limits, now)
+          ctx.addHeaders('always', rateLimitHeaders(limits, back.hourCount, now, back.dayCount))
           throw new ProblemError('rateLimited', `This API key already has ${perKeyLimit} photo streams open (STREAMS_PER_KEY). Close one, then retry.`, { retryAfter: 5, headers: { 'retry-after': '5' } })
         }
-        open.set(record.id, count + 1)
         const hold = ctx.hold()
-        const limits = effectiveLimits(record, deps.config)
         let after = startAfter(store, request.headers.get('last-event-id'))
         let uncharged = 0
         let closed = false
@@ -74,15 +78,15 @@ export function streamPlugin(deps: PluginDeps) {
         const finish = () => {
           if (closed) return
           closed = true
-          const left = (open.get(record.id) ?? 1) - 1
-          if (left > 0) open.set(record.id, left)
-          else open.delete(record.id)
+          place.release()
           waiting.delete(wake)
           clearTimeout(timer)
           hold.finish()
           wake()
         }
         request.signal.addEventListener('abort', finish)
+        // Gone while the place was being taken: no abort event will come.
+        if (request.signal.aborted) finish()
 
         const body = new ReadableStream<Uint8Array>({
           start(controller) {
@@ -102,6 +106,7 @@ export function streamPlugin(deps: PluginDeps) {
                   text += photoEvent(batch.positions[i]!, sink.toString())
                 }
                 controller.enqueue(encoder.encode(text))
+                hold.renew(clock())
                 uncharged += batch.rows.length
                 while (uncharged >= PHOTOS_PER_CHARGE) {
                   uncharged -= PHOTOS_PER_CHARGE

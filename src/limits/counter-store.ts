@@ -23,6 +23,11 @@ export interface Lease {
 }
 
 /** The outcome of charging extra units to a key (see CounterStore.charge). */
+/** One open photo stream's place in its key's count of open streams; release() when the stream ends (idempotent). */
+export interface StreamHold {
+  release(): void
+}
+
 export interface Charge {
   /** Undefined when charged; otherwise the window that has fewer units left than asked (nothing charged). */
   refused?: 'hourly' | 'daily'
@@ -67,6 +72,13 @@ export interface CounterStore {
    * refused), as when a call already counted is then refused with 429.
    */
   charge(id: number, units: number, limits: Limits, nowMs: number): Charge | Promise<Charge>
+  /**
+   * Takes one of key `id`'s `limit` places for open photo streams (STREAMS_PER_KEY), atomically
+   * with the count, so two streams asking for the last place at once cannot both get it;
+   * undefined when every place is held. Counted where the other limits are: in this process
+   * (memory), or across every worker and instance (Redis; ./shared-stream-count.ts).
+   */
+  openStream(id: number, limit: number): StreamHold | undefined | Promise<StreamHold | undefined>
   /** Current counts without counting anything (for 304 answers). */
   peek(id: number, nowMs: number): Usage | Promise<Usage>
   status(): CounterStoreStatus

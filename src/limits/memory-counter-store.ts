@@ -1,4 +1,5 @@
-import type { Charge, CounterStore, CounterStoreStatus, Decision, Lease, Limits, Usage } from './counter-store'
+import type { Charge, CounterStore, CounterStoreStatus, Decision, Lease, Limits, StreamHold, Usage } from './counter-store'
+import { StreamCount, streamHold } from './stream-count'
 import { windowsAt } from './windows'
 
 interface Entry {
@@ -21,6 +22,7 @@ export class MemoryCounterStore implements CounterStore {
   readonly kind = 'memory' as const
   #entries = new Map<number, Entry>()
   #nextToken = 1
+  readonly #streams = new StreamCount()
 
   acquire(id: number, limits: Limits, nowMs: number): Decision {
     const e = this.#entry(id, nowMs)
@@ -44,6 +46,17 @@ export class MemoryCounterStore implements CounterStore {
     e.hourCount += units
     e.dayCount += units
     return { hourCount: e.hourCount, dayCount: e.dayCount }
+  }
+
+  openStream(id: number, limit: number): StreamHold | undefined {
+    const member = String(this.#nextToken++)
+    if (!this.#streams.take(id, member, limit)) return undefined
+    return streamHold(() => this.#streams.drop(id, member))
+  }
+
+  /** Open photo streams of `id` (tests). */
+  streamsOpen(id: number): number {
+    return this.#streams.count(id)
   }
 
   peek(id: number, nowMs: number): Usage {

@@ -1,10 +1,13 @@
 import { RedisClient } from 'bun'
 import type { Logger } from '../log'
-import type { Charge, CounterStore, CounterStoreStatus, Decision, Lease, Limits, Usage } from './counter-store'
+import type { Charge, CounterStore, CounterStoreStatus, Decision, Lease, Limits, StreamHold, Usage } from './counter-store'
 import { type Giveback, type Grant, KeyBudget } from './key-budget'
 import { leaseKeys, LEASE_SCRIPT, RETURN_SCRIPT } from './lease-script'
 import { MemoryCounterStore } from './memory-counter-store'
+import { SharedStreamCount } from './shared-stream-count'
+import { OPEN_STREAM_SCRIPT, RENEW_STREAMS_SCRIPT } from './stream-script'
 import { DAY_MS, HOUR_MS, windowsAt } from './windows'
+import { withTimeout } from './with-timeout'
 
 export interface RedisCounterStoreOptions {
   /** A command slower than this fails open for that request, ms. */
@@ -38,7 +41,8 @@ const MAX_LEASE_ROUNDS = 4
  * round trip. Blocks shrink as the budget runs out (./lease-sizing.ts); spare slots and idle
  * units go back every tick, everything at close. What Redis counts is what was granted, so the
  * instances together never admit more than a limit; what one instance holds unused can be
- * refused to another for a while (docs/scale-out.md states how much and how long).
+ * refused to another for a while (docs/scale-out.md states how much and how long). Open photo
+ * streams per key are counted in Redis too, each hold renewed every tick (./shared-stream-count.ts).
  *
  * Redis unreachable (documented choice: fail open): the service keeps answering, each decision
  * that needs Redis falls back to this process's in-memory counters (a single instance still
@@ -61,6 +65,8 @@ export class RedisCounterStore implements CounterStore {
     lease: new Bun.CryptoHasher('sha1').update(LEASE_SCRIPT).digest('hex'),
     back: new Bun.CryptoHasher('sha1').update(RETURN_SCRIPT).digest('hex'),
   }
+  readonly #shaOf = new Map<string, string>([OPEN_STREAM_SCRIPT, RENEW_STREAMS_SCRIPT].map((s) => [s, new Bun.CryptoHasher('sha1').update(s).digest('hex')]))
+  readonly #streams: SharedStreamCount
   readonly #instance = crypto.randomUUID()
   #degraded = false
   /** After a failed or slow command, decisions stay local until then (performance.now ms): no request waits on a sick Redis twice a second. */
@@ -96,6 +102,21 @@ export class RedisCounterStore implements CounterStore {
     const tickMs = Math.min(opts.tickMs ?? 1_000, Math.floor(this.#staleMs / 3))
     this.#tick = setInterval(() => this.#onTick(), tickMs)
     this.#tick.unref?.()
+    // An open stream's hold lapses as a dead instance's slots do: after staleMs without renewal.
+    this.#streams = new SharedStreamCount(
+      {
+        eval: (script, keys, argv) => this.#eval(this.#shaOf.get(script)!, script, keys, argv),
+        send: (command, args) => this.#client.send(command, args),
+        usable: () => this.#usable(),
+        failed: (message, err) => {
+          this.#warn(message, err)
+          if (err !== undefined) this.#skipUntil = performance.now() + 1_000
+        },
+        timeoutMs: this.#timeoutMs,
+        instance: this.#instance,
+      },
+      this.#staleMs,
+    )
   }
 
   /** Connects (without failing when Redis is down: see the class comment). */
@@ -105,6 +126,7 @@ export class RedisCounterStore implements CounterStore {
       await withTimeout(store.#client.connect(), 2_000)
       await store.#client.send('SCRIPT', ['LOAD', LEASE_SCRIPT])
       await store.#client.send('SCRIPT', ['LOAD', RETURN_SCRIPT])
+      for (const script of store.#shaOf.keys()) await store.#client.send('SCRIPT', ['LOAD', script])
     } catch (err) {
       store.#warn('redis unreachable at start; rate limits use local counters until it answers', err)
       store.#scheduleReconnect()
@@ -225,6 +247,16 @@ export class RedisCounterStore implements CounterStore {
     return pending
   }
 
+  /** One place among the key's open streams on every worker and instance (./shared-stream-count.ts). */
+  openStream(id: number, limit: number): StreamHold | undefined | Promise<StreamHold | undefined> {
+    return this.#streams.open(id, limit)
+  }
+
+  /** Open photo streams this process holds for `id` (tests). */
+  streamsHeld(id: number): number {
+    return this.#streams.held(id)
+  }
+
   async peek(id: number, nowMs: number): Promise<Usage> {
     if (!this.#usable()) return this.#local.peek(id, nowMs)
     const w = windowsAt(nowMs)
@@ -269,12 +301,13 @@ export class RedisCounterStore implements CounterStore {
     clearInterval(this.#tick)
     const now = this.#clock()
     if (this.#usable())
-      await Promise.allSettled(
-        [...this.#budgets].map(([id, b]) => {
+      await Promise.allSettled([
+        ...[...this.#budgets].map(([id, b]) => {
           b.roll(now)
           return this.#giveBack(id, b.all(), now)
         }),
-      )
+        this.#streams.close(),
+      ])
     this.#closed = true
     clearTimeout(this.#reconnectTimer)
     this.#client.close()
@@ -294,6 +327,7 @@ export class RedisCounterStore implements CounterStore {
 
   #onTick(): void {
     if (this.#closed || !this.#usable()) return
+    this.#streams.renew()
     const now = this.#clock()
     for (const [id, b] of this.#budgets) {
       const rolled = b.roll(now)
@@ -363,12 +397,4 @@ class BudgetLease implements Lease {
     this.#budget?.release()
     this.#budget = undefined
   }
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout>
-  const t = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`redis command timed out after ${ms} ms`)), ms)
-  })
-  return Promise.race([p, t]).finally(() => clearTimeout(timer))
 }
