@@ -10,6 +10,10 @@
  *   whose instance died before answering is sent again to another one. Only idempotent
  *   requests are retried by HAProxy; the API is read-only (GET, and POST batch, which reads).
  * - `http-reuse safe`: keep-alive connections to the instances, as the instances expect.
+ * - `option abortonclose`: a client that closes its connection closes the one to its instance
+ *   at once. Without it HAProxy holds the instance's side open until the answer next sends
+ *   something, so a closed photo stream would keep its place among the key's open streams
+ *   (STREAMS_PER_KEY) and its in-flight slot until its next heartbeat.
  * - Forwarded headers are the proxy's own: whatever a client sent as `X-Forwarded-For`,
  *   `X-Forwarded-Proto` or `X-Forwarded-Host` is deleted, then `X-Forwarded-For` is the peer
  *   address (`option forwardfor`) and `X-Forwarded-Proto` is `https` only when this frontend
@@ -64,6 +68,7 @@ export function haproxyConfig(o: HaproxyConfigOptions): string {
     `  timeout http-request ${o.requestHeadTimeoutS ?? 10}s`,
     '  timeout tunnel 1h',
     '  option redispatch',
+    '  option abortonclose',
     '  retries 3',
     '  retry-on conn-failure empty-response response-timeout',
     '  http-reuse safe',
