@@ -189,6 +189,21 @@ describe('the photo stream', () => {
     t.deps.stores.swap(before)
   }, 60_000)
 
+  test('its OpenAPI operation declares exactly the headers its 200 sends (no ETag) and no 304, and If-None-Match never makes it one', async () => {
+    const doc = (await (await t.anonymous('/api/v2/openapi.json')).json()) as { paths: Record<string, { get: { responses: Record<string, { headers?: Record<string, unknown> }> } }> }
+    const op = doc.paths['/api/v2/photos/stream']!.get
+    expect(Object.keys(op.responses)).not.toContain('304')
+    const declared = Object.keys(op.responses['200']!.headers!).map((h) => h.toLowerCase()).sort()
+    for (const inm of [undefined, '*', 'W/"anything"']) {
+      const r = await t.request('/api/v2/photos/stream?rovers=spirit', inm ? { headers: { 'if-none-match': inm } } : {})
+      expect(r.status).toBe(200)
+      const sent = [...r.headers.keys()].filter((h) => h !== 'content-type').sort()
+      expect(sent).toEqual(declared)
+      expect(r.headers.get('cache-control')).toBe('no-store')
+      await r.body!.cancel()
+    }
+  })
+
   test('bad filters are a 400 naming them before any stream opens', async () => {
     const r = await t.request('/api/v2/photos/stream?cameras=NOPE&added_since=later')
     expect(r.status).toBe(400)

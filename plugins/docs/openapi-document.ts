@@ -121,7 +121,8 @@ function operation(r: RouteDoc, kinds: Set<ProblemKind>) {
       continue
     }
     const headers: Record<string, unknown> = keyed ? { ...RATE_HEADERS, ...ID_HEADER } : { ...ID_HEADER }
-    if (code === 200 && r.method === 'GET' && keyed) Object.assign(headers, { ETag: { $ref: '#/components/headers/ETag' }, 'Cache-Control': { $ref: '#/components/headers/Cache-Control' } })
+    if (code === 200 && r.method === 'GET' && keyed) Object.assign(headers, r.conditional === false ? {} : { ETag: { $ref: '#/components/headers/ETag' } }, { 'Cache-Control': { $ref: '#/components/headers/Cache-Control' } })
+    if (resp.headers) Object.assign(headers, resp.headers)
     const media = resp.mediaTypes
       ? Object.fromEntries(resp.mediaTypes.map((m) => [m, { schema: { type: 'string', description: `A ${m} body` } }]))
       : resp.mediaType ? { [resp.mediaType]: { schema: resp.schema ? cleanSchema(resp.schema) : { type: 'string' } } } : resp.schema ? content(cleanSchema(resp.schema)) : undefined
@@ -130,7 +131,7 @@ function operation(r: RouteDoc, kinds: Set<ProblemKind>) {
   const add = (status: number, kind: ProblemKind) => {
     if (!(status in responses)) problem(status, kind)
   }
-  if (keyed && r.method === 'GET')
+  if (keyed && r.method === 'GET' && r.conditional !== false)
     responses['304'] ??= { description: 'Not Modified: If-None-Match matched the current ETag. No body; not counted.', headers: { ETag: { $ref: '#/components/headers/ETag' }, ...RATE_HEADERS, ...ID_HEADER } }
   if (r.query || r.params || r.body) add(400, 'validation')
   if (keyed) {

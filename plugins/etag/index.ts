@@ -12,7 +12,6 @@ import { effectiveLimits, RATE_LIMIT_FIELD_NAMES, rateLimitHeaders, type RateLim
 import { HeaderSet } from '../../src/http/header-set'
 import { cacheControlFor } from './cache-policy'
 import { EXPORT_PATH, exportTagSuffix, exportVariant } from '../../src/query/export/export-params'
-import { STREAM_PATH } from '../../src/stream/sse-events'
 
 /** The validators last made for one URL: valid while the pinned index version, origin and route are the same. */
 interface Validators {
@@ -53,8 +52,8 @@ export function etagPlugin(deps: PluginDeps) {
     if (request.method !== 'GET' && request.method !== 'HEAD') return undefined
     if (ctx.key === undefined) return undefined
     if (route === undefined || route === CATCH_ALL_ROUTE) return undefined
-    // A live stream has no representation to validate: never a tag, never a 304.
-    if (route === STREAM_PATH) return undefined
+    // A route declared without validators (the live stream: nothing to validate) never gets a tag, never a 304; its OpenAPI operation says so too.
+    if (deps.routes.lookup(request.method, route)?.conditional === false) return undefined
     // A query naming a parameter the route does not take is a 400 (plugins/query-names): no tag, so never a 304.
     if (queryProblem(deps.routes, request, route) !== null) return undefined
     const version = deps.stores.forRequest(request).version

@@ -48,10 +48,20 @@ export function streamPlugin(deps: PluginDeps) {
         'on reconnect) to resume after that position without a gap or a repeat, also after a server restart; without it the stream starts with the next ' +
         `new photo. A comment line every ${deps.config.streamHeartbeatS ?? 15} s keeps the connection open. The stream holds one in-flight slot while open and ` +
         `is charged one request per ${PHOTOS_PER_CHARGE} photos delivered (seen in X-RateLimit-Remaining of the next answer); when the key's limit is reached ` +
-        `an \`end\` event says so and the stream closes. At most STREAMS_PER_KEY (default 5) open streams per key: the next is a 429. Not an object with data.`,
+        `an \`end\` event says so and the stream closes. At most STREAMS_PER_KEY (default 5) open streams per key, on every worker and instance together: ` +
+        'the next is a 429, not counted. No ETag: a stream is never a 304. Not an object with data.',
       query: STREAM_QUERY_SCHEMA,
+      // A live stream has no validator: no ETag, and If-None-Match never makes it a 304.
+      conditional: false,
       responses: {
-        200: { description: 'The event stream', mediaType: SSE_MEDIA_TYPE },
+        200: {
+          description: 'The event stream',
+          mediaType: SSE_MEDIA_TYPE,
+          headers: {
+            'Cache-Control': { description: '`no-store`: a live stream is never stored or replayed by a cache', required: true, schema: { type: 'string', const: 'no-store' } },
+            'X-Accel-Buffering': { description: '`no`: a buffering proxy (nginx) passes each event on at once', required: true, schema: { type: 'string', const: 'no' } },
+          },
+        },
         400: { description: 'Invalid parameters (each one named)' },
         429: { description: 'STREAMS_PER_KEY streams already open for this key, or another limit' },
       },
@@ -141,6 +151,7 @@ export function streamPlugin(deps: PluginDeps) {
             finish()
           },
         })
+        // Exactly the headers the route declares for its 200 (beside the rate-limit and request-id headers every keyed answer has).
         return new Response(body, { status: 200, headers: { 'content-type': `${SSE_MEDIA_TYPE}; charset=utf-8`, 'cache-control': 'no-store', 'x-accel-buffering': 'no' } })
       },
     }),

@@ -23,10 +23,16 @@ export interface RouteDoc {
   body?: TSchema
   /** `mediaType`: the one media type of a non-JSON answer (the docs page's text/html). */
   /** `mediaTypes`: several non-JSON media types of one answer, negotiated (the export's formats). */
-  responses: Record<number, { description: string; schema?: TSchema; mediaType?: string; mediaTypes?: string[] }>
+  /** `headers`: headers of that answer beyond the ones every keyed answer has, as OpenAPI header objects (a same-named shared one is replaced). */
+  responses: Record<number, { description: string; schema?: TSchema; mediaType?: string; mediaTypes?: string[]; headers?: Record<string, { description: string; required?: boolean; schema: Record<string, unknown> }> }>
   tags?: string[]
   /** The OpenAPI operationId when the one made from method and path would repeat another's. */
   operationId?: string
+  /**
+   * false for a keyed GET whose 200 carries no ETag and which a conditional request never makes a
+   * 304 (the live photo stream): its OpenAPI operation declares neither. Default true.
+   */
+  conditional?: boolean
   /** false for routes that need no X-API-Key (health, the OpenAPI document and its page). Default true. */
   keyed?: boolean
   /**

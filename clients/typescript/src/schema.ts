@@ -498,7 +498,7 @@ export interface paths {
         };
         /**
          * Live stream of new photos (Server-Sent Events)
-         * @description text/event-stream. After each index reload, one `photo` event per new photo matching the photo filters (its JSON as in the list; the output parameters apply), with `id:` its position in the arrival ledger, the same on every worker and instance. Send `Last-Event-ID` (EventSource does on reconnect) to resume after that position without a gap or a repeat, also after a server restart; without it the stream starts with the next new photo. A comment line every 15 s keeps the connection open. The stream holds one in-flight slot while open and is charged one request per 100 photos delivered (seen in X-RateLimit-Remaining of the next answer); when the key's limit is reached an `end` event says so and the stream closes. At most STREAMS_PER_KEY (default 5) open streams per key: the next is a 429. Not an object with data.
+         * @description text/event-stream. After each index reload, one `photo` event per new photo matching the photo filters (its JSON as in the list; the output parameters apply), with `id:` its position in the arrival ledger, the same on every worker and instance. Send `Last-Event-ID` (EventSource does on reconnect) to resume after that position without a gap or a repeat, also after a server restart; without it the stream starts with the next new photo. A comment line every 15 s keeps the connection open. The stream holds one in-flight slot while open and is charged one request per 100 photos delivered (seen in X-RateLimit-Remaining of the next answer); when the key's limit is reached an `end` event says so and the stream closes. At most STREAMS_PER_KEY (default 5) open streams per key, on every worker and instance together: the next is a 429, not counted. No ETag: a stream is never a 304. Not an object with data.
          */
         get: operations["getPhotosStream"];
         put?: never;
@@ -7033,27 +7033,15 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description `no-store`: a live stream is never stored or replayed by a cache */
+                    "Cache-Control": "no-store";
+                    /** @description `no`: a buffering proxy (nginx) passes each event on at once */
+                    "X-Accel-Buffering": "no";
                     [name: string]: unknown;
                 };
                 content: {
                     "text/event-stream": string;
                 };
-            };
-            /** @description Not Modified: If-None-Match matched the current ETag. No body; not counted. */
-            304: {
-                headers: {
-                    ETag: components["headers"]["ETag"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
             /** @description Invalid parameters (each one named) */
             400: components["responses"]["ValidationProblem"];
