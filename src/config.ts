@@ -77,7 +77,7 @@ export interface Config {
   exportTimeoutS?: number
   /** Rows per streamed chunk of an export (EXPORT_CHUNK_ROWS; 0: the defaults, 512 for text and 8,192 per Arrow record batch). Optional. */
   exportChunkRows?: number
-  /** Open photo streams one key may hold at once (STREAMS_PER_KEY, default 5): the next is a 429. */
+  /** Open photo streams one key may hold at once (STREAMS_PER_KEY, default 5), counted where the rate limits are (with Redis: every worker and instance together): the next is a 429. */
   streamsPerKey?: number
   /** Seconds between the heartbeat comments of a photo stream (STREAM_HEARTBEAT_S, default 15). */
   streamHeartbeatS?: number

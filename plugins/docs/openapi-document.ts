@@ -197,7 +197,7 @@ export function openApiDocument(routes: RouteDoc[], serverUrl: string, tagDescri
         '',
         '**Authentication**: every path under `/api` needs the header `X-API-Key` (this document and its viewer excepted). A missing key and an invalid key both give 401 `/errors/unauthorized`, with different details.',
         '',
-        '**Limits** per key: 10,000 requests per UTC hour, 100,000 per UTC day, 50 in flight. Every answered call counts, errors included; 304 answers, `/health` and refused (429) calls do not. `X-RateLimit-Limit`, `-Remaining` and `-Reset` describe the hourly window on every keyed answer.',
+        '**Limits** per key: 10,000 requests per UTC hour, 100,000 per UTC day, 50 in flight, 5 open photo streams (`STREAMS_PER_KEY`; with Redis, on every instance together). Every answered call counts, errors included; 304 answers, `/health` and refused (429) calls do not. `X-RateLimit-Limit`, `-Remaining` and `-Reset` describe the hourly window on every keyed answer.',
         '',
         '**Bodies**: every success body is a JSON object with `data`, except the feeds of new photos (`/api/v2/photos/feed.atom`: an Atom document; `/api/v2/photos/feed.json`: a JSON Feed object) and the stream (`/api/v2/photos/stream`: Server-Sent Events), whose body is that format itself. The feeds also take `feed_token` (from the dashboard) in place of the key.',
         '',
