@@ -189,7 +189,7 @@ describe('the photo stream', () => {
     t.deps.stores.swap(before)
   }, 60_000)
 
-  test('its OpenAPI operation declares exactly the headers its 200 sends (no ETag) and no 304, and If-None-Match never makes it one', async () => {
+  test('its OpenAPI operation declares exactly the headers its 200 sends (no ETag) and no 304, If-None-Match never makes it one, and HEAD answers those headers at once without opening a stream', async () => {
     const doc = (await (await t.anonymous('/api/v2/openapi.json')).json()) as { paths: Record<string, { get: { responses: Record<string, { headers?: Record<string, unknown> }> } }> }
     const op = doc.paths['/api/v2/photos/stream']!.get
     expect(Object.keys(op.responses)).not.toContain('304')
@@ -202,6 +202,12 @@ describe('the photo stream', () => {
       expect(r.headers.get('cache-control')).toBe('no-store')
       await r.body!.cancel()
     }
+    const head = await t.request('/api/v2/photos/stream?rovers=spirit', { method: 'HEAD' })
+    expect(head.status).toBe(200)
+    expect([...head.headers.keys()].filter((h) => h !== 'content-type' && h !== 'content-length').sort()).toEqual(declared)
+    expect(await head.text()).toBe('')
+    const keyId = ((await t.deps.keys.lookup(t.key)) as { id: number }).id
+    expect((t.deps.limits as unknown as { streamsOpen(id: number): number }).streamsOpen(keyId)).toBe(0)
   })
 
   test('bad filters are a 400 naming them before any stream opens', async () => {

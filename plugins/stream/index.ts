@@ -23,6 +23,8 @@ import { endEvent, heartbeat, photoEvent, PHOTOS_PER_CHARGE, SSE_MEDIA_TYPE, STR
  */
 const NOT_FOR_STREAMS = new Set(['sort', 'page', 'per_page', 'cursor'])
 export const STREAM_QUERY_SCHEMA = querySchema(PHOTO_PARAMS.filter((p) => !NOT_FOR_STREAMS.has(p.name)))
+/** Exactly the headers the route declares for its 200, beside the rate-limit and request-id headers every keyed answer has. */
+const STREAM_HEADERS: Readonly<Record<string, string>> = { 'content-type': `${SSE_MEDIA_TYPE}; charset=utf-8`, 'cache-control': 'no-store', 'x-accel-buffering': 'no' }
 /** Events per write: a reload of thousands of photos goes out in bounded pieces, as the client reads. */
 const BATCH = 100
 
@@ -71,6 +73,8 @@ export function streamPlugin(deps: PluginDeps) {
         const q = parsePhotoQuery(urlFacts(request.url).params(), store)
         const record = ctx.key!
         const limits = effectiveLimits(record, deps.config)
+        // HEAD (RFC 9110 §9.3.2): the GET's headers, no body: no stream opens, so no place is taken.
+        if (request.method === 'HEAD') return new Response(null, { status: 200, headers: STREAM_HEADERS })
         const place = await deps.limits.openStream(record.id, perKeyLimit)
         if (!place) {
           // A refused call is not counted: give back the one counted when it was admitted.
@@ -151,8 +155,7 @@ export function streamPlugin(deps: PluginDeps) {
             finish()
           },
         })
-        // Exactly the headers the route declares for its 200 (beside the rate-limit and request-id headers every keyed answer has).
-        return new Response(body, { status: 200, headers: { 'content-type': `${SSE_MEDIA_TYPE}; charset=utf-8`, 'cache-control': 'no-store', 'x-accel-buffering': 'no' } })
+        return new Response(body, { status: 200, headers: STREAM_HEADERS })
       },
     }),
   ])
