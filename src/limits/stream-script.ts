@@ -11,7 +11,7 @@
  * is counted, and the set itself expires `ttl` ms after its last write.
  */
 
-/** Redis's clock in ms (TIME: seconds and microseconds). */
+/** Redis's clock in ms (TIME: seconds and microseconds; a script may write after it since Redis 5, which replicates a script's effects). */
 const NOW = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
