@@ -138,4 +138,29 @@ describe.skipIf(!redis)('open streams when Redis goes away', () => {
     expect(await other.openStream(6, 5)).toBeUndefined()
     for (const h of holds) h.release()
   })
+
+  test('Redis hanging (frozen, connection open): a stream asking for a place is answered within the command timeout on the local count, joins the shared count once Redis answers again, and leaves it when it closes', async () => {
+    const store = await instance({ commandTimeoutMs: 200, tickMs: 100 }, own.url)
+    own.pause()
+    try {
+      const started = performance.now()
+      const hold = await store.openStream(7, 5)
+      expect(performance.now() - started).toBeLessThan(1_500)
+      expect(hold).toBeDefined()
+      expect(store.streamsHeld(7)).toBe(1)
+      own.resume()
+      const c = new RedisClient(own.url)
+      await c.connect()
+      const until = performance.now() + 3_000
+      let counted = 0
+      while (performance.now() < until && (counted = Number(await c.send('ZCARD', [streamsKey(7)]))) < 1) await Bun.sleep(50)
+      expect(counted).toBe(1)
+      hold!.release()
+      await Bun.sleep(100)
+      expect(Number(await c.send('ZCARD', [streamsKey(7)]))).toBe(0)
+      c.close()
+    } finally {
+      own.resume()
+    }
+  })
 })

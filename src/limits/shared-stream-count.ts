@@ -93,8 +93,8 @@ export class SharedStreamCount {
   #hold(id: number, member: string): StreamHold {
     return streamHold(() => {
       this.#mine.drop(id, member)
-      // Not given back (Redis away or slow): no longer renewed, the hold lapses within ttl.
-      if (this.#io.usable()) withTimeout(this.#io.send('ZREM', [streamsKey(id), member]), this.#io.timeoutMs).catch(() => {})
+      // Asked even while decisions are local (a disconnected client fails at once); not given back, the hold is no longer renewed and lapses within ttl.
+      withTimeout(this.#io.send('ZREM', [streamsKey(id), member]), this.#io.timeoutMs).catch(() => {})
     })
   }
 }
