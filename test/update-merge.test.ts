@@ -1,0 +1,156 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { readManifest } from '../index-builder/encode/manifest'
+import { loadStore } from '../src/store/load-store'
+import type { Store } from '../src/store/store'
+import { makeTestApp } from './setup/test-app'
+import { StandInOrigin } from './support/stand-in-origin'
+
+/**
+ * `npm run update` as a merge (index-builder/merge/): the sols whose pages changed are read
+ * alone and merged into the published index. Each update here is checked against a clean full
+ * build of the same pages: the same files byte for byte (so the same rows and ids), and the same
+ * answers to API queries; and that it took the merge path, or said why it did not.
+ */
+const ROOT = join(import.meta.dir, '..')
+const work = mkdtempSync(join(tmpdir(), 'mv-merge-'))
+const feeds = join(work, 'feeds')
+const index = join(work, 'index')
+const origin = new StandInOrigin({ sols: 12, perSol: 150 })
+const empty = join(work, 'no-sources')
+const env = { ...process.env, BUILD_SOURCE_DIRS: empty }
+
+async function run(args: string[]): Promise<string> {
+  const p = Bun.spawn([process.execPath, ...args], { cwd: ROOT, env, stdout: 'pipe', stderr: 'pipe' })
+  const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited])
+  expect({ args, code, err: code === 0 ? '' : err }).toEqual({ args, code: 0, err: '' })
+  return out
+}
+
+async function update(sinceSols: number): Promise<{ fetch: Array<{ solMin: number; solMax: number }>; build: { ran: boolean; merged?: boolean; code?: number; output?: string; fallback?: string } }> {
+  return JSON.parse(await run(['index-builder/fetch/update-cli.ts', '--since-sols', String(sinceSols), '--rover', 'perseverance', '--feed-dir', feeds, '--index-dir', index, '--base-url', origin.url, '--rate', '1000', '--json']))
+}
+
+/** A clean full build of the page store as it is now, in its own folder. */
+async function cleanBuild(name: string): Promise<string> {
+  const out = join(work, name)
+  await run(['index-builder/cli.ts', '--out', out, '--page-store', feeds])
+  return out
+}
+
+const QUERIES = [
+  '/api/v2/photos?rovers=perseverance&per_page=100',
+  '/api/v2/photos?rovers=perseverance&sol=12&per_page=100&fields=nasa_id,sol,images,location,sun,id',
+  '/api/v2/photos?rovers=perseverance&sol=3&per_page=100&sort=sol',
+  '/api/v2/photos?rovers=perseverance&sol_min=10&sol_max=12&sort=sun_elevation&per_page=50',
+  '/api/v2/photos?rovers=perseverance&sort=date_received&per_page=30',
+  '/api/v2/photos/stats?rovers=perseverance',
+  '/api/v2/rovers/perseverance',
+  '/api/v2/rovers/perseverance/manifest',
+  '/api/v2/cameras',
+  '/api/v2/panoramas?rovers=perseverance',
+  '/api/v2/locations?rovers=perseverance',
+  '/api/v1/rovers/perseverance/photos?sol=12',
+  '/api/v1/manifests/perseverance',
+]
+
+/** A body without the time of the answer (`meta.timestamp`), the one thing two answers of one index differ by. */
+function timeless(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(timeless)
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'timestamp').map(([k, x]) => [k, timeless(x)]))
+  return v
+}
+
+/** Each query's status and body from the app over each index (bodies parsed, so key order is theirs). */
+async function answers(store: Store): Promise<Array<{ path: string; status: number; body: unknown }>> {
+  const t = await makeTestApp({ store })
+  try {
+    const out = []
+    for (const path of QUERIES) {
+      const res = await t.request(path)
+      const text = await res.text()
+      out.push({ path, status: res.status, body: res.headers.get('content-type')?.includes('json') ? timeless(JSON.parse(text)) : text })
+    }
+    // Each new id's own answer too.
+    const page = (out[1]!.body as { data?: Array<{ id: string | number }> }).data ?? []
+    expect(page.length).toBeGreaterThan(0)
+    for (const p of page.slice(0, 5)) {
+      const res = await t.request(`/api/v2/photos/${p.id}`)
+      out.push({ path: `/api/v2/photos/${p.id}`, status: res.status, body: timeless(await res.json()) })
+    }
+    return out
+  } finally {
+    await t.close()
+  }
+}
+
+/** The updated index equals the clean build: manifest version and files, rows, sources, and API answers. */
+async function expectSameIndex(clean: string): Promise<Store> {
+  const a = readManifest(join(index, 'current'))!
+  const b = readManifest(join(clean, 'current'))!
+  expect(a.rows).toEqual(b.rows)
+  expect(a.sources).toEqual(b.sources)
+  expect(a.page_store).toEqual(b.page_store)
+  expect(a.files).toEqual(b.files)
+  expect(a.version).toBe(b.version)
+  const [sa, sb] = await Promise.all([loadStore(index), loadStore(clean)])
+  expect(Array.from(sa.photos.id)).toEqual(Array.from(sb.photos.id))
+  const [qa, qb] = await Promise.all([answers(sa), answers(sb)])
+  for (const q of qa) expect({ path: q.path, status: q.status, body: q.status === 200 ? "" : q.body }).toEqual({ path: q.path, status: 200, body: "" })
+  expect(qa).toEqual(qb)
+  return sa
+}
+
+beforeAll(async () => {
+  mkdirSync(empty)
+  await run(['index-builder/fetch/cli.ts', '--all', '--rover', 'perseverance', '--feed-dir', feeds, '--base-url', origin.url, '--rate', '1000', '--json'])
+  await run(['index-builder/cli.ts', '--out', index, '--page-store', feeds])
+}, 120_000)
+
+afterAll(() => {
+  origin.stop()
+  rmSync(work, { recursive: true, force: true })
+})
+
+test('one new sol upstream: update merges it (reading that sol and the sols the clock fit moves), and the index equals a clean full build of the same pages', async () => {
+  const before = await loadStore(index)
+  const added = origin.addSol()
+  const started = Date.now()
+  const upd = await update(1)
+  expect(upd.fetch[0]).toMatchObject({ solMin: added, solMax: added })
+  expect(upd.build).toMatchObject({ ran: true, merged: true, code: 0 })
+  expect(upd.build.output).toContain(`sols merged: perseverance/${added}`)
+  const merged = await expectSameIndex(await cleanBuild('clean-1'))
+  expect(merged.manifest.rows.photos).toBe(13 * 150)
+  // The ledger: the new sol's photos arrived with this update, every other photo keeps its time.
+  const oldAdded = new Map<number, number>()
+  for (let r = 0; r < before.photos.length; r++) oldAdded.set(before.photos.id[r]!, before.photos.added_at![r]!)
+  let fresh = 0
+  for (let r = 0; r < merged.photos.length; r++) {
+    const id = merged.photos.id[r]!
+    if (merged.photos.sol[r] === added) {
+      fresh++
+      expect(merged.photos.added_at![r]!).toBeGreaterThanOrEqual(started - 1000)
+    } else expect(merged.photos.added_at![r]).toBe(oldAdded.get(id)!)
+  }
+  expect(fresh).toBe(150)
+}, 240_000)
+
+test('a published sol revised upstream (a record withdrawn, one edited): update merges the replaced page, and the index equals a clean full build of the same pages', async () => {
+  origin.revise(3)
+  const upd = await update(origin.latest + 1)
+  expect(upd.build).toMatchObject({ ran: true, merged: true, code: 0 })
+  expect(upd.build.output).toContain('sols merged: perseverance/3')
+  const merged = await expectSameIndex(await cleanBuild('clean-2'))
+  expect(merged.manifest.rows.photos).toBe(13 * 150 - 1)
+}, 240_000)
+
+test('a sol folder removed from the page store: the merge is refused, the update says why and runs the full build, and the index equals a clean full build', async () => {
+  rmSync(join(feeds, 'perseverance', 'sol-00000'), { recursive: true })
+  const upd = await update(1)
+  expect(upd.build).toMatchObject({ ran: true, merged: false, code: 0 })
+  expect(upd.build.fallback).toContain('removed')
+  await expectSameIndex(await cleanBuild('clean-3'))
+}, 240_000)
