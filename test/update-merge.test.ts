@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { readManifest } from '../index-builder/encode/manifest'
+import { mergeUpdate } from '../index-builder/merge/merge-update'
+import { parseImageId } from '../index-builder/normalize/parse-image-id'
+import { BUILT_IN_CALIBRATION, sclkToUtcFor } from '../index-builder/normalize/sclk-to-utc'
+import { splitProductVersion } from '../src/catalog/nasa-id-form'
 import { loadStore } from '../src/store/load-store'
 import type { Store } from '../src/store/store'
 import { makeTestApp } from './setup/test-app'
@@ -18,6 +22,7 @@ const ROOT = join(import.meta.dir, '..')
 const work = mkdtempSync(join(tmpdir(), 'mv-merge-'))
 const feeds = join(work, 'feeds')
 const index = join(work, 'index')
+const mainIndex = index
 const origin = new StandInOrigin({ sols: 12, perSol: 150 })
 const empty = join(work, 'no-sources')
 const env = { ...process.env, BUILD_SOURCE_DIRS: empty }
@@ -40,21 +45,24 @@ async function cleanBuild(name: string): Promise<string> {
   return out
 }
 
-const QUERIES = [
-  '/api/v2/photos?rovers=perseverance&per_page=100',
-  '/api/v2/photos?rovers=perseverance&sol=12&per_page=100&fields=nasa_id,sol,images,location,sun,id',
-  '/api/v2/photos?rovers=perseverance&sol=3&per_page=100&sort=sol',
-  '/api/v2/photos?rovers=perseverance&sol_min=10&sol_max=12&sort=sun_elevation&per_page=50',
-  '/api/v2/photos?rovers=perseverance&sort=date_received&per_page=30',
-  '/api/v2/photos/stats?rovers=perseverance',
-  '/api/v2/rovers/perseverance',
-  '/api/v2/rovers/perseverance/manifest',
-  '/api/v2/cameras',
-  '/api/v2/panoramas?rovers=perseverance',
-  '/api/v2/locations?rovers=perseverance',
-  '/api/v1/rovers/perseverance/photos?sol=12',
-  '/api/v1/manifests/perseverance',
-]
+function queries(newSol: number, revisedSol: number): string[] {
+  return [
+    `/api/v2/photos?rovers=perseverance&per_page=100`,
+    `/api/v2/photos?rovers=perseverance&sol=${newSol}&per_page=100&fields=nasa_id,sol,images,location,sun,id,date_taken_utc,date_taken_mars`,
+    `/api/v2/photos?rovers=perseverance&sol=${revisedSol}&per_page=100&sort=sol`,
+    `/api/v2/photos?rovers=perseverance&sol_min=${newSol - 2}&sol_max=${newSol}&sort=sun_elevation&per_page=50`,
+    `/api/v2/photos?rovers=perseverance&sort=date_received&per_page=30`,
+    `/api/v2/photos/stats?rovers=perseverance`,
+    `/api/v2/rovers/perseverance`,
+    `/api/v2/rovers/perseverance/manifest`,
+    `/api/v2/cameras`,
+    `/api/v2/panoramas?rovers=perseverance`,
+    `/api/v2/locations?rovers=perseverance`,
+    `/api/v1/rovers/perseverance/photos?sol=${newSol}`,
+    `/api/v1/manifests/perseverance`,
+    `/api/v2/photos?rovers=perseverance&sol=${newSol - 1}&per_page=100&fields=id,nasa_id,date_taken_utc,date_taken_mars,sun`,
+  ]
+}
 
 /** A body without the time of the answer (`meta.timestamp`), the one thing two answers of one index differ by. */
 function timeless(v: unknown): unknown {
@@ -64,11 +72,11 @@ function timeless(v: unknown): unknown {
 }
 
 /** Each query's status and body from the app over each index (bodies parsed, so key order is theirs). */
-async function answers(store: Store): Promise<Array<{ path: string; status: number; body: unknown }>> {
+async function answers(store: Store, paths: string[]): Promise<Array<{ path: string; status: number; body: unknown }>> {
   const t = await makeTestApp({ store })
   try {
     const out = []
-    for (const path of QUERIES) {
+    for (const path of paths) {
       const res = await t.request(path)
       const text = await res.text()
       out.push({ path, status: res.status, body: res.headers.get('content-type')?.includes('json') ? timeless(JSON.parse(text)) : text })
@@ -87,7 +95,7 @@ async function answers(store: Store): Promise<Array<{ path: string; status: numb
 }
 
 /** The updated index equals the clean build: manifest version and files, rows, sources, and API answers. */
-async function expectSameIndex(clean: string): Promise<Store> {
+async function expectSameIndex(clean: string, paths = queries(12, 3), index = mainIndex): Promise<Store> {
   const a = readManifest(join(index, 'current'))!
   const b = readManifest(join(clean, 'current'))!
   expect(a.rows).toEqual(b.rows)
@@ -97,7 +105,7 @@ async function expectSameIndex(clean: string): Promise<Store> {
   expect(a.version).toBe(b.version)
   const [sa, sb] = await Promise.all([loadStore(index), loadStore(clean)])
   expect(Array.from(sa.photos.id)).toEqual(Array.from(sb.photos.id))
-  const [qa, qb] = await Promise.all([answers(sa), answers(sb)])
+  const [qa, qb] = await Promise.all([answers(sa, paths), answers(sb, paths)])
   for (const q of qa) expect({ path: q.path, status: q.status, body: q.status === 200 ? "" : q.body }).toEqual({ path: q.path, status: 200, body: "" })
   expect(qa).toEqual(qb)
   return sa
@@ -153,4 +161,61 @@ test('a sol folder removed from the page store: the merge is refused, the update
   expect(upd.build).toMatchObject({ ran: true, merged: false, code: 0 })
   expect(upd.build.fallback).toContain('removed')
   await expectSameIndex(await cleanBuild('clean-3'))
+}, 240_000)
+
+/**
+ * A page store whose records are clock labels (their stated UTC agrees with the clock count in
+ * their image id, as NASA's feeds do; the stand-in feed's moved times do not), with a drift
+ * that differs per sol, and every fourth record without its Mars time (derived through the clock
+ * fit's LMST correction, so its row moves when the fit does).
+ */
+const labelled = join(work, 'labelled-feeds')
+const labelledIndex = join(work, 'labelled-index')
+const clock = sclkToUtcFor(BUILT_IN_CALIBRATION.perseverance)
+
+function writeLabelledSol(sol: number, revised = false): void {
+  const records = origin.solRecords(sol).slice(0, revised ? 59 : 60)
+  records.forEach((r, j) => {
+    const sclk = parseImageId('perseverance', splitProductVersion(r.imageid as string).id).sclk!
+    r.date_taken_utc = new Date(clock(sclk)! + 1000 * ((sol * 7) % 23) + 40 * j + (revised ? 5000 : 0)).toISOString().replace(/\.\d+Z$/, 'Z')
+    if (j % 4 === 3) delete r.date_taken_mars
+  })
+  const dir = join(labelled, 'perseverance', `sol-${String(sol).padStart(5, '0')}`)
+  rmSync(dir, { recursive: true, force: true })
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(join(dir, 'page-000.json'), JSON.stringify({ images: records, per_page: '100', total_results: records.length, type: 'mars2020', page: 0, mission: 'mars2020', total_images: records.length }))
+}
+
+async function mergeLabelled() {
+  const m = await mergeUpdate({ out: labelledIndex, pageStore: labelled, sources: [empty] })
+  if (!m.merged) throw new Error(`merge refused: ${m.why}`)
+  return m
+}
+
+async function cleanLabelled(name: string): Promise<string> {
+  const out = join(work, name)
+  await run(['index-builder/cli.ts', '--out', out, '--page-store', labelled])
+  return out
+}
+
+test('clock-labelled pages: a new sol moves the clock fit under the sols before it; the merge reads those again, and the index equals a clean full build', async () => {
+  for (let sol = 0; sol < 8; sol++) writeLabelledSol(sol)
+  await run(['index-builder/cli.ts', '--out', labelledIndex, '--page-store', labelled])
+  writeLabelledSol(8)
+  const m = await mergeLabelled()
+  expect(m.sols).toEqual(['perseverance/8'])
+  expect(m.reread).toContain('perseverance/7')
+  expect(m.reread).not.toContain('perseverance/2')
+  await expectSameIndex(await cleanLabelled('labelled-clean-1'), queries(8, 7), labelledIndex)
+}, 240_000)
+
+test('clock-labelled pages: a sol in the middle revised (a record withdrawn, times moved) moves the fit between its neighbours only; the merge reads them again, and the index equals a clean full build', async () => {
+  writeLabelledSol(4, true)
+  const m = await mergeLabelled()
+  expect(m.sols).toEqual(['perseverance/4'])
+  expect(m.reread).toContain('perseverance/3')
+  expect(m.reread).toContain('perseverance/5')
+  expect(m.reread).not.toContain('perseverance/0')
+  expect(m.reread).not.toContain('perseverance/8')
+  await expectSameIndex(await cleanLabelled('labelled-clean-2'), queries(8, 4), labelledIndex)
 }, 240_000)
