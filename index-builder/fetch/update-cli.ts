@@ -9,7 +9,9 @@
  * A lock file next to the index folder (`<INDEX_DIR>.update.lock`) keeps two updates apart.
  * The published index records the page store it was built from: when the pages saved now are
  * the same, no rebuild (--rebuild forces one); when they differ in any way (this run's fetch,
- * a `npm run fetch` run since), a rebuild.
+ * a `npm run fetch` run since), the sols whose pages changed are merged into the published index
+ * (index-builder/merge/: the index a full build would give, at the cost of what changed), or,
+ * where a merge cannot give that index, a full rebuild, saying why.
  * Exit 0 on success; 1 when a fetch or the build failed (what could be done is done); 2 on a
  * usage error; 75 when another update holds the lock.
  */
@@ -34,7 +36,8 @@ const USAGE = `usage: npm run update -- [options]
   --index-dir DIR        the index folder to publish into (env INDEX_DIR; default data/index)
   --pid-file PATH        the server's pid file, to send it SIGHUP (env SERVER_PID_FILE);
                          without it a server with WATCH_INDEX on reloads by itself
-  --rebuild              rebuild even when the index was built from the pages saved now
+  --rebuild              a full rebuild: even when the index was built from the pages
+                         saved now, and instead of merging the sols that changed
   --skip-bad             passed to the builder: leave out records it cannot read instead of failing
   --keep N               passed to the builder: index versions to keep (default 2)
 ${SHARED_USAGE}`
@@ -153,7 +156,8 @@ async function tryMerge(out: string, pageStore: string, skipBad: boolean, keep: 
     const m = await mergeUpdate({ out, pageStore, skipBad, keep })
     if (!m.merged) return m
     const again = m.reread.length > 0 ? `; read again for the clock fit: ${m.reread.join(', ')}` : ''
-    return { merged: true, ms: Math.round(performance.now() - started), output: `${m.result.manifest.rows.photos} photos, version ${m.result.version}; sols merged: ${m.sols.join(', ')}${again}` }
+    const stages = Object.entries(m.timings).map(([k, ms]) => `${k} ${ms}`).join(', ')
+    return { merged: true, ms: Math.round(performance.now() - started), output: `${m.result.manifest.rows.photos} photos, version ${m.result.version}; sols merged: ${m.sols.join(', ')}${again}; stages (ms): ${stages}` }
   } catch (e) {
     return { merged: false, why: `the merge failed: ${e instanceof Error ? e.message : String(e)}` }
   }

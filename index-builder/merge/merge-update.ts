@@ -7,6 +7,8 @@ import type { DictColumn, ManifestSource, PhotoColumns, Utf8Column } from '../..
 import { buildIndex, type BuildResult } from '../build-index'
 import { BUILDER } from '../encode/manifest'
 import { photoTableFromRecords } from '../encode/photo-table'
+import { defaultOrder } from '../encode/photo-columns'
+import { takenSortColumn } from '../../src/query/order/sort-values'
 import { pageStoreDigest } from '../fetch/page-store-digest'
 import { ASSIGNED_ID_BASE, assignedIdFor } from '../normalize/assign-ids'
 import { normalizeSources, type ClockLabels } from '../normalize/normalize-sources'
@@ -37,7 +39,7 @@ import { folderOf, groupKey, groupOfFolder, pageFolders, readMergeState, roverLa
  * A sol read again must hold records of its own page-store folder only (a sol that bundled
  * sources also cover is not read again alone): else refused.
  */
-export type MergeOutcome = { merged: true; result: BuildResult; sols: string[]; reread: string[] } | { merged: false; why: string }
+export type MergeOutcome = { merged: true; result: BuildResult; sols: string[]; reread: string[]; timings: Record<string, number> } | { merged: false; why: string }
 
 export interface MergeOptions {
   out: string
@@ -75,6 +77,13 @@ async function merge(opts: MergeOptions): Promise<MergeOutcome> {
   const roots = (opts.sources ?? DEFAULT_SOURCE_DIRS).map(displayPath)
   if (JSON.stringify(roots) !== JSON.stringify(state.roots)) refuse('the published index was built from other sources besides the page store')
 
+  const timings: Record<string, number> = {}
+  let mark = performance.now()
+  const lap = (stage: string) => {
+    const now = performance.now()
+    timings[stage] = Math.round(now - mark)
+    mark = now
+  }
   // The digest first, as a build takes it: pages saved while this runs make the next update read them.
   const digest = pageStoreDigest(opts.pageStore)
   const folders = pageFolders(opts.pageStore)
@@ -117,8 +126,10 @@ async function merge(opts: MergeOptions): Promise<MergeOutcome> {
   files.manifests = state.manifests
   files.timetables = state.timetables
   const normalised = normalizeSources(files, { skipBad: opts.skipBad, clockLabels })
+  lap('read_sols')
 
   const store = await loadStore(dir, { verify: 'size' })
+  lap('load_index')
   const old = store.photos
   const keep = new Uint8Array(old.length)
   const freed: number[] = []
@@ -129,6 +140,9 @@ async function merge(opts: MergeOptions): Promise<MergeOutcome> {
   const records = normalised.records
   // A record folding into (or claiming the v1 id of) a row of a sol not read again: refused.
   const nasaIds = new Set(records.map((r) => r.nasa_id))
+  // Rows are compared by a hash of their bytes first: decoding every published nasa_id costs more than the merge.
+  const enc = new TextEncoder()
+  const nasaHashes = new Set(records.map((r) => byteHash(enc.encode(r.nasa_id), 0, enc.encode(r.nasa_id).length)))
   const stated = new Set(records.filter((r) => r.id! < ASSIGNED_ID_BASE).map((r) => r.id!))
   const text = new TextDecoder()
   const outsideAt = new Map<number, number>()
@@ -136,7 +150,7 @@ async function merge(opts: MergeOptions): Promise<MergeOutcome> {
     if (!keep[r]) continue
     const id = old.id[r]!
     if (stated.has(id)) refuse(`v1 id ${id} of a record read again is the id of a photo of another sol`)
-    if (nasaIds.has(text.decode(utf8At(old.nasa_id, r)))) refuse(`a record read again has the NASA image id ${text.decode(utf8At(old.nasa_id, r))} of a photo of another sol`)
+    if (nasaHashes.has(byteHash(old.nasa_id.data, old.nasa_id.offsets[r]!, old.nasa_id.offsets[r + 1]!)) && nasaIds.has(text.decode(utf8At(old.nasa_id, r)))) refuse(`a record read again has the NASA image id ${text.decode(utf8At(old.nasa_id, r))} of a photo of another sol`)
     if (id >= ASSIGNED_ID_BASE) outsideAt.set(id, r)
   }
   const newIds = reassignIds(records, old, outsideAt, freed)
@@ -148,8 +162,10 @@ async function merge(opts: MergeOptions): Promise<MergeOutcome> {
   const inReread = (p: string) => p.startsWith(storeDisplay) && rereadFolders.has(p.slice(0, p.lastIndexOf('/') + 1))
   const sources = mergeSources(store.manifest.sources, normalised.sources, storeDisplay, inReread)
   const next: MergeState = { ...state, folders, groups }
+  lap('merge_rows')
   const result = await buildIndex({ out: opts.out, keep: opts.keep, progress: opts.progress, merged: { table, sources, pageStore: digest, state: next } })
-  return { merged: true, result, sols: [...changed].sort(), reread: extra.sort() }
+  for (const [k, v] of Object.entries(result.summary.timings)) if (k !== 'merge') timings[k] = v
+  return { merged: true, result, sols: [...changed].sort(), reread: extra.sort(), timings }
 }
 
 /** The pages of the given groups' folders, read as a build reads them, and their groups. */
@@ -164,6 +180,13 @@ function readGroups(opts: MergeOptions, keys: string[], refuse: (why: string) =>
     if (!g.pure) refuse(`${key}: its records are not all in its own folder`)
   }
   return { files, groups }
+}
+
+/** FNV-1a over bytes [from, to). */
+function byteHash(data: Uint8Array, from: number, to: number): number {
+  let h = 0x811c9dc5
+  for (let i = from; i < to; i++) h = Math.imul(h ^ data[i]!, 0x01000193)
+  return h >>> 0
 }
 
 function utf8At(c: Utf8Column, r: number): Uint8Array {
@@ -219,32 +242,70 @@ function keyOfRow(p: PhotoColumns, row: number): string {
   return nasaId
 }
 
-/** The kept rows of the published columns, then the new table's rows, as one photo table (in no particular order: the encoder orders it). */
+/**
+ * The kept rows of the published columns and the new table's rows as one photo table, in the
+ * default row order (photo-columns.ts) when the kept rows keep their ids: the published rows are
+ * in it already, so the new rows, ordered alone, are merged in as a second sorted run, and the
+ * encoder then finds the table in order and copies nothing. (When ids change, the encoder orders it.)
+ */
 function concatRows(old: PhotoColumns, keep: Uint8Array, fresh: PhotoColumns, newIds: Map<number, number>): PhotoColumns {
-  const rows: number[] = []
-  for (let r = 0; r < old.length; r++) if (keep[r]) rows.push(r)
-  const n = rows.length + fresh.length
+  const kept: number[] = []
+  for (let r = 0; r < old.length; r++) if (keep[r]) kept.push(r)
+  const m = fresh.length
+  const freshOrder = defaultOrder(takenSortColumn(fresh.date_taken_utc, fresh.earth_date, m), fresh.id, m)
+  // src[k] >= 0: published row; < 0: new row -src[k] - 1.
+  const src = new Int32Array(kept.length + m)
+  if (newIds.size > 0) {
+    for (let k = 0; k < kept.length; k++) src[k] = kept[k]!
+    for (let j = 0; j < m; j++) src[kept.length + j] = -j - 1
+  } else {
+    const oldKey = takenSortColumn(old.date_taken_utc, old.earth_date, old.length)
+    const freshKey = takenSortColumn(fresh.date_taken_utc, fresh.earth_date, m)
+    // Descending by the taken key, unknown (NaN) last, then ascending id: the encoder's order.
+    const before = (ka: number, ia: number, kb: number, ib: number) => (ka !== ka ? kb !== kb && ia < ib : kb !== kb || ka > kb || (ka === kb && ia < ib))
+    let i = 0
+    let j = 0
+    let k = 0
+    while (i < kept.length || j < m) {
+      if (j >= m) src[k++] = kept[i++]!
+      else if (i >= kept.length) src[k++] = -freshOrder[j++]! - 1
+      else {
+        const r = kept[i]!
+        const f = freshOrder[j]!
+        if (before(oldKey[r]!, old.id[r]!, freshKey[f]!, fresh.id[f]!)) {
+          src[k++] = r
+          i++
+        } else {
+          src[k++] = -f - 1
+          j++
+        }
+      }
+    }
+  }
+  const n = src.length
   const out: Record<string, unknown> = { length: n }
   const a = old as unknown as Record<string, unknown>
   const b = fresh as unknown as Record<string, unknown>
   for (const [name, kind] of PHOTO_LAYOUT) {
-    if (kind === 'utf8') out[name] = concatUtf8(a[name] as Utf8Column, rows, b[name] as Utf8Column, fresh.length)
-    else if (name === 'sequence') out[name] = concatDict(statedSequences(old.sequence), rows, fresh.sequence, fresh.length)
-    else if (kind === 'dict' || kind === 'dict16') out[name] = concatDict(a[name] as DictColumn, rows, b[name] as DictColumn, fresh.length)
+    if (kind === 'utf8') out[name] = concatUtf8(a[name] as Utf8Column, b[name] as Utf8Column, src)
+    else if (name === 'sequence') out[name] = concatDict(statedSequences(old.sequence), fresh.sequence, src)
+    else if (kind === 'dict' || kind === 'dict16') out[name] = concatDict(a[name] as DictColumn, b[name] as DictColumn, src)
     else {
       const x = a[name] as Float64Array
       const y = b[name] as Float64Array
       const c = new (y.constructor as Float64ArrayConstructor)(n)
-      for (let k = 0; k < rows.length; k++) c[k] = x[rows[k]!]!
-      c.set(y.subarray(0, fresh.length), rows.length)
+      for (let k = 0; k < n; k++) {
+        const s = src[k]!
+        c[k] = s >= 0 ? x[s]! : y[-s - 1]!
+      }
       out[name] = c
     }
   }
   const id = out.id as Int32Array
-  rows.forEach((r, k) => {
-    const changed = newIds.get(r)
+  for (let k = 0; k < n; k++) {
+    const changed = src[k]! >= 0 ? newIds.get(src[k]!) : undefined
     if (changed !== undefined) id[k] = changed
-  })
+  }
   return out as unknown as PhotoColumns
 }
 
@@ -257,30 +318,35 @@ function statedSequences(c: DictColumn): DictColumn {
   return { codes: c.codes, dict: c.dict.map((v) => (v === '' ? '' : v.split('-').slice(2).join('-'))) }
 }
 
-function concatUtf8(x: Utf8Column, rows: number[], y: Utf8Column, m: number): Utf8Column {
-  const n = rows.length + m
+function concatUtf8(x: Utf8Column, y: Utf8Column, src: Int32Array): Utf8Column {
+  const n = src.length
   const offsets = new Int32Array(n + 1)
+  const xo = x.offsets
+  const yo = y.offsets
   let bytes = 0
-  for (let k = 0; k < rows.length; k++) {
-    const r = rows[k]!
-    bytes += x.offsets[r + 1]! - x.offsets[r]!
+  for (let k = 0; k < n; k++) {
+    const s = src[k]!
+    bytes += s >= 0 ? xo[s + 1]! - xo[s]! : yo[-s]! - yo[-s - 1]!
     offsets[k + 1] = bytes
   }
-  const tail = y.offsets[m]! - y.offsets[0]!
-  const data = new Uint8Array(bytes + tail)
-  // Runs of consecutive kept rows are copied in one piece.
-  for (let k = 0; k < rows.length; ) {
+  const data = new Uint8Array(bytes)
+  // Runs of consecutive published rows are copied in one piece.
+  for (let k = 0; k < n; ) {
+    const s = src[k]!
+    if (s < 0) {
+      data.set(y.data.subarray(yo[-s - 1]!, yo[-s]!), offsets[k]!)
+      k++
+      continue
+    }
     let e = k + 1
-    while (e < rows.length && rows[e] === rows[e - 1]! + 1) e++
-    data.set(x.data.subarray(x.offsets[rows[k]!]!, x.offsets[rows[e - 1]! + 1]!), offsets[k]!)
+    while (e < n && src[e] === src[e - 1]! + 1) e++
+    data.set(x.data.subarray(xo[s]!, xo[src[e - 1]! + 1]!), offsets[k]!)
     k = e
   }
-  data.set(y.data.subarray(y.offsets[0]!, y.offsets[m]!), bytes)
-  for (let j = 1; j <= m; j++) offsets[rows.length + j] = bytes + y.offsets[j]! - y.offsets[0]!
   return { data, offsets }
 }
 
-function concatDict(x: DictColumn, rows: number[], y: DictColumn, m: number): DictColumn {
+function concatDict(x: DictColumn, y: DictColumn, src: Int32Array): DictColumn {
   const dict = [...x.dict]
   const at = new Map(dict.map((s, i) => [s, i]))
   const map = y.dict.map((s) => {
@@ -292,9 +358,12 @@ function concatDict(x: DictColumn, rows: number[], y: DictColumn, m: number): Di
     }
     return i
   })
-  const codes = new Int32Array(rows.length + m)
-  for (let k = 0; k < rows.length; k++) codes[k] = x.codes[rows[k]!]!
-  for (let j = 0; j < m; j++) codes[rows.length + j] = map[y.codes[j]!]!
+  const n = src.length
+  const codes = new Int32Array(n)
+  for (let k = 0; k < n; k++) {
+    const s = src[k]!
+    codes[k] = s >= 0 ? x.codes[s]! : map[y.codes[-s - 1]!]!
+  }
   return { codes, dict }
 }
 
