@@ -2,10 +2,13 @@ import { join } from 'node:path'
 import { ROVER_SLUGS, type RoverSlug } from '../../src/catalog/rovers'
 import { splitProductVersion } from '../../src/catalog/nasa-id-form'
 import { PHOTO_LAYOUT } from '../../src/store/column-layout'
-import { loadStore, resolveIndexDir } from '../../src/store/load-store'
-import type { DictColumn, ManifestSource, PhotoColumns, Utf8Column } from '../../src/store/schema'
+import { resolveIndexDir } from '../../src/store/load-store'
+import { columnsFromTable } from '../../src/store/arrow-columns'
+import { loadBatchedTable, ONE_BUFFER_LIMIT } from '../../src/store/batched-table'
+import { FILES, type DictColumn, type Manifest, type ManifestSource, type PhotoColumns, type Utf8Column } from '../../src/store/schema'
+import { tableFromIPC } from 'apache-arrow'
 import { buildIndex, type BuildResult } from '../build-index'
-import { BUILDER } from '../encode/manifest'
+import { BUILDER, readManifest } from '../encode/manifest'
 import { photoTableFromRecords } from '../encode/photo-table'
 import { defaultOrder } from '../encode/photo-columns'
 import { takenSortColumn } from '../../src/query/order/sort-values'
@@ -128,9 +131,9 @@ async function merge(opts: MergeOptions): Promise<MergeOutcome> {
   const normalised = normalizeSources(files, { skipBad: opts.skipBad, clockLabels })
   lap('read_sols')
 
-  const store = await loadStore(dir, { verify: 'size' })
+  const manifest = readManifest(dir) ?? refuse('the published index has no readable manifest')
+  const old = await publishedPhotos(dir, manifest)
   lap('load_index')
-  const old = store.photos
   const keep = new Uint8Array(old.length)
   const freed: number[] = []
   for (let r = 0; r < old.length; r++) {
@@ -160,12 +163,27 @@ async function merge(opts: MergeOptions): Promise<MergeOutcome> {
   const storeDisplay = `${state.page_store}/`
   const rereadFolders = new Set([...reread].map((k) => `${storeDisplay}${folderOf(k.split('/')[0]!, Number(k.split('/')[1]))}/`))
   const inReread = (p: string) => p.startsWith(storeDisplay) && rereadFolders.has(p.slice(0, p.lastIndexOf('/') + 1))
-  const sources = mergeSources(store.manifest.sources, normalised.sources, storeDisplay, inReread)
+  const sources = mergeSources(manifest.sources, normalised.sources, storeDisplay, inReread)
   const next: MergeState = { ...state, folders, groups }
   lap('merge_rows')
   const result = await buildIndex({ out: opts.out, keep: opts.keep, progress: opts.progress, merged: { table, sources, pageStore: digest, state: next } })
   for (const [k, v] of Object.entries(result.summary.timings)) if (k !== 'merge') timings[k] = v
   return { merged: true, result, sols: [...changed].sort(), reread: extra.sort(), timings }
+}
+
+/**
+ * The published photo columns, as views over the file mapped from the page cache (the file was
+ * just written or served: its pages are there, and a copy into fresh memory costs more than the
+ * merge); a file too big for one mapping is read part by part.
+ */
+async function publishedPhotos(dir: string, manifest: Manifest): Promise<PhotoColumns> {
+  const path = join(dir, FILES.photos)
+  const rows = manifest.rows.photos
+  const bytes = manifest.files[FILES.photos]!.bytes
+  if (bytes >= ONE_BUFFER_LIMIT) return (await loadBatchedTable(path, PHOTO_LAYOUT, rows)) as unknown as PhotoColumns
+  const mapped = Bun.mmap(path, { shared: false })
+  if (mapped.length !== bytes) throw new Error(`${path} is ${mapped.length} bytes, manifest.json says ${bytes}`)
+  return columnsFromTable(path, tableFromIPC(mapped), PHOTO_LAYOUT, rows) as unknown as PhotoColumns
 }
 
 /** The pages of the given groups' folders, read as a build reads them, and their groups. */
