@@ -28,7 +28,7 @@ import { readSourceFiles, type Waypoint } from './sources/read-sources'
 import type { DerivationErrors } from './normalize/measure-derivations'
 import { generateSynthetic } from './sources/synthetic'
 import { photoCoverage, type BuildSummary } from './summary'
-import { pageFolders, solGroups, writeMergeState, type MergeState } from './merge/merge-state'
+import { pageFolders, solGroups, sourcesDigest, writeMergeState, type MergeState } from './merge/merge-state'
 
 /**
  * The index build, start to end (style.md: the data's journey), one stage after the other:
@@ -142,7 +142,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
     lap('generate')
   } else {
     if (opts.pageStore) pageStore = pageStoreDigest(opts.pageStore)
-    const folders = opts.pageStore ? pageFolders(opts.pageStore) : undefined
+    const folders = opts.pageStore ? { pages: pageFolders(opts.pageStore), sources: sourcesDigest(opts.sources ?? DEFAULT_SOURCE_DIRS) } : undefined
     const paths = opts.pageStore && existsSync(opts.pageStore) ? [...(opts.sources ?? DEFAULT_SOURCE_DIRS), opts.pageStore] : opts.sources
     // Feed records' raw JSON is read again from its page when the table is written, not held (raw-ref.ts).
     const files = readSourceFiles(paths, { skipBad: opts.skipBad, rawByRef: true, onProgress: (d, t) => progress.update(d, t, 'read') })
@@ -158,7 +158,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
     derivationErrors = read.checks.derivationErrors
     nasaManifests = read.manifests
     waypoints = read.waypoints
-    if (groups) mergeState = { schema: 1, builder: BUILDER, page_store: displayPath(opts.pageStore!), roots: (opts.sources ?? DEFAULT_SOURCE_DIRS).map(displayPath), folders: folders!, groups, manifests: read.manifests, timetables: read.timetables, waypoints: read.waypoints }
+    if (groups) mergeState = { schema: 1, builder: BUILDER, page_store: displayPath(opts.pageStore!), roots: (opts.sources ?? DEFAULT_SOURCE_DIRS).map(displayPath), sources_digest: folders!.sources, skip_bad: opts.skipBad ?? false, folders: folders!.pages, groups, manifests: read.manifests, timetables: read.timetables, waypoints: read.waypoints }
     table = photoTableFromRecords(read.records, { consume: true })
     tableBytes = 256 * table.length
     lap('normalize')

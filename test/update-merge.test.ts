@@ -10,7 +10,8 @@ import { splitProductVersion } from '../src/catalog/nasa-id-form'
 import { loadStore } from '../src/store/load-store'
 import type { Store } from '../src/store/store'
 import { makeTestApp } from './setup/test-app'
-import { StandInOrigin } from './support/stand-in-origin'
+import { perseveranceRecords } from './support/feed-replay-server'
+import { moveRecord, StandInOrigin } from './support/stand-in-origin'
 
 /**
  * `npm run update` as a merge (index-builder/merge/): the sols whose pages changed are read
@@ -27,8 +28,8 @@ const origin = new StandInOrigin({ sols: 12, perSol: 150 })
 const empty = join(work, 'no-sources')
 const env = { ...process.env, BUILD_SOURCE_DIRS: empty }
 
-async function run(args: string[]): Promise<string> {
-  const p = Bun.spawn([process.execPath, ...args], { cwd: ROOT, env, stdout: 'pipe', stderr: 'pipe' })
+async function run(args: string[], sources = empty): Promise<string> {
+  const p = Bun.spawn([process.execPath, ...args], { cwd: ROOT, env: { ...env, BUILD_SOURCE_DIRS: sources }, stdout: 'pipe', stderr: 'pipe' })
   const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited])
   expect({ args, code, err: code === 0 ? '' : err }).toEqual({ args, code: 0, err: '' })
   return out
@@ -155,6 +156,17 @@ test('a published sol revised upstream (a record withdrawn, one edited): update 
   expect(merged.manifest.rows.photos).toBe(13 * 150 - 1)
 }, 240_000)
 
+test('a new sol and a source file added beside the page store: the merge is refused (it reads no other source again), the update says why and runs the full build, and the index equals a clean full build', async () => {
+  const images = perseveranceRecords().slice(0, 3).map((r) => moveRecord(r, 400))
+  const added = origin.addSol()
+  writeFileSync(join(empty, 'extra-page.json'), JSON.stringify({ images, per_page: '100', total_results: 3, type: 'mars2020', page: 0, mission: 'mars2020', total_images: 3 }))
+  const upd = await update(1)
+  expect(upd.build).toMatchObject({ ran: true, merged: false, code: 0 })
+  expect(upd.build.fallback).toContain('sources besides the page store changed')
+  const merged = await expectSameIndex(await cleanBuild('clean-sources'), queries(added, 3))
+  expect(merged.manifest.rows.photos).toBe(14 * 150 - 1 + 3)
+}, 240_000)
+
 test('a sol folder removed from the page store: the merge is refused, the update says why and runs the full build, and the index equals a clean full build', async () => {
   rmSync(join(feeds, 'perseverance', 'sol-00000'), { recursive: true })
   const upd = await update(1)
@@ -170,6 +182,7 @@ test('a sol folder removed from the page store: the merge is refused, the update
  * fit's LMST correction, so its row moves when the fit does).
  */
 const labelled = join(work, 'labelled-feeds')
+const labelledSources = join(work, 'labelled-sources')
 const labelledIndex = join(work, 'labelled-index')
 const clock = sclkToUtcFor(BUILT_IN_CALIBRATION.perseverance)
 
@@ -187,20 +200,21 @@ function writeLabelledSol(sol: number, revised = false): void {
 }
 
 async function mergeLabelled() {
-  const m = await mergeUpdate({ out: labelledIndex, pageStore: labelled, sources: [empty] })
+  const m = await mergeUpdate({ out: labelledIndex, pageStore: labelled, sources: [labelledSources] })
   if (!m.merged) throw new Error(`merge refused: ${m.why}`)
   return m
 }
 
 async function cleanLabelled(name: string): Promise<string> {
   const out = join(work, name)
-  await run(['index-builder/cli.ts', '--out', out, '--page-store', labelled])
+  await run(['index-builder/cli.ts', '--out', out, '--page-store', labelled], labelledSources)
   return out
 }
 
 test('clock-labelled pages: a new sol moves the clock fit under the sols before it; the merge reads those again, and the index equals a clean full build', async () => {
+  mkdirSync(labelledSources)
   for (let sol = 0; sol < 8; sol++) writeLabelledSol(sol)
-  await run(['index-builder/cli.ts', '--out', labelledIndex, '--page-store', labelled])
+  await run(['index-builder/cli.ts', '--out', labelledIndex, '--page-store', labelled], labelledSources)
   writeLabelledSol(8)
   const m = await mergeLabelled()
   expect(m.sols).toEqual(['perseverance/8'])

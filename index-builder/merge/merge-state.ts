@@ -5,7 +5,7 @@ import { baseClocks, clockLabelOf } from '../normalize/normalize-sources'
 import { parseImageId } from '../normalize/parse-image-id'
 import type { ClockLabel } from '../normalize/clock-fit'
 import type { MerTimetableRow, RoverManifest, SourceFiles, Waypoint } from '../sources/read-sources'
-import { displayPath } from '../sources/list-files'
+import { displayPath, listFiles } from '../sources/list-files'
 import { writeDurably } from '../encode/write-arrow-file'
 
 /**
@@ -42,6 +42,10 @@ export interface MergeState {
   /** The page store, and the other sources read with it, as the build's summary names them. */
   page_store: string
   roots: string[]
+  /** The other sources' files (names, sizes, modification times) as one digest: a merge reads none of them again. */
+  sources_digest: string
+  /** Built with --skip-bad (records that cannot be read left out, not failing the build). */
+  skip_bad: boolean
   folders: Record<string, string>
   groups: Record<string, SolGroup>
   manifests: RoverManifest[]
@@ -69,6 +73,16 @@ export function pageFolders(feedDir: string): Record<string, string> {
     }
   }
   return out
+}
+
+/** The data files under the given sources (as a build lists them) with their sizes and modification times, as one digest. */
+export function sourcesDigest(roots: readonly string[]): string {
+  const hash = new Bun.CryptoHasher('sha256')
+  for (const path of listFiles(roots).data) {
+    const st = statSync(path, { bigint: true })
+    hash.update(`${path} ${st.size} ${st.mtimeNs}\n`)
+  }
+  return hash.digest('hex').slice(0, 32)
 }
 
 export const groupKey = (rover: string, sol: number) => `${rover}/${sol}`

@@ -19,7 +19,7 @@ import type { Progress } from '../progress'
 import { DEFAULT_SOURCE_DIRS, displayPath } from '../sources/list-files'
 import { readSourceFiles } from '../sources/read-sources'
 import { clockRegions } from './clock-regions'
-import { folderOf, groupKey, groupOfFolder, pageFolders, readMergeState, roverLabels, solGroups, type MergeState, type SolGroup } from './merge-state'
+import { folderOf, groupKey, groupOfFolder, pageFolders, readMergeState, roverLabels, solGroups, sourcesDigest, type MergeState, type SolGroup } from './merge-state'
 
 /**
  * An update as a merge: the sols whose pages changed since the published index was built are read
@@ -78,7 +78,10 @@ async function merge(opts: MergeOptions): Promise<MergeOutcome> {
   if (state.builder !== BUILDER) refuse(`the published index was built by ${state.builder}, not ${BUILDER}`)
   if (state.page_store !== displayPath(opts.pageStore)) refuse(`the published index was built from the page store ${state.page_store}`)
   const roots = (opts.sources ?? DEFAULT_SOURCE_DIRS).map(displayPath)
+  const sourceDirs = opts.sources ?? DEFAULT_SOURCE_DIRS
   if (JSON.stringify(roots) !== JSON.stringify(state.roots)) refuse('the published index was built from other sources besides the page store')
+  if (sourcesDigest(sourceDirs) !== state.sources_digest) refuse('the sources besides the page store changed since the published index was built')
+  if ((opts.skipBad ?? false) !== state.skip_bad) refuse(`the published index was built ${state.skip_bad ? 'with' : 'without'} --skip-bad`)
 
   const timings: Record<string, number> = {}
   let mark = performance.now()
