@@ -77,8 +77,8 @@ async function merge(opts: MergeOptions): Promise<MergeOutcome> {
   const state = readMergeState(dir) ?? refuse('the published index keeps no merge state (built without a page store, or by an older builder)')
   if (state.builder !== BUILDER) refuse(`the published index was built by ${state.builder}, not ${BUILDER}`)
   if (state.page_store !== displayPath(opts.pageStore)) refuse(`the published index was built from the page store ${state.page_store}`)
-  const roots = (opts.sources ?? DEFAULT_SOURCE_DIRS).map(displayPath)
   const sourceDirs = opts.sources ?? DEFAULT_SOURCE_DIRS
+  const roots = sourceDirs.map(displayPath)
   if (JSON.stringify(roots) !== JSON.stringify(state.roots)) refuse('the published index was built from other sources besides the page store')
   if (sourcesDigest(sourceDirs) !== state.sources_digest) refuse('the sources besides the page store changed since the published index was built')
   if ((opts.skipBad ?? false) !== state.skip_bad) refuse(`the published index was built ${state.skip_bad ? 'with' : 'without'} --skip-bad`)
@@ -148,7 +148,7 @@ async function merge(opts: MergeOptions): Promise<MergeOutcome> {
   const nasaIds = new Set(records.map((r) => r.nasa_id))
   // Rows are compared by a hash of their bytes first: decoding every published nasa_id costs more than the merge.
   const enc = new TextEncoder()
-  const nasaHashes = new Set(records.map((r) => byteHash(enc.encode(r.nasa_id), 0, enc.encode(r.nasa_id).length)))
+  const nasaHashes = new Set(records.map((r) => enc.encode(r.nasa_id)).map((b) => byteHash(b, 0, b.length)))
   const stated = new Set(records.filter((r) => r.id! < ASSIGNED_ID_BASE).map((r) => r.id!))
   const text = new TextDecoder()
   const outsideAt = new Map<number, number>()
