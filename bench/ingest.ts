@@ -133,8 +133,9 @@ export async function benchIngest(o: ScenarioOptions): Promise<Record<string, un
     const updCode = await upd.exited
     updRss.stop()
     const updateSeconds = round((performance.now() - t0) / 1000)
-    const updReport = JSON.parse(updOut) as { build: { ms?: number } }
-    o.log(`ingest: update after one new sol: served after ${servedS} s (update exit ${updCode}, its build ${updReport.build.ms} ms)`)
+    const updReport = JSON.parse(updOut) as { build: { ms?: number; merged?: boolean; fallback?: string; output?: string } }
+    const how = updReport.build.merged ? `merged: ${updReport.build.output}` : `a full build${updReport.build.fallback ? ` (merge not possible: ${updReport.build.fallback})` : ''}`
+    o.log(`ingest: update after one new sol: served after ${servedS} s (update exit ${updCode}, its build ${updReport.build.ms} ms, ${how})`)
 
     let rebuild: Measured | undefined
     if (o.quick) rebuild = await measured(o.root, ['index-builder/fetch/update-cli.ts', '--since-sols', '1', '--rover', 'perseverance', '--feed-dir', feeds, '--index-dir', index, '--base-url', url, '--rate', '1000', '--rebuild', '--json'], buildEnv)
@@ -155,7 +156,7 @@ export async function benchIngest(o: ScenarioOptions): Promise<Record<string, un
       mirror: mirrorFigures,
       build: { seconds: build.seconds, peak_rss_mb: build.peak_rss_mb, photos: rows },
       synthetic: { seconds: synth.seconds, peak_rss_mb: synth.peak_rss_mb, photos: synthRows, scale: round(scale, 4) },
-      update: { new_sol: added, served_after_s: servedS ?? null, update_seconds: updateSeconds, update_exit: updCode, build_ms: updReport.build.ms ?? null, peak_rss_mb: Math.round(updRss.peak() / 2 ** 20), ...(rebuild ? { rebuild_seconds: rebuild.seconds } : {}) },
+      update: { new_sol: added, served_after_s: servedS ?? null, update_seconds: updateSeconds, update_exit: updCode, build_ms: updReport.build.ms ?? null, merged: updReport.build.merged === true, peak_rss_mb: Math.round(updRss.peak() / 2 ** 20), ...(rebuild ? { rebuild_seconds: rebuild.seconds } : {}) },
       disk: { page_store_bytes: pageStoreBytes, feed_bytes: feedBytes, index_bytes: indexBytes },
       goals,
     }

@@ -1,6 +1,6 @@
 import { existsSync, rmSync } from 'node:fs'
 import { pageStoreDigest, type PageStoreDigest } from './fetch/page-store-digest'
-import { DEFAULT_SOURCE_DIRS } from './sources/list-files'
+import { DEFAULT_SOURCE_DIRS, displayPath } from './sources/list-files'
 import { join } from 'node:path'
 import { ROVER_SLUGS, type RoverSlug } from '../src/catalog/rovers'
 import { JOURNEY_STOP_LAYOUT, LOCATION_LAYOUT, PANORAMA_LAYOUT, PHOTO_LAYOUT, SOL_MANIFEST_LAYOUT, TRAVERSE_LAYOUT } from '../src/store/column-layout'
@@ -28,6 +28,7 @@ import { readSourceFiles, type Waypoint } from './sources/read-sources'
 import type { DerivationErrors } from './normalize/measure-derivations'
 import { generateSynthetic } from './sources/synthetic'
 import { photoCoverage, type BuildSummary } from './summary'
+import { pageFolders, solGroups, sourcesDigest, writeMergeState, type MergeState } from './merge/merge-state'
 
 /**
  * The index build, start to end (style.md: the data's journey), one stage after the other:
@@ -64,6 +65,16 @@ export interface BuildOptions {
   pageStore?: string
   /** Publish even 0 photos, or more than MAX_DROP fewer photos than the index served at `out/current`. */
   force?: boolean
+  /** An update's merge (merge/merge-update.ts): the photo table and tables it made, instead of reading sources. */
+  merged?: MergedInput
+}
+
+/** What an update's merge hands the build's later stages (encode onwards run as for any build). */
+export interface MergedInput {
+  table: PhotoColumns
+  sources: ManifestSource[]
+  pageStore: PageStoreDigest
+  state: MergeState
 }
 
 /** The largest share of the served index's photos a build may lose without `force` (decisions.md, builder safety). */
@@ -114,7 +125,14 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
   let nasaManifests: RoverManifest[] = []
   let waypoints: Waypoint[] = []
   let pageStore: PageStoreDigest | undefined
-  if (opts.synthetic) {
+  let mergeState: MergeState | undefined
+  if (opts.merged) {
+    ;({ table, sources, pageStore, state: mergeState } = opts.merged)
+    nasaManifests = mergeState.manifests
+    waypoints = mergeState.waypoints
+    tableBytes = 256 * table.length
+    lap('merge')
+  } else if (opts.synthetic) {
     kind = 'synthetic'
     const cat = generateSynthetic({ ...opts.synthetic, onProgress: (d, t, s) => progress.update(d, t, `synthetic ${s}`) })
     table = cat.photos
@@ -124,10 +142,13 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
     lap('generate')
   } else {
     if (opts.pageStore) pageStore = pageStoreDigest(opts.pageStore)
+    const folders = opts.pageStore ? { pages: pageFolders(opts.pageStore), sources: sourcesDigest(opts.sources ?? DEFAULT_SOURCE_DIRS) } : undefined
     const paths = opts.pageStore && existsSync(opts.pageStore) ? [...(opts.sources ?? DEFAULT_SOURCE_DIRS), opts.pageStore] : opts.sources
     // Feed records' raw JSON is read again from its page when the table is written, not held (raw-ref.ts).
     const files = readSourceFiles(paths, { skipBad: opts.skipBad, rawByRef: true, onProgress: (d, t) => progress.update(d, t, 'read') })
     lap('read')
+    // What an update needs to merge new pages into this index later (merge/merge-state.ts).
+    const groups = folders ? solGroups(files, opts.pageStore!) : undefined
     const read = normalizeSources(files, { skipBad: opts.skipBad })
     // The drafts hold the same records: let go here, so the table below can free each record as it fills.
     files.drafts.length = 0
@@ -137,6 +158,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
     derivationErrors = read.checks.derivationErrors
     nasaManifests = read.manifests
     waypoints = read.waypoints
+    if (groups) mergeState = { schema: 1, builder: BUILDER, page_store: displayPath(opts.pageStore!), roots: (opts.sources ?? DEFAULT_SOURCE_DIRS).map(displayPath), sources_digest: folders!.sources, skip_bad: opts.skipBad ?? false, folders: folders!.pages, groups, manifests: read.manifests, timetables: read.timetables, waypoints: read.waypoints }
     table = photoTableFromRecords(read.records, { consume: true })
     tableBytes = 256 * table.length
     lap('normalize')
@@ -216,9 +238,11 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
     // version and keeps every added_at), it travels with the version folder.
     const ledger = appendToLedger(ledgerBefore, arrived, Date.now())
     await writeLedger(staging, ledger)
+    if (mergeState) writeMergeState(staging, mergeState)
     lap('digest')
     const published = publish(opts.out, staging, version, opts.keep ?? 2)
     if (published.reused) await giveLedgerTo(published.dir, ledger)
+    if (published.reused && mergeState) writeMergeState(published.dir, mergeState)
     await writeLedger(opts.out, ledger)
     lap('publish')
     progress.done()

@@ -21,6 +21,8 @@ export function encodePhotoColumns(table: PhotoColumns): PhotoColumns {
   const n = table.length
   checkIds(table.id, n)
   const order = defaultOrder(takenSortColumn(table.date_taken_utc, table.earth_date, n), table.id, n)
+  // A table already in this order (an update's merge: index-builder/merge/) keeps its columns as they are.
+  const inOrder = isIdentity(order)
   const src = table as unknown as Record<string, unknown>
   const take = <T>(name: keyof PhotoColumns): T => {
     const c = src[name] as T
@@ -29,12 +31,14 @@ export function encodePhotoColumns(table: PhotoColumns): PhotoColumns {
   }
   const num = <T extends NumberArray>(name: keyof PhotoColumns): T => {
     const from = take<T>(name)
+    if (inOrder && from.length === n) return from
     const out = gather(from, order)
     dropColumns(from)
     return out
   }
   const text = (name: keyof PhotoColumns): Utf8Column => {
     const from = take<Utf8Column>(name)
+    if (inOrder && from.offsets.length === n + 1 && from.offsets[0] === 0 && from.data.length === from.offsets[n]) return from
     const out = gatherUtf8(from, order)
     dropColumns(from)
     return out
@@ -96,6 +100,11 @@ type NumberArray = Int32Array | Uint8Array | Float64Array | Float32Array
  */
 export function defaultOrder(takenKey: Float64Array, id: Int32Array, length: number): Int32Array {
   return numberOrder(takenKey, length, radixSortRows(id, length), true)
+}
+
+function isIdentity(order: Int32Array): boolean {
+  for (let k = 0; k < order.length; k++) if (order[k] !== k) return false
+  return true
 }
 
 function checkIds(id: Int32Array, n: number): void {

@@ -9,7 +9,9 @@
  * A lock file next to the index folder (`<INDEX_DIR>.update.lock`) keeps two updates apart.
  * The published index records the page store it was built from: when the pages saved now are
  * the same, no rebuild (--rebuild forces one); when they differ in any way (this run's fetch,
- * a `npm run fetch` run since), a rebuild.
+ * a `npm run fetch` run since), the sols whose pages changed are merged into the published index
+ * (index-builder/merge/: the index a full build would give, at the cost of what changed), or,
+ * where a merge cannot give that index, a full rebuild, saying why.
  * Exit 0 on success; 1 when a fetch or the build failed (what could be done is done); 2 on a
  * usage error; 75 when another update holds the lock.
  */
@@ -26,6 +28,7 @@ import { baseUrlOption, capsOption, feedDirOption, numberOption, politeOptions, 
 import { formatFetchSummary } from './format-fetch-summary'
 import { acquireLock, LockHeld } from './lock-file'
 import { signalServer, type SignalOutcome } from './signal-server'
+import { mergeUpdate } from '../merge/merge-update'
 
 const USAGE = `usage: npm run update -- [options]
   --since-sols K         how many of the newest sols to fetch again (default 7)
@@ -33,7 +36,8 @@ const USAGE = `usage: npm run update -- [options]
   --index-dir DIR        the index folder to publish into (env INDEX_DIR; default data/index)
   --pid-file PATH        the server's pid file, to send it SIGHUP (env SERVER_PID_FILE);
                          without it a server with WATCH_INDEX on reloads by itself
-  --rebuild              rebuild even when the index was built from the pages saved now
+  --rebuild              a full rebuild: even when the index was built from the pages
+                         saved now, and instead of merging the sols that changed
   --skip-bad             passed to the builder: leave out records it cannot read instead of failing
   --keep N               passed to the builder: index versions to keep (default 2)
 ${SHARED_USAGE}`
@@ -41,7 +45,7 @@ ${SHARED_USAGE}`
 interface UpdateReport {
   fetch: FetchSummary[]
   fetchErrors: string[]
-  build: { ran: boolean; code?: number; ms?: number; output?: string; why?: string; reason?: string }
+  build: { ran: boolean; code?: number; ms?: number; output?: string; why?: string; reason?: string; merged?: boolean; fallback?: string }
   reload: SignalOutcome | { sent: false; why: string }
 }
 
@@ -103,6 +107,18 @@ async function main(): Promise<number> {
     if (published && builtFrom?.digest === store.digest && !v.rebuild) report.build.why = `the published index was built from the ${store.pages} pages saved now`
     else {
       if (published && !v.rebuild) report.build.reason = builtFrom ? 'the page store differs from the one the published index was built from' : 'the published index records no page store'
+      // Only the sols whose pages changed, merged into the published index (index-builder/merge/),
+      // when it can give what a full build gives; else (or with --rebuild) the full build.
+      const merge = published && builtFrom && !v.rebuild ? await tryMerge(indexDir, feedDir, v['skip-bad'] === true, keep) : undefined
+      if (merge?.merged) {
+        report.build = { ran: true, merged: true, reason: report.build.reason, code: 0, ms: merge.ms, output: merge.output }
+        if (!v.json) process.stdout.write(`merge   published into ${indexDir} (${merge.ms} ms): ${merge.output}\n`)
+        report.reload = signalServer(pidFile)
+      } else {
+      if (merge && !merge.merged) {
+        report.build.fallback = merge.why
+        if (!v.json) process.stdout.write(`merge   not possible (${merge.why}): a full build\n`)
+      }
       // FEED_DIR is added to the builder's default real sources (BUILD_SOURCE_DIRS, else
       // ../shared/data), so the rebuilt index never drops them.
       const args = ['index-builder/cli.ts', '--out', indexDir, '--page-store', feedDir, ...(v['skip-bad'] ? ['--skip-bad'] : []), ...(keep ? ['--keep', String(keep)] : [])]
@@ -110,10 +126,11 @@ async function main(): Promise<number> {
       const p = Bun.spawn([process.execPath, ...args], { cwd: REPO_ROOT, stdout: 'pipe', stderr: 'inherit' })
       const output = await new Response(p.stdout).text()
       const code = await p.exited
-      report.build = { ran: true, reason: report.build.reason, code, ms: Math.round(performance.now() - started), output: output.trim().split('\n').slice(0, 3).join('\n') }
+      report.build = { ran: true, merged: false, reason: report.build.reason, fallback: report.build.fallback, code, ms: Math.round(performance.now() - started), output: output.trim().split('\n').slice(0, 3).join('\n') }
       if (!v.json) process.stdout.write(code === 0 ? `build   published into ${indexDir} (${report.build.ms} ms)${report.build.reason ? `: ${report.build.reason}` : ''}\n${report.build.output}\n` : `build   failed with exit code ${code}; the served index is unchanged\n`)
       if (code === 0) report.reload = signalServer(pidFile)
       else report.reload = { sent: false, why: 'the build failed' }
+      }
     }
     if (v.json) process.stdout.write(JSON.stringify(report) + '\n')
     else process.stdout.write(report.build.ran ? `reload  ${report.reload.sent ? `SIGHUP sent to ${report.reload.pid}` : report.reload.why}\n` : `build   skipped: ${report.build.why}\n`)
@@ -129,6 +146,20 @@ async function main(): Promise<number> {
     return 1
   } finally {
     lock?.release()
+  }
+}
+
+/** The merge of the changed sols; a merge that fails (not one refused) is reported as refused, and the full build runs. */
+async function tryMerge(out: string, pageStore: string, skipBad: boolean, keep: number | undefined): Promise<{ merged: true; ms: number; output: string } | { merged: false; why: string }> {
+  const started = performance.now()
+  try {
+    const m = await mergeUpdate({ out, pageStore, skipBad, keep })
+    if (!m.merged) return m
+    const again = m.reread.length > 0 ? `; read again for the clock fit: ${m.reread.join(', ')}` : ''
+    const stages = Object.entries(m.timings).map(([k, ms]) => `${k} ${ms}`).join(', ')
+    return { merged: true, ms: Math.round(performance.now() - started), output: `${m.result.manifest.rows.photos} photos, version ${m.result.version}; sols merged: ${m.sols.join(', ')}${again}; stages (ms): ${stages}` }
+  } catch (e) {
+    return { merged: false, why: `the merge failed: ${e instanceof Error ? e.message : String(e)}` }
   }
 }
 

@@ -48,11 +48,11 @@ export async function readSources(paths?: string[], opts: ReadOptions = {}): Pro
  * and cross-checks the result against the v1 manifests. Bad records throw a SourceError, or with
  * `skipBad` are listed in `skipped`.
  */
-export function normalizeSources(read: SourceFiles, opts: Pick<ReadOptions, 'skipBad'> = {}): ReadResult {
+export function normalizeSources(read: SourceFiles, opts: Pick<ReadOptions, 'skipBad'> & { clockLabels?: ClockLabels } = {}): ReadResult {
   const skipBad = opts.skipBad ?? false
   const { drafts, imageIdVsUrl, ...tables } = read
   const { sources, skipped, timetables, manifests } = tables
-  const fitted = fitClocks(drafts.map((d) => d.draft.record), timetables)
+  const fitted = fitClocks(drafts.map((d) => d.draft.record), timetables, opts.clockLabels)
   const clocks = fitted.clocks
   const derived: Record<string, number> = {}
   const idSolMismatches: ReadChecks['idSolMismatches'] = []
@@ -140,31 +140,52 @@ interface FittedClocks {
   validation: Partial<Record<RoverSlug, NonNullable<ReturnType<typeof leaveOneSolOut>>>>
 }
 
+/** Clock labels per rover given by the caller instead of read from the records (an update's merge: index-builder/merge/). */
+export type ClockLabels = Partial<Record<RoverSlug, readonly ClockLabel[]>>
+
 /**
- * The clocks fitted on every label read (clock-fit.ts): a record stating its capture time whose
- * image id holds a clock count, and whose time agrees with the built-in clock within the
- * stated-value tolerance (a contradicted time is no label).
+ * A record's clock label (clock-fit.ts): a record stating its capture time whose image id holds
+ * a clock count, and whose time agrees with the rover's `base` clock within the stated-value
+ * tolerance (a contradicted time is no label); undefined for any other record.
  */
-function fitClocks(records: readonly PhotoRecord[], timetables: readonly MerTimetableRow[]): FittedClocks {
+export function clockLabelOf(r: PhotoRecord, base: SclkToUtc): ClockLabel | undefined {
+  if (r.date_taken_utc === undefined) return undefined
+  const sclk = parseImageId(r.rover, r.nasa_id).sclk
+  const t = sclk === undefined ? undefined : base(sclk)
+  if (t === undefined || Math.abs(t - r.date_taken_utc) > TIME_TOLERANCE_MS) return undefined
+  const lmst = r.date_taken_mars !== undefined ? parseMarsTimeMs(r.date_taken_mars) : undefined
+  return { sol: r.sol, sclk: sclk!, utcMs: r.date_taken_utc, ...(lmst !== undefined ? { lmstMs: lmst } : {}) }
+}
+
+/** The uncalibrated clock of each rover the labels are taken on (the timetables read calibrate the MER rovers). */
+export function baseClocks(timetables: readonly MerTimetableRow[]): Record<RoverSlug, SclkToUtc> {
+  const cal = buildCalibrations(timetables)
+  return Object.fromEntries(ROVER_SLUGS.map((rover) => [rover, sclkToUtcFor(cal[rover])])) as Record<RoverSlug, SclkToUtc>
+}
+
+/** The clocks fitted on every label read (clockLabelOf), or on the labels given for a rover. */
+function fitClocks(records: readonly PhotoRecord[], timetables: readonly MerTimetableRow[], given: ClockLabels = {}): FittedClocks {
   const cal = buildCalibrations(timetables)
   const out: FittedClocks = { clocks: {} as Record<RoverSlug, SclkToUtc>, lmst: {}, validation: {} }
   for (const rover of ROVER_SLUGS) {
     const base = sclkToUtcFor(cal[rover])
-    const labels: ClockLabel[] = []
-    for (const r of records) {
-      if (r.rover !== rover || r.date_taken_utc === undefined) continue
-      const sclk = parseImageId(rover, r.nasa_id).sclk
-      const t = sclk === undefined ? undefined : base(sclk)
-      if (t === undefined || Math.abs(t - r.date_taken_utc) > TIME_TOLERANCE_MS) continue
-      const lmst = r.date_taken_mars !== undefined ? parseMarsTimeMs(r.date_taken_mars) : undefined
-      labels.push({ sol: r.sol, sclk: sclk!, utcMs: r.date_taken_utc, ...(lmst !== undefined ? { lmstMs: lmst } : {}) })
+    let labels: readonly ClockLabel[] | ClockLabel[] | undefined = given[rover]
+    if (!labels) {
+      const own: ClockLabel[] = []
+      for (const r of records) {
+        if (r.rover !== rover) continue
+        const l = clockLabelOf(r, base)
+        if (l) own.push(l)
+      }
+      labels = own
     }
     // Three labelled sols at least: fewer are no drift curve, and leaving one out validates nothing.
     const fit = new Set(labels.map((l) => l.sol)).size >= 3 ? fitClock(rover, labels, cal[rover]) : undefined
     out.clocks[rover] = fit?.toUtc ?? base
     if (fit) {
       out.lmst[rover] = fit.lmstCorrectionMs
-      const v = leaveOneSolOut(rover, labels, cal[rover])
+      // Validation is the build summary's, not the index's: a merge of given labels skips its refits.
+      const v = given[rover] ? undefined : leaveOneSolOut(rover, labels, cal[rover])
       if (v) out.validation[rover] = v
     }
   }

@@ -75,6 +75,7 @@ export class StandInOrigin {
   readonly sols: number
   readonly perSol: number
   private extra = 0
+  private readonly revised = new Set<number>()
   private readonly source: Array<Record<string, unknown>>
   private readonly curiosity = new Map<number, Array<Record<string, unknown>>>()
   private server: ReturnType<typeof Bun.serve>
@@ -111,11 +112,25 @@ export class StandInOrigin {
     return this.latest
   }
 
+  /** NASA revises a published sol: its last record is withdrawn and its first one's caption edited. */
+  revise(sol: number): void {
+    this.revised.add(sol)
+  }
+
+  /** How many records Perseverance sol `sol` holds. */
+  solTotal(sol: number): number {
+    return sol < 0 || sol > this.latest ? 0 : this.revised.has(sol) ? this.perSol - 1 : this.perSol
+  }
+
   /** The records of Perseverance sol `sol` (empty past the newest). */
   solRecords(sol: number, from = 0, to = this.perSol): Array<Record<string, unknown>> {
     if (sol < 0 || sol > this.latest) return []
     const out: Array<Record<string, unknown>> = []
-    for (let j = from; j < Math.min(to, this.perSol); j++) out.push(moveRecord(this.source[(sol * this.perSol + j) % this.source.length]!, sol))
+    for (let j = from; j < Math.min(to, this.solTotal(sol)); j++) {
+      const rec = moveRecord(this.source[(sol * this.perSol + j) % this.source.length]!, sol)
+      if (j === 0 && this.revised.has(sol)) rec.caption = `${rec.caption as string} (revised)`
+      out.push(rec)
+    }
     return out
   }
 
@@ -134,7 +149,7 @@ export class StandInOrigin {
         const sol = Number(q.get('sol'))
         const page = Number(q.get('page') ?? 0)
         const num = Math.min(100, Number(q.get('num') ?? 100))
-        const total = sol >= 0 && sol <= this.latest ? this.perSol : 0
+        const total = this.solTotal(sol)
         body = { images: this.solRecords(sol, page * num, page * num + num), per_page: String(num), total_results: total, type: 'mars2020', page, mission: 'mars2020', total_images: total }
       }
     } else if (u.pathname === '/api/v1/raw_image_items/' && q.get('condition_1') === 'msl:mission') {

@@ -1,0 +1,396 @@
+import { join } from 'node:path'
+import { ROVER_SLUGS, type RoverSlug } from '../../src/catalog/rovers'
+import { splitProductVersion } from '../../src/catalog/nasa-id-form'
+import { PHOTO_LAYOUT } from '../../src/store/column-layout'
+import { resolveIndexDir } from '../../src/store/load-store'
+import { columnsFromTable } from '../../src/store/arrow-columns'
+import { loadBatchedTable, ONE_BUFFER_LIMIT } from '../../src/store/batched-table'
+import { FILES, type DictColumn, type Manifest, type ManifestSource, type PhotoColumns, type Utf8Column } from '../../src/store/schema'
+import { tableFromIPC } from 'apache-arrow'
+import { buildIndex, type BuildResult } from '../build-index'
+import { BUILDER, readManifest } from '../encode/manifest'
+import { photoTableFromRecords } from '../encode/photo-table'
+import { defaultOrder } from '../encode/photo-columns'
+import { takenSortColumn } from '../../src/query/order/sort-values'
+import { pageStoreDigest } from '../fetch/page-store-digest'
+import { ASSIGNED_ID_BASE, assignedIdFor } from '../normalize/assign-ids'
+import { normalizeSources, type ClockLabels } from '../normalize/normalize-sources'
+import type { Progress } from '../progress'
+import { DEFAULT_SOURCE_DIRS, displayPath } from '../sources/list-files'
+import { readSourceFiles } from '../sources/read-sources'
+import { clockRegions } from './clock-regions'
+import { folderOf, groupKey, groupOfFolder, pageFolders, readMergeState, roverLabels, solGroups, sourcesDigest, type MergeState, type SolGroup } from './merge-state'
+
+/**
+ * An update as a merge: the sols whose pages changed since the published index was built are read
+ * and normalised alone, their rows replace theirs in the published photo columns, and the build's
+ * later stages (encode, derive, write, access paths, digest, publish: build-index.ts) run on the
+ * result as on any build, so the index is the one a clean full build of the same pages makes.
+ *
+ * Normalising has whole-catalogue steps; each is handled here or refused (the caller then runs
+ * the full build, saying why):
+ *   clock fit     fitted on every label (merge-state.ts keeps them per sol): a changed sol moves
+ *                 the fit only between its neighbouring labelled sols (clock-regions.ts); the sols
+ *                 with clock counts there are read again too, so their rows carry the new fit;
+ *   stated values per record, with the v1 manifests kept in the merge state;
+ *   dedupe        a record of a sol read again whose nasa_id (or v1 id) another sol's row holds
+ *                 would fold across sols: refused;
+ *   ids           assigned by hash with linear probing in key order (assign-ids.ts): the runs of
+ *                 taken ids around each new or freed id are assigned again with every id in them,
+ *                 as the full build would;
+ *   sources       the manifest's per-page counts of the pages read again are replaced.
+ * A sol read again must hold records of its own page-store folder only (a sol that bundled
+ * sources also cover is not read again alone): else refused.
+ */
+export type MergeOutcome = { merged: true; result: BuildResult; sols: string[]; reread: string[]; timings: Record<string, number> } | { merged: false; why: string }
+
+export interface MergeOptions {
+  out: string
+  pageStore: string
+  sources?: string[]
+  skipBad?: boolean
+  keep?: number
+  progress?: boolean | Progress
+}
+
+class Refused extends Error {}
+
+export async function mergeUpdate(opts: MergeOptions): Promise<MergeOutcome> {
+  try {
+    return await merge(opts)
+  } catch (e) {
+    if (e instanceof Refused) return { merged: false, why: e.message }
+    throw e
+  }
+}
+
+async function merge(opts: MergeOptions): Promise<MergeOutcome> {
+  const refuse = (why: string): never => {
+    throw new Refused(why)
+  }
+  let dir: string
+  try {
+    dir = resolveIndexDir(opts.out)
+  } catch {
+    return refuse('no index is published')
+  }
+  const state = readMergeState(dir) ?? refuse('the published index keeps no merge state (built without a page store, or by an older builder)')
+  if (state.builder !== BUILDER) refuse(`the published index was built by ${state.builder}, not ${BUILDER}`)
+  if (state.page_store !== displayPath(opts.pageStore)) refuse(`the published index was built from the page store ${state.page_store}`)
+  const sourceDirs = opts.sources ?? DEFAULT_SOURCE_DIRS
+  const roots = sourceDirs.map(displayPath)
+  if (JSON.stringify(roots) !== JSON.stringify(state.roots)) refuse('the published index was built from other sources besides the page store')
+  if (sourcesDigest(sourceDirs) !== state.sources_digest) refuse('the sources besides the page store changed since the published index was built')
+  if ((opts.skipBad ?? false) !== state.skip_bad) refuse(`the published index was built ${state.skip_bad ? 'with' : 'without'} --skip-bad`)
+
+  const timings: Record<string, number> = {}
+  let mark = performance.now()
+  const lap = (stage: string) => {
+    const now = performance.now()
+    timings[stage] = Math.round(now - mark)
+    mark = now
+  }
+  // The digest first, as a build takes it: pages saved while this runs make the next update read them.
+  const digest = pageStoreDigest(opts.pageStore)
+  const folders = pageFolders(opts.pageStore)
+  const gone = Object.keys(state.folders).filter((f) => !(f in folders))
+  if (gone.length > 0) refuse(`${gone.length} sol folder(s) of the page store were removed (${gone.slice(0, 3).join(', ')})`)
+  const changedFolders = Object.keys(folders).filter((f) => state.folders[f] !== folders[f])
+  if (changedFolders.length === 0) refuse('no sol folder of the page store changed')
+
+  const changed = new Set<string>()
+  for (const f of changedFolders) {
+    const key = groupOfFolder(f)
+    if (!key) refuse(`${f} is not a sol folder`)
+    if (state.groups[key!] && !state.groups[key!]!.pure) refuse(`${key} also holds records of other sources`)
+    changed.add(key!)
+  }
+  // The changed sols' groups as read now; the sols the clock fit then moves are read with them.
+  const first = readGroups(opts, [...changed], refuse)
+  const groups: Record<string, SolGroup> = { ...state.groups }
+  for (const key of changed) {
+    if (first.groups[key]) groups[key] = first.groups[key]!
+    else delete groups[key]
+  }
+  const rovers = new Set([...changed].map((k) => k.split('/')[0] as RoverSlug))
+  const reread = new Set(changed)
+  for (const rover of rovers) {
+    const affected = clockRegions(rover, state.groups, groups, changed)
+    if (affected === 'all') refuse(`the number of labelled sols of ${rover} crosses the clock fit's minimum, which moves every sol`)
+    for (const key of affected) {
+      if (!groups[key]!.pure) refuse(`the clock fit moves ${key}, which also holds records of other sources`)
+      reread.add(key)
+    }
+  }
+  const extra = [...reread].filter((k) => !changed.has(k))
+  const read = extra.length > 0 ? readGroups(opts, [...reread], refuse) : first
+  for (const key of reread) if (read.groups[key]) groups[key] = read.groups[key]!
+
+  const clockLabels: ClockLabels = {}
+  for (const rover of rovers) clockLabels[rover] = roverLabels(groups, rover)
+  const files = read.files
+  files.manifests = state.manifests
+  files.timetables = state.timetables
+  const normalised = normalizeSources(files, { skipBad: opts.skipBad, clockLabels })
+  lap('read_sols')
+
+  const manifest = readManifest(dir) ?? refuse('the published index has no readable manifest')
+  const old = await publishedPhotos(dir, manifest)
+  lap('load_index')
+  const keep = new Uint8Array(old.length)
+  const freed: number[] = []
+  for (let r = 0; r < old.length; r++) {
+    if (reread.has(groupKey(ROVER_SLUGS[old.rover[r]!]!, old.sol[r]!))) freed.push(old.id[r]!)
+    else keep[r] = 1
+  }
+  const records = normalised.records
+  // A record folding into (or claiming the v1 id of) a row of a sol not read again: refused.
+  const nasaIds = new Set(records.map((r) => r.nasa_id))
+  // Rows are compared by a hash of their bytes first: decoding every published nasa_id costs more than the merge.
+  const enc = new TextEncoder()
+  const nasaHashes = new Set(records.map((r) => enc.encode(r.nasa_id)).map((b) => byteHash(b, 0, b.length)))
+  const stated = new Set(records.filter((r) => r.id! < ASSIGNED_ID_BASE).map((r) => r.id!))
+  const text = new TextDecoder()
+  const outsideAt = new Map<number, number>()
+  for (let r = 0; r < old.length; r++) {
+    if (!keep[r]) continue
+    const id = old.id[r]!
+    if (stated.has(id)) refuse(`v1 id ${id} of a record read again is the id of a photo of another sol`)
+    if (nasaHashes.has(byteHash(old.nasa_id.data, old.nasa_id.offsets[r]!, old.nasa_id.offsets[r + 1]!)) && nasaIds.has(text.decode(utf8At(old.nasa_id, r)))) refuse(`a record read again has the NASA image id ${text.decode(utf8At(old.nasa_id, r))} of a photo of another sol`)
+    if (id >= ASSIGNED_ID_BASE) outsideAt.set(id, r)
+  }
+  const newIds = reassignIds(records, old, outsideAt, freed)
+
+  const fresh = photoTableFromRecords(records, { consume: true })
+  const table = concatRows(old, keep, fresh, newIds)
+  const storeDisplay = `${state.page_store}/`
+  const rereadFolders = new Set([...reread].map((k) => `${storeDisplay}${folderOf(k.split('/')[0]!, Number(k.split('/')[1]))}/`))
+  const inReread = (p: string) => p.startsWith(storeDisplay) && rereadFolders.has(p.slice(0, p.lastIndexOf('/') + 1))
+  const sources = mergeSources(manifest.sources, normalised.sources, storeDisplay, inReread)
+  const next: MergeState = { ...state, folders, groups }
+  lap('merge_rows')
+  const result = await buildIndex({ out: opts.out, keep: opts.keep, progress: opts.progress, merged: { table, sources, pageStore: digest, state: next } })
+  for (const [k, v] of Object.entries(result.summary.timings)) if (k !== 'merge') timings[k] = v
+  return { merged: true, result, sols: [...changed].sort(), reread: extra.sort(), timings }
+}
+
+/**
+ * The published photo columns, as views over the file mapped from the page cache (the file was
+ * just written or served: its pages are there, and a copy into fresh memory costs more than the
+ * merge); a file too big for one mapping is read part by part.
+ */
+async function publishedPhotos(dir: string, manifest: Manifest): Promise<PhotoColumns> {
+  const path = join(dir, FILES.photos)
+  const rows = manifest.rows.photos
+  const bytes = manifest.files[FILES.photos]!.bytes
+  if (bytes >= ONE_BUFFER_LIMIT) return (await loadBatchedTable(path, PHOTO_LAYOUT, rows)) as unknown as PhotoColumns
+  const mapped = Bun.mmap(path, { shared: false })
+  if (mapped.length !== bytes) throw new Error(`${path} is ${mapped.length} bytes, manifest.json says ${bytes}`)
+  return columnsFromTable(path, tableFromIPC(mapped), PHOTO_LAYOUT, rows) as unknown as PhotoColumns
+}
+
+/** The pages of the given groups' folders, read as a build reads them, and their groups. */
+function readGroups(opts: MergeOptions, keys: string[], refuse: (why: string) => never) {
+  const paths = keys.sort().map((k) => join(opts.pageStore, folderOf(k.split('/')[0]!, Number(k.split('/')[1]))))
+  const files = readSourceFiles(paths, { skipBad: opts.skipBad, rawByRef: true })
+  if (files.waypoints.length || files.traverses.length || files.timetables.length || files.manifests.length) refuse('a page read again holds tables besides photos')
+  const groups = solGroups(files, opts.pageStore)
+  const wanted = new Set(keys)
+  for (const [key, g] of Object.entries(groups)) {
+    if (!wanted.has(key)) refuse(`a page read again holds records of ${key}, another sol`)
+    if (!g.pure) refuse(`${key}: its records are not all in its own folder`)
+  }
+  return { files, groups }
+}
+
+/** FNV-1a over bytes [from, to). */
+function byteHash(data: Uint8Array, from: number, to: number): number {
+  let h = 0x811c9dc5
+  for (let i = from; i < to; i++) h = Math.imul(h ^ data[i]!, 0x01000193)
+  return h >>> 0
+}
+
+function utf8At(c: Utf8Column, r: number): Uint8Array {
+  return c.data.subarray(c.offsets[r]!, c.offsets[r + 1]!)
+}
+
+/**
+ * Assigned ids as the full build gives them (assign-ids.ts: in ascending key order, each takes
+ * the first free id from its hash upward). Only a run of taken ids holding a new record's hash or
+ * a freed id can change: every row in such a run is assigned again, the runs' own rows with
+ * them, in key order against the ids taken outside the runs. Returns the ids of kept rows that
+ * change (row → id).
+ */
+function reassignIds(records: Array<{ id?: number; nasa_id: string; id_key?: string }>, old: PhotoColumns, outsideAt: Map<number, number>, freed: number[]): Map<number, number> {
+  const next = (id: number) => (id + 1 >= 2 ** 31 ? ASSIGNED_ID_BASE : id + 1)
+  const assigned = records.filter((r) => r.id! >= ASSIGNED_ID_BASE)
+  const key = (r: { nasa_id: string; id_key?: string }) => r.id_key ?? r.nasa_id
+  const freedSet = new Set(freed)
+  const rerun = new Map<number, { row: number; key: string }>()
+  const starts = [...assigned.map((r) => assignedIdFor(key(r))), ...freed.filter((id) => id >= ASSIGNED_ID_BASE)]
+  for (const start of starts) {
+    for (let s = start; outsideAt.has(s) || freedSet.has(s); s = next(s)) {
+      const row = outsideAt.get(s)
+      if (row !== undefined && !rerun.has(row)) rerun.set(row, { row, key: keyOfRow(old, row) })
+    }
+  }
+  const todo: Array<{ key: string; set: (id: number) => void }> = assigned.map((r) => ({ key: key(r), set: (id: number) => (r.id = id) }))
+  const changed = new Map<number, number>()
+  for (const { row, key: k } of rerun.values()) todo.push({ key: k, set: (id) => { if (id !== old.id[row]) changed.set(row, id) } })
+  todo.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+  const fixed = new Set<number>()
+  for (const id of outsideAt.keys()) fixed.add(id)
+  for (const { row } of rerun.values()) fixed.delete(old.id[row]!)
+  for (const t of todo) {
+    let id = assignedIdFor(t.key)
+    while (fixed.has(id)) id = next(id)
+    fixed.add(id)
+    t.set(id)
+  }
+  return changed
+}
+
+/** The key a row's id was assigned by: the feed's image id as stated when the served nasa_id is another form of it (m2020-raw-images.ts). */
+function keyOfRow(p: PhotoColumns, row: number): string {
+  const text = new TextDecoder()
+  const nasaId = text.decode(utf8At(p.nasa_id, row))
+  try {
+    const raw = JSON.parse(text.decode(utf8At(p.raw, row))) as { imageid?: unknown }
+    if (typeof raw.imageid === 'string' && raw.imageid !== nasaId && splitProductVersion(raw.imageid).id === nasaId) return raw.imageid
+  } catch {
+    // A row whose raw JSON is not a feed record: its nasa_id is its key.
+  }
+  return nasaId
+}
+
+/**
+ * The kept rows of the published columns and the new table's rows as one photo table, in the
+ * default row order (photo-columns.ts) when the kept rows keep their ids: the published rows are
+ * in it already, so the new rows, ordered alone, are merged in as a second sorted run, and the
+ * encoder then finds the table in order and copies nothing. (When ids change, the encoder orders it.)
+ */
+function concatRows(old: PhotoColumns, keep: Uint8Array, fresh: PhotoColumns, newIds: Map<number, number>): PhotoColumns {
+  const kept: number[] = []
+  for (let r = 0; r < old.length; r++) if (keep[r]) kept.push(r)
+  const m = fresh.length
+  const freshOrder = defaultOrder(takenSortColumn(fresh.date_taken_utc, fresh.earth_date, m), fresh.id, m)
+  // src[k] >= 0: published row; < 0: new row -src[k] - 1.
+  const src = new Int32Array(kept.length + m)
+  if (newIds.size > 0) {
+    for (let k = 0; k < kept.length; k++) src[k] = kept[k]!
+    for (let j = 0; j < m; j++) src[kept.length + j] = -j - 1
+  } else {
+    const oldKey = takenSortColumn(old.date_taken_utc, old.earth_date, old.length)
+    const freshKey = takenSortColumn(fresh.date_taken_utc, fresh.earth_date, m)
+    // Descending by the taken key, unknown (NaN) last, then ascending id: the encoder's order.
+    const before = (ka: number, ia: number, kb: number, ib: number) => (ka !== ka ? kb !== kb && ia < ib : kb !== kb || ka > kb || (ka === kb && ia < ib))
+    let i = 0
+    let j = 0
+    let k = 0
+    while (i < kept.length || j < m) {
+      if (j >= m) src[k++] = kept[i++]!
+      else if (i >= kept.length) src[k++] = -freshOrder[j++]! - 1
+      else {
+        const r = kept[i]!
+        const f = freshOrder[j]!
+        if (before(oldKey[r]!, old.id[r]!, freshKey[f]!, fresh.id[f]!)) {
+          src[k++] = r
+          i++
+        } else {
+          src[k++] = -f - 1
+          j++
+        }
+      }
+    }
+  }
+  const n = src.length
+  const out: Record<string, unknown> = { length: n }
+  const a = old as unknown as Record<string, unknown>
+  const b = fresh as unknown as Record<string, unknown>
+  for (const [name, kind] of PHOTO_LAYOUT) {
+    if (kind === 'utf8') out[name] = concatUtf8(a[name] as Utf8Column, b[name] as Utf8Column, src)
+    else if (name === 'sequence') out[name] = concatDict(statedSequences(old.sequence), fresh.sequence, src)
+    else if (kind === 'dict' || kind === 'dict16') out[name] = concatDict(a[name] as DictColumn, b[name] as DictColumn, src)
+    else {
+      const x = a[name] as Float64Array
+      const y = b[name] as Float64Array
+      const c = new (y.constructor as Float64ArrayConstructor)(n)
+      for (let k = 0; k < n; k++) {
+        const s = src[k]!
+        c[k] = s >= 0 ? x[s]! : y[-s - 1]!
+      }
+      out[name] = c
+    }
+  }
+  const id = out.id as Int32Array
+  for (let k = 0; k < n; k++) {
+    const changed = src[k]! >= 0 ? newIds.get(src[k]!) : undefined
+    if (changed !== undefined) id[k] = changed
+  }
+  return out as unknown as PhotoColumns
+}
+
+/**
+ * The sequence column as the derive stage takes it (the stated sequence, "" when none): a served
+ * value is `<rover>-<sol>-<SEQUENCE>` (derive/related/sequences.ts), and the stage makes the same
+ * value again from its SEQUENCE, which it upper-cases either way.
+ */
+function statedSequences(c: DictColumn): DictColumn {
+  return { codes: c.codes, dict: c.dict.map((v) => (v === '' ? '' : v.split('-').slice(2).join('-'))) }
+}
+
+function concatUtf8(x: Utf8Column, y: Utf8Column, src: Int32Array): Utf8Column {
+  const n = src.length
+  const offsets = new Int32Array(n + 1)
+  const xo = x.offsets
+  const yo = y.offsets
+  let bytes = 0
+  for (let k = 0; k < n; k++) {
+    const s = src[k]!
+    bytes += s >= 0 ? xo[s + 1]! - xo[s]! : yo[-s]! - yo[-s - 1]!
+    offsets[k + 1] = bytes
+  }
+  const data = new Uint8Array(bytes)
+  // Runs of consecutive published rows are copied in one piece.
+  for (let k = 0; k < n; ) {
+    const s = src[k]!
+    if (s < 0) {
+      data.set(y.data.subarray(yo[-s - 1]!, yo[-s]!), offsets[k]!)
+      k++
+      continue
+    }
+    let e = k + 1
+    while (e < n && src[e] === src[e - 1]! + 1) e++
+    data.set(x.data.subarray(xo[s]!, xo[src[e - 1]! + 1]!), offsets[k]!)
+    k = e
+  }
+  return { data, offsets }
+}
+
+function concatDict(x: DictColumn, y: DictColumn, src: Int32Array): DictColumn {
+  const dict = [...x.dict]
+  const at = new Map(dict.map((s, i) => [s, i]))
+  const map = y.dict.map((s) => {
+    let i = at.get(s)
+    if (i === undefined) {
+      i = dict.length
+      dict.push(s)
+      at.set(s, i)
+    }
+    return i
+  })
+  const n = src.length
+  const codes = new Int32Array(n)
+  for (let k = 0; k < n; k++) {
+    const s = src[k]!
+    codes[k] = s >= 0 ? x.codes[s]! : map[y.codes[-s - 1]!]!
+  }
+  return { codes, dict }
+}
+
+/** The manifest's sources with the entries of the folders read again replaced by this read's, the page store's in path order as a build lists them. */
+function mergeSources(before: readonly ManifestSource[], read: readonly ManifestSource[], storeDisplay: string, inReread: (path: string) => boolean): ManifestSource[] {
+  const others = before.filter((s) => !s.path.startsWith(storeDisplay))
+  const pages = [...before.filter((s) => s.path.startsWith(storeDisplay) && !inReread(s.path)), ...read].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+  return [...others, ...pages]
+}
