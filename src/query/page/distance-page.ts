@@ -4,49 +4,111 @@ import type { NearCircle, PhotoFilters } from '../scan/filters'
 import { scanMatches, type PageRequest, type QueryOutcome } from './run-query'
 
 /**
- * The page of `sort=distance`: every match of the filters (the circle among them bounds them to
- * the photos within 5 km of one place), nearest first, then id ascending. A cursor's position is
- * its last photo's distance and id: the distance is computed the same way every time, so rows
- * after it are exactly those farther away, or as far with a larger id.
+ * The page of `sort=distance`: the matches of the filters (the circle among them bounds them to
+ * the photos within 5 km of one place, found through the position cells, sources.ts), nearest
+ * first, then id ascending. Only the first offset + limit are kept while the matches stream by
+ * (a bounded max-heap on (distance, id)), so the cost is one distance per match and a log of the
+ * page per kept one, not a sort of every match. A cursor's position is its last photo's distance
+ * and id: the distance is computed the same way every time, so rows after it are exactly those
+ * farther away, or as far with a larger id.
  */
 export function distancePage(store: Store, f: PhotoFilters & { near: NearCircle }, req: PageRequest): QueryOutcome {
-  let rows = new Int32Array(1024)
+  const id = store.photos.id
+  const d0 = req.after ? (req.after.values[0] as number) : -Infinity
+  const id0 = req.after ? req.after.id : 0
+  const from = req.after ? 0 : req.offset
+  // The heap grows only with the rows offered, so a deep page costs at most the matches.
+  const heap = new TopK(from + req.limit, id)
   let total = 0
-  const push = (r: number) => {
-    if (total === rows.length) {
-      const grown = new Int32Array(rows.length * 2)
-      grown.set(rows)
-      rows = grown
-    }
-    rows[total++] = r
+  const take = (r: number) => {
+    total++
+    const d = distanceM(store, f.near, r)
+    if (req.after && !(d > d0 || (d === d0 && id[r]! > id0))) return
+    heap.offer(r, d)
   }
   scanMatches(store, f, {
     rows(sel, len) {
-      for (let i = 0; i < len; i++) push(sel[i]!)
+      for (let i = 0; i < len; i++) take(sel[i]!)
     },
-    range(from, to) {
-      for (let r = from; r < to; r++) push(r)
+    range(a, b) {
+      for (let r = a; r < b; r++) take(r)
     },
   })
-  // Distances by position in `rows`; the rows after the cursor kept in place.
-  const id = store.photos.id
-  const dist = new Float64Array(total)
-  let m = 0
-  const d0 = req.after ? (req.after.values[0] as number) : -Infinity
-  const id0 = req.after ? req.after.id : 0
-  for (let i = 0; i < total; i++) {
-    const r = rows[i]!
-    const d = distanceM(store, f.near, r)
-    if (req.after && !(d > d0 || (d === d0 && id[r]! > id0))) continue
-    rows[m] = r
-    dist[m++] = d
+  const sorted = heap.sorted()
+  return { total, rows: sorted.subarray(Math.min(from, sorted.length), Math.min(sorted.length, from + req.limit)), plan: 'distance' }
+}
+
+/** The k nearest rows offered, as a max-heap on (distance, id): the root is the one to drop first. */
+class TopK {
+  private rows: Int32Array
+  private dist: Float64Array
+  private n = 0
+  constructor(private k: number, private id: Int32Array) {
+    this.rows = new Int32Array(Math.min(k, 1024))
+    this.dist = new Float64Array(this.rows.length)
   }
-  const order = new Int32Array(m)
-  for (let i = 0; i < m; i++) order[i] = i
-  order.sort((a, b) => dist[a]! - dist[b]! || id[rows[a]!]! - id[rows[b]!]!)
-  const from = req.after ? 0 : Math.min(req.offset, m)
-  const page = order.subarray(from, Math.min(m, from + req.limit))
-  return { total, rows: Int32Array.from(page, (k) => rows[k]!), plan: 'distance' }
+
+  /** Whether (da, row a) comes after (db, row b) in the page's order. */
+  private after(da: number, a: number, db: number, b: number): boolean {
+    return da > db || (da === db && this.id[a]! > this.id[b]!)
+  }
+
+  offer(r: number, d: number): void {
+    if (this.k === 0) return
+    if (this.n < this.k) {
+      if (this.n === this.rows.length) this.grow()
+      let i = this.n++
+      while (i > 0) {
+        const parent = (i - 1) >> 1
+        if (!this.after(d, r, this.dist[parent]!, this.rows[parent]!)) break
+        this.rows[i] = this.rows[parent]!
+        this.dist[i] = this.dist[parent]!
+        i = parent
+      }
+      this.rows[i] = r
+      this.dist[i] = d
+      return
+    }
+    if (!this.after(this.dist[0]!, this.rows[0]!, d, r)) return
+    this.siftDown(r, d, this.n)
+  }
+
+  /** Puts (r, d) at the root of the first n entries and sifts it down. */
+  private siftDown(r: number, d: number, n: number): void {
+    let i = 0
+    for (;;) {
+      let c = 2 * i + 1
+      if (c >= n) break
+      if (c + 1 < n && this.after(this.dist[c + 1]!, this.rows[c + 1]!, this.dist[c]!, this.rows[c]!)) c++
+      if (!this.after(this.dist[c]!, this.rows[c]!, d, r)) break
+      this.rows[i] = this.rows[c]!
+      this.dist[i] = this.dist[c]!
+      i = c
+    }
+    this.rows[i] = r
+    this.dist[i] = d
+  }
+
+  private grow(): void {
+    const rows = new Int32Array(Math.min(this.k, this.rows.length * 2))
+    const dist = new Float64Array(rows.length)
+    rows.set(this.rows)
+    dist.set(this.dist)
+    this.rows = rows
+    this.dist = dist
+  }
+
+  /** The kept rows nearest first (heap sort in place: the heap is spent). */
+  sorted(): Int32Array {
+    for (let end = this.n - 1; end > 0; end--) {
+      const r = this.rows[end]!
+      const d = this.dist[end]!
+      this.rows[end] = this.rows[0]!
+      this.dist[end] = this.dist[0]!
+      this.siftDown(r, d, end)
+    }
+    return this.rows.subarray(0, this.n)
+  }
 }
 
 /** Metres from the circle's centre to the photo's position (NaN without one). */

@@ -2,6 +2,7 @@ import type { SortField } from '../../store/access-paths'
 import type { PhotoColumns } from '../../store/schema'
 import type { Store } from '../../store/store'
 import { cameraGroup, roverGroups, roverSpan, type RoverGroups } from './rover-groups'
+import { circleSlices, positionCells } from './position-cells'
 import type { FilterName, IntRange, PhotoFilters } from '../scan/filters'
 
 /**
@@ -14,7 +15,9 @@ import type { FilterName, IntRange, PhotoFilters } from '../scan/filters'
  *  - (rover, camera) row lists of `by_rover_camera` (each in the default order);
  *  - (rover, camera, Earth date range) slices of `by_rover_camera_date`;
  *  - a value range of any sortable field's permutation (sol, earth_date, site, drive, width,
- *    height, Mars time, mast angles), already in that field's order.
+ *    height, Mars time, mast angles), already in that field's order;
+ *  - the position cells around a "taken near here" circle (position-cells.ts): a superset of
+ *    its photos, so the circle's test still runs on them.
  * The planner (run-query.ts) counts on the smallest and walks the one in sort order when that
  * is cheaper.
  */
@@ -149,6 +152,10 @@ export function indexSources(store: Store, f: PhotoFilters, cameraCodes: number[
     const values = p[col] as ArrayLike<number>
     const key = values instanceof Int32Array ? (r: number) => intRangeKey(values[r]) : (r: number) => floatKey(values[r])
     out.push(make(paths.perm[field], valueSlices(paths.perm[field], key, [range]), [filter], false, `perm-${field}`, field))
+  }
+  if (f.near) {
+    const cells = positionCells(store)
+    out.push(make(cells.perm, circleSlices(cells, f.near), [], false, 'position-cells'))
   }
   if (f.marsTime) {
     const perm = paths.perm.date_taken_mars

@@ -57,6 +57,8 @@ export interface PhotoFilters {
   sequence?: string
   /** Taken within `radiusM` metres (great circle) of a position; photos without a position never pass. */
   near?: NearCircle
+  /** Photos of every sol but this one (photos without a sol pass). */
+  excludeSol?: number
   /** ms since the Unix epoch, inclusive (the parser turns `since` into its next millisecond). */
   addedAt?: FloatRange
   dateReceived?: FloatRange
@@ -163,6 +165,11 @@ function withinM(lat: number, lon: number, lat0: number, lon0: number, radiusM: 
   return greatCircleM(lon0, lat0, lon, lat) <= radiusM
 }
 
+/** The value differs from v. */
+export function notValue(col: Int32Array, v: number): Filter {
+  return { shape: 'not-value', args: [col, v], code: ([c, x]) => `${c}[r] !== ${x}` }
+}
+
 /** Keeps nothing (a filter whose bounds exclude every value). */
 export function none(): Filter {
   return { shape: 'none', args: [], code: () => 'false' }
@@ -229,6 +236,7 @@ export function compileFilters(p: PhotoColumns, folded: Utf8Column, f: PhotoFilt
     byName.set('sequence', codeSet(p.sequence.codes, allowed))
   }
   if (f.near) byName.set('near', nearCircle(p.lat, p.lon, f.near))
+  if (f.excludeSol !== undefined) byName.set('excludeSol', notValue(p.sol, f.excludeSol))
   if (f.addedAt && p.added_at) float('addedAt', p.added_at, f.addedAt)
   float('dateReceived', p.date_received, f.dateReceived)
   return { byName, empty }
