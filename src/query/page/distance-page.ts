@@ -20,9 +20,18 @@ export function distancePage(store: Store, f: PhotoFilters & { near: NearCircle 
   // The heap grows only with the rows offered, so a deep page costs at most the matches.
   const heap = new TopK(from + req.limit, id)
   let total = 0
+  // One great circle per run of rows at one position (the photos of one stop sit together).
+  const { lat, lon } = store.photos
+  let lastLat = NaN
+  let lastLon = NaN
+  let d = NaN
   const take = (r: number) => {
     total++
-    const d = distanceM(store, f.near, r)
+    if (lat[r] !== lastLat || lon[r] !== lastLon) {
+      lastLat = lat[r]!
+      lastLon = lon[r]!
+      d = distanceM(store, f.near, r)
+    }
     if (req.after && !(d > d0 || (d === d0 && id[r]! > id0))) return
     heap.offer(r, d)
   }

@@ -161,8 +161,26 @@ export function nearCircle(lat: Float64Array, lon: Float64Array, c: NearCircle):
   }
 }
 
+/**
+ * Photos are taken by the hundred at one stop (one position), and the rows of a stop sit together
+ * in the table and in the position cells: the distance of the last position is kept, so a run
+ * of photos of one place costs one great circle.
+ */
+let memoLat = NaN
+let memoLon = NaN
+let memoLat0 = NaN
+let memoLon0 = NaN
+let memoM = NaN
+
 function withinM(lat: number, lon: number, lat0: number, lon0: number, radiusM: number): boolean {
-  return greatCircleM(lon0, lat0, lon, lat) <= radiusM
+  if (lat !== memoLat || lon !== memoLon || lat0 !== memoLat0 || lon0 !== memoLon0) {
+    memoLat = lat
+    memoLon = lon
+    memoLat0 = lat0
+    memoLon0 = lon0
+    memoM = greatCircleM(lon0, lat0, lon, lat)
+  }
+  return memoM <= radiusM
 }
 
 /** The value differs from v. */
