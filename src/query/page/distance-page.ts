@@ -20,27 +20,45 @@ export function distancePage(store: Store, f: PhotoFilters & { near: NearCircle 
   // The heap grows only with the rows offered, so a deep page costs at most the matches.
   const heap = new TopK(from + req.limit, id)
   let total = 0
-  // One great circle per run of rows at one position (the photos of one stop sit together).
+  // One great circle per run of rows at one position (the photos of one stop sit together), and
+  // a row farther than the page's farthest kept one is dropped without touching the heap.
   const { lat, lon } = store.photos
+  const after = req.after !== undefined
   let lastLat = NaN
   let lastLon = NaN
   let d = NaN
-  const take = (r: number) => {
-    total++
-    if (lat[r] !== lastLat || lon[r] !== lastLon) {
-      lastLat = lat[r]!
-      lastLon = lon[r]!
-      d = distanceM(store, f.near, r)
+  const { lat: y0, lon: x0 } = f.near
+  const take = (sel: Int32Array | null, from: number, to: number) => {
+    total += to - from
+    // Locals in the loop, the run's state written back once per chunk.
+    let worst = heap.worst()
+    let pLat = lastLat
+    let pLon = lastLon
+    let pd = d
+    for (let i = from; i < to; i++) {
+      const r = sel === null ? i : sel[i]!
+      const la = lat[r]!
+      const lo = lon[r]!
+      if (la !== pLat || lo !== pLon) {
+        pLat = la
+        pLon = lo
+        pd = greatCircleM(x0, y0, lo, la)
+      }
+      if (pd > worst) continue
+      if (after && !(pd > d0 || (pd === d0 && id[r]! > id0))) continue
+      heap.offer(r, pd)
+      worst = heap.worst()
     }
-    if (req.after && !(d > d0 || (d === d0 && id[r]! > id0))) return
-    heap.offer(r, d)
+    lastLat = pLat
+    lastLon = pLon
+    d = pd
   }
   scanMatches(store, f, {
     rows(sel, len) {
-      for (let i = 0; i < len; i++) take(sel[i]!)
+      take(sel, 0, len)
     },
     range(a, b) {
-      for (let r = a; r < b; r++) take(r)
+      take(null, a, b)
     },
   })
   const sorted = heap.sorted()
@@ -60,6 +78,11 @@ class TopK {
   /** Whether (da, row a) comes after (db, row b) in the page's order. */
   private after(da: number, a: number, db: number, b: number): boolean {
     return da > db || (da === db && this.id[a]! > this.id[b]!)
+  }
+
+  /** The distance a row must not exceed to be kept (Infinity until the heap is full). */
+  worst(): number {
+    return this.n < this.k ? Infinity : this.dist[0]!
   }
 
   offer(r: number, d: number): void {
