@@ -93,6 +93,15 @@ describe('stereo pairs', () => {
     for (const p of unpaired.data) expect(p.relationships?.stereo).toBeUndefined()
   })
 
+  test('stereo=true and sequence=… are answered from their row lists (the plan says so): counted without a scan, the page a slice', () => {
+    const stereo = listPhotosWithPlan(store, new URLSearchParams('stereo=true&per_page=5'), 'https://mars-api.example')
+    expect(stereo.outcome.plan).toBe('stereo-rows:slice')
+    expect(JSON.parse(stereo.text).meta.total_count).toBe(store.photos.stereo_partner.filter((v) => v >= 0).length)
+    const bySequence = listPhotosWithPlan(store, new URLSearchParams('sequence=perseverance-2-AUT_04096&sort=-date_taken_utc'), 'https://mars-api.example')
+    expect(bySequence.outcome.plan).toBe('sequence-rows:slice')
+    expect(JSON.parse(bySequence.text).meta.total_count).toBe(241)
+  })
+
   test('the CSV export carries stereo_partner_id: the partner where JSON names one, empty otherwise', async () => {
     const r = await t.request('/api/v2/photos/export?rovers=perseverance&sol=2&format=csv')
     expect(r.status).toBe(200)
