@@ -249,15 +249,35 @@ export function compileFilters(p: PhotoColumns, folded: Utf8Column, f: PhotoFilt
   // A photo's partner is its id (never negative), -1 without one.
   if (f.stereo !== undefined) byName.set('stereo', f.stereo ? valueRange(p.stereo_partner, 0, 2_147_483_647) : valueRange(p.stereo_partner, -1, -1))
   if (f.sequence !== undefined) {
-    const allowed = dictMask(p.sequence.dict, new Set([f.sequence]), (s) => s)
-    if (!allowed.includes(1)) empty = true
-    byName.set('sequence', codeSet(p.sequence.codes, allowed))
+    // One code of a dictionary of tens of thousands of sequences: looked up, not masked.
+    const code = codeOf(p.sequence.dict, f.sequence)
+    if (code < 0) empty = true
+    byName.set('sequence', equalTo(p.sequence.codes, code))
   }
   if (f.near) byName.set('near', nearCircle(p.lat, p.lon, f.near))
   if (f.excludeSol !== undefined) byName.set('excludeSol', notValue(p.sol, f.excludeSol))
   if (f.addedAt && p.added_at) float('addedAt', p.added_at, f.addedAt)
   float('dateReceived', p.date_received, f.dateReceived)
   return { byName, empty }
+}
+
+/** The row's code is `code`. */
+function equalTo(codes: DictColumn['codes'], code: number): Filter {
+  return { shape: `eq-${typeOf(codes)}`, args: [codes, code], code: ([c, x]) => `${c}[r] === ${x}` }
+}
+
+/** Code of each value of a dictionary ("" has none), made once per dictionary (a snapshot's column). */
+const codeMaps = new WeakMap<string[], Map<string, number>>()
+
+/** Code of `value` in `dict`, or -1. */
+function codeOf(dict: string[], value: string): number {
+  let codes = codeMaps.get(dict)
+  if (!codes) {
+    codes = new Map()
+    for (let i = 0; i < dict.length; i++) if (dict[i] !== '') codes.set(dict[i]!, i)
+    codeMaps.set(dict, codes)
+  }
+  return codes.get(value) ?? -1
 }
 
 /** 1 for each dictionary code whose (normalised) value is wanted; "" (absent) never is. */
