@@ -1,8 +1,8 @@
 /**
- * The position cells of "taken near here" (src/query/plan/position-cells.ts) hold every photo of
- * a circle: on points crowded around the places where a grid is easy to get wrong (both sides of
- * longitude 0/360, next to a pole, a circle wider than its cells), the rows of the circle's
- * slices that lie within it are exactly those a test of every point finds.
+ * The position cells of "taken near here" (src/query/plan/position-cells.ts) give exactly the
+ * photos of a circle: on points crowded around the places where a grid is easy to get wrong (both
+ * sides of longitude 0/360, next to a pole, a circle wider than its cells), many at one position
+ * as at a rover's stop, the rows of the circle's slices are those a test of every point finds.
  */
 import { describe, expect, test } from 'bun:test'
 import { greatCircleM } from '../src/geo/great-circle'
@@ -35,13 +35,15 @@ function storeOf(lat: Float64Array, lon: Float64Array): Store {
 }
 
 describe('position cells', () => {
-  test('the rows of a circle\'s slices within it are exactly the points within it, across 0/360, at the poles, for 1 m to 5 km', () => {
+  test('the rows of a circle\'s slices are exactly the points within it, each slice in row order, across 0/360, at the poles, for 1 m to 5 km', () => {
     const next = rng(7)
     const n = 30_000
     const lat = new Float64Array(n)
     const lon = new Float64Array(n)
     for (let i = 0; i < n; i++) {
       if (i % 50 === 0) { lat[i] = NaN; lon[i] = NaN; continue }
+      // The first half in stops: runs of rows at one position, as a rover's photos of one stop.
+      if (i < n / 2 && i % 20 !== 1 && !Number.isNaN(lat[i - 1]!)) { lat[i] = lat[i - 1]!; lon[i] = lon[i - 1]!; continue }
       const c = CENTRES[i % CENTRES.length]!
       // Within about 0.2 degrees (12 km) of a centre, denser near it; some exactly on it.
       const spread = i % 7 === 0 ? 0 : 0.2 * next() ** 3
@@ -56,12 +58,13 @@ describe('position cells', () => {
         const want: number[] = []
         for (let r = 0; r < n; r++) if (greatCircleM(c.lon, c.lat, lon[r]!, lat[r]!) <= radius) want.push(r)
         const got: number[] = []
-        const slices = circleSlices(cells, { ...c, radiusM: radius })
+        const slices = circleSlices(cells, { ...c, radiusM: radius }, lat, lon)
         for (let i = 0; i < slices.length; i += 2) {
           if (i > 0) expect(slices[i]!).toBeGreaterThanOrEqual(slices[i - 1]!)
           for (let pos = slices[i]!; pos < slices[i + 1]!; pos++) {
-            const r = cells.perm[pos]!
-            if (greatCircleM(c.lon, c.lat, lon[r]!, lat[r]!) <= radius) got.push(r)
+            // Each slice ascending by row (the default order).
+            if (pos > slices[i]!) expect(cells.perm[pos]!).toBeGreaterThan(cells.perm[pos - 1]!)
+            got.push(cells.perm[pos]!)
           }
         }
         expect({ c, radius, rows: got.sort((a, b) => a - b) }).toEqual({ c, radius, rows: want })

@@ -2,6 +2,10 @@ import { greatCircleM } from '../../geo/great-circle'
 import type { Store } from '../../store/store'
 import type { NearCircle, PhotoFilters } from '../scan/filters'
 import { scanMatches, type PageRequest, type QueryOutcome } from './run-query'
+import { planQuery } from '../plan/query-plan'
+import { POSITION_SOURCE, positionCells } from '../plan/position-cells'
+import type { Source } from '../plan/sources'
+import { RowTest } from '../scan/row-test'
 
 /**
  * The page of `sort=distance`: the matches of the filters (the circle among them bounds them to
@@ -19,6 +23,9 @@ export function distancePage(store: Store, f: PhotoFilters & { near: NearCircle 
   const from = req.after ? 0 : req.offset
   // The heap grows only with the rows offered, so a deep page costs at most the matches.
   const heap = new TopK(from + req.limit, id)
+  const prep = planQuery(store, f)
+  if (prep.empty) return { total: 0, rows: new Int32Array(0), plan: 'empty' }
+  if (prep.best.label === POSITION_SOURCE && !prep.marked) return byRuns(store, f.near, prep.best, prep.residual.length === 0 ? undefined : new RowTest(prep.residual), heap, req, from)
   let total = 0
   // One great circle per run of rows at one position (the photos of one stop sit together), and
   // a row farther than the page's farthest kept one is dropped without touching the heap.
@@ -32,10 +39,14 @@ export function distancePage(store: Store, f: PhotoFilters & { near: NearCircle 
     total += to - from
     // Locals in the loop, the run's state written back once per chunk.
     let worst = heap.worst()
+    let worstId = heap.worstId()
     let pLat = lastLat
     let pLon = lastLon
     let pd = d
-    for (let i = from; i < to; i++) {
+    // Backwards: ids rise with mission time and the table is newest first, so within a run of
+    // one position (one distance) the rows come in ascending id and the ties after a full page
+    // are dropped by one comparison instead of each sifting through the heap.
+    for (let i = to - 1; i >= from; i--) {
       const r = sel === null ? i : sel[i]!
       const la = lat[r]!
       const lo = lon[r]!
@@ -44,10 +55,11 @@ export function distancePage(store: Store, f: PhotoFilters & { near: NearCircle 
         pLon = lo
         pd = greatCircleM(x0, y0, lo, la)
       }
-      if (pd > worst) continue
+      if (pd > worst || (pd === worst && id[r]! > worstId)) continue
       if (after && !(pd > d0 || (pd === d0 && id[r]! > id0))) continue
       heap.offer(r, pd)
       worst = heap.worst()
+      worstId = heap.worstId()
     }
     lastLat = pLat
     lastLon = pLon
@@ -83,6 +95,11 @@ class TopK {
   /** The distance a row must not exceed to be kept (Infinity until the heap is full). */
   worst(): number {
     return this.n < this.k ? Infinity : this.dist[0]!
+  }
+
+  /** The id of the row that would be dropped first (+Infinity until the heap is full). */
+  worstId(): number {
+    return this.n < this.k ? Infinity : this.id[this.rows[0]!]!
   }
 
   offer(r: number, d: number): void {
@@ -141,6 +158,70 @@ class TopK {
     }
     return this.rows.subarray(0, this.n)
   }
+}
+
+/**
+ * The same page from the runs of the position cells (position-cells.ts) inside the circle: one
+ * distance per run (its photos stand at one place), the runs nearest first; a run's rows go
+ * through the other filters and into the heap only while it can still hold them, so after the
+ * page is full a farther run costs its count only (its size when no other filter applies).
+ */
+function byRuns(store: Store, c: NearCircle, src: Source, test: RowTest | undefined, heap: TopK, req: PageRequest, from: number): QueryOutcome {
+  const { perm, runs } = positionCells(store)
+  const { lat, lon, id } = store.photos
+  const starts: number[] = []
+  for (let i = 0; i < src.slices.length; i += 2) {
+    for (let k = runIndex(runs, src.slices[i]!); runs[k]! < src.slices[i + 1]!; k++) starts.push(runs[k]!)
+  }
+  const dist = new Float64Array(starts.length)
+  for (let j = 0; j < starts.length; j++) {
+    const r = perm[starts[j]!]!
+    dist[j] = greatCircleM(c.lon, c.lat, lon[r]!, lat[r]!)
+  }
+  const order = Array.from(starts.keys()).sort((a, b) => dist[a]! - dist[b]!)
+  const d0 = req.after ? (req.after.values[0] as number) : -Infinity
+  const id0 = req.after ? req.after.id : 0
+  let buf = new Int32Array(1024)
+  let total = 0
+  for (const j of order) {
+    const a = starts[j]!
+    const b = runs[runIndex(runs, a) + 1]!
+    const d = dist[j]!
+    const keep = d <= heap.worst() && !(req.after && d < d0)
+    if (!keep && !test) { total += b - a; continue }
+    if (buf.length < b - a) buf = new Int32Array(b - a)
+    let m = b - a
+    if (test) m = test.scan(a, b, perm, buf, 0)
+    else buf.set(perm.subarray(a, b))
+    total += m
+    if (!keep) continue
+    // Backwards: the table is newest first and ids rise with mission time, so a run's rows come
+    // in ascending id and, once the page is full, the rest of the run fails one comparison.
+    let worst = heap.worst()
+    let worstId = heap.worstId()
+    for (let i = m - 1; i >= 0; i--) {
+      const r = buf[i]!
+      if (d > worst || (d === worst && id[r]! > worstId)) continue
+      if (req.after && d === d0 && id[r]! <= id0) continue
+      heap.offer(r, d)
+      worst = heap.worst()
+      worstId = heap.worstId()
+    }
+  }
+  const sorted = heap.sorted()
+  return { total, rows: sorted.subarray(Math.min(from, sorted.length), Math.min(sorted.length, from + req.limit)), plan: 'distance-runs' }
+}
+
+/** Index of the run starting at position pos (a run start). */
+function runIndex(runs: Int32Array, pos: number): number {
+  let lo = 0
+  let hi = runs.length - 1
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (runs[mid]! < pos) lo = mid + 1
+    else hi = mid
+  }
+  return lo
 }
 
 /** Metres from the circle's centre to the photo's position (NaN without one). */

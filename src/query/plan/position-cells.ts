@@ -1,4 +1,4 @@
-import { MARS_RADIUS_M } from '../../geo/great-circle'
+import { greatCircleM, MARS_RADIUS_M } from '../../geo/great-circle'
 import { perSnapshot } from '../../store/per-snapshot'
 import type { Store } from '../../store/store'
 import type { NearCircle } from '../scan/filters'
@@ -11,16 +11,23 @@ import type { NearCircle } from '../scan/filters'
  * query reads the photos of the cells around the centre instead of every photo. Rows of one cell
  * keep the table's order (the photos of one stop are mostly one sol's, read in sequence).
  *
- * The cells hold a superset of the circle (the box around it, widened to whole cells); the
- * circle's own row test (filters.ts nearCircle) still decides each row, so answers are those of
- * a scan of every photo.
+ * Photos are taken by the hundred at one stop, so a cell holds runs of rows at one position
+ * (`runs`). The circle is decided once per run, with the very test the row filter makes
+ * (filters.ts nearCircle: the latitude band, then the great circle), so the slices of the runs
+ * inside it are exactly the circle's photos: the count is their size and no row is tested. Each
+ * run is ascending by row (a piece of one cell), so each slice is in the default order.
  */
 export interface PositionCells {
   /** Rows with a position, by (latitude cell, longitude cell, row). */
   perm: Int32Array
   /** Cell key of each position in perm: latCell * LON_CELLS + lonCell (ascending). */
   keys: Float64Array
+  /** Start of each run of one position within one cell, in perm; runs[runs.length - 1] = perm.length. */
+  runs: Int32Array
 }
+
+/** Label of the access path made of the runs inside a circle (sources.ts). */
+export const POSITION_SOURCE = 'position-cells'
 
 /** Degrees per cell side: about 59 m of latitude, so a 50 m circle crosses two or three rows. */
 export const CELL_DEG = 0.001
@@ -58,7 +65,16 @@ export const positionCells = perSnapshot((store: Store): PositionCells => {
     perm[i] = rows[k]!
     keys[i] = latOf[k]! * LON_CELLS + lonOf[k]!
   }
-  return { perm, keys }
+  let count = 0
+  for (let i = 0; i < m; i++) if (i === 0 || startsRun(i)) count++
+  const runs = new Int32Array(count + 1)
+  for (let i = 0, k = 0; i < m; i++) if (i === 0 || startsRun(i)) runs[k++] = i
+  runs[count] = m
+  return { perm, keys, runs }
+
+  function startsRun(i: number): boolean {
+    return keys[i] !== keys[i - 1] || lat[perm[i]!] !== lat[perm[i - 1]!] || lon[perm[i]!] !== lon[perm[i - 1]!]
+  }
 })
 
 /** Indices 0..m-1 (or `within`'s order) stably sorted by cell[i], cell values in [0, cells). */
@@ -76,11 +92,12 @@ function countingOrder(cell: Int32Array, cells: number, within: Int32Array | nul
 }
 
 /**
- * Slices of `cells.perm` (flat [start, end, ...], ascending, disjoint) holding every row whose
- * position may lie within the circle: per latitude row of the circle's latitude band, the
- * columns of its longitude span. The bands are those of nearCircle, widened by the same margin.
+ * Slices of `cells.perm` (flat [start, end, ...], ascending, disjoint, each ascending by row)
+ * holding exactly the rows whose position lies within the circle: per latitude row of cells of
+ * the circle's latitude band, the cells of its longitude span, and of those the runs whose
+ * position passes nearCircle's test (`lat`, `lon`: the photo columns).
  */
-export function circleSlices(cells: PositionCells, c: NearCircle): number[] {
+export function circleSlices(cells: PositionCells, c: NearCircle, lat: Float64Array, lon: Float64Array): number[] {
   const angle = c.radiusM / MARS_RADIUS_M
   const band = angle * (180 / Math.PI) * (1 + 1e-9) + 1e-9
   const lat0 = latCell(c.lat - band)
@@ -101,18 +118,44 @@ export function circleSlices(cells: PositionCells, c: NearCircle): number[] {
     // Split spans that meet or cross (a span wider than half the circle) become the whole row.
     if (spans.length === 2 && spans[0]![1] >= spans[1]![0]) spans.splice(0, 2, [0, LON_CELLS - 1])
   }
-  const { keys } = cells
+  const { keys, runs, perm } = cells
   const out: number[] = []
   let from = 0
   for (let row = lat0; row <= lat1; row++) {
     for (const [a, b] of spans) {
       const s0 = firstAtLeast(keys, from, row * LON_CELLS + a)
       const s1 = firstAtLeast(keys, s0, row * LON_CELLS + b + 1)
-      if (s1 > s0) out.push(s0, s1)
       from = s1
+      if (s1 === s0) continue
+      // Runs start at cell boundaries, so s0 and s1 are run starts.
+      for (let k = firstRun(runs, s0); runs[k]! < s1; k++) {
+        const r = perm[runs[k]!]!
+        if (!within(lat[r]!, lon[r]!)) continue
+        const start = runs[k]!
+        const end = runs[k + 1]!
+        // The next run of the same cell continues the slice (rows still ascending).
+        if (out.length > 0 && out[out.length - 1] === start && keys[start - 1] === keys[start]) out[out.length - 1] = end
+        else out.push(start, end)
+      }
     }
   }
   return out
+
+  function within(la: number, lo: number): boolean {
+    return la >= c.lat - band && la <= c.lat + band && greatCircleM(c.lon, c.lat, lo, la) <= c.radiusM
+  }
+}
+
+/** Index of the run that starts at position pos (a run start). */
+function firstRun(runs: Int32Array, pos: number): number {
+  let lo = 0
+  let hi = runs.length - 1
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (runs[mid]! < pos) lo = mid + 1
+    else hi = mid
+  }
+  return lo
 }
 
 /** First position in keys[from..] whose key is >= k. */

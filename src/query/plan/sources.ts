@@ -2,7 +2,7 @@ import type { SortField } from '../../store/access-paths'
 import type { PhotoColumns } from '../../store/schema'
 import type { Store } from '../../store/store'
 import { cameraGroup, roverGroups, roverSpan, type RoverGroups } from './rover-groups'
-import { circleSlices, positionCells } from './position-cells'
+import { circleSlices, POSITION_SOURCE, positionCells } from './position-cells'
 import { relationLists } from './relation-lists'
 import type { FilterName, IntRange, PhotoFilters } from '../scan/filters'
 
@@ -17,8 +17,8 @@ import type { FilterName, IntRange, PhotoFilters } from '../scan/filters'
  *  - (rover, camera, Earth date range) slices of `by_rover_camera_date`;
  *  - a value range of any sortable field's permutation (sol, earth_date, site, drive, width,
  *    height, Mars time, mast angles), already in that field's order;
- *  - the position cells around a "taken near here" circle (position-cells.ts): a superset of
- *    its photos, so the circle's test still runs on them;
+ *  - the runs of photos at one position inside a "taken near here" circle (position-cells.ts),
+ *    each in the default order;
  *  - the rows with a stereo partner, or of one sequence (relation-lists.ts), in the default order.
  * The planner (run-query.ts) counts on the smallest and walks the one in sort order when that
  * is cheaper.
@@ -166,7 +166,7 @@ export function indexSources(store: Store, f: PhotoFilters, cameraCodes: number[
   }
   if (f.near) {
     const cells = positionCells(store)
-    out.push(make(cells.perm, circleSlices(cells, f.near), [], false, 'position-cells'))
+    out.push(make(cells.perm, circleSlices(cells, f.near, p.lat, p.lon), ['near'], true, POSITION_SOURCE))
   }
   if (f.marsTime) {
     const perm = paths.perm.date_taken_mars
