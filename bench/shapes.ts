@@ -17,7 +17,7 @@ import { GOALS } from './lib/goals'
  * tie-breaker; Mars times compare to the second; cameras match by name within the selected
  * rovers (camera_id, the public service's indexed column).
  */
-export type Endpoint = 'photos' | 'photo' | 'stats' | 'batch' | 'locations' | 'panoramas'
+export type Endpoint = 'photos' | 'photo' | 'stats' | 'batch' | 'locations' | 'panoramas' | 'related'
 
 export type PeerSql =
   /** rows: the page (first column the id); count: the total the envelope reports. */
@@ -26,6 +26,18 @@ export type PeerSql =
   | { kind: 'stats'; groups: string }
   /** rows of the requested ids in any order; the client puts them in request order. */
   | { kind: 'batch'; rows: string; ids: number[] }
+  /**
+   * /related as a client of the peer asks it: the photo's facts first (partner, sequence, sol,
+   * position), then from them the partner's row, the sequence's first page and size, and the
+   * nearest photos of other sols and their count.
+   */
+  | { kind: 'related'; photo: string; parts(facts: unknown[]): RelatedSql }
+
+export interface RelatedSql {
+  partner?: string
+  sequence?: { rows: string; count: string }
+  nearby?: { rows: string; count: string }
+}
 
 export interface QueryShape {
   name: string
@@ -227,26 +239,56 @@ export function queryShapes(ctx: ShapeContext): QueryShape[] {
       sql: { kind: 'batch', rows: `SELECT ${PAGE} FROM photos WHERE id IN (${f.batchIds.join(', ')})`, ids: f.batchIds } },
     { name: 'photo-by-id', group: 'other', work: 'lookup', endpoint: 'photo', query: '', id: String(f.midId),
       sql: { kind: 'batch', rows: `SELECT ${PAGE} FROM photos WHERE id = ${f.midId}`, ids: [f.midId] } },
+    { name: 'related', group: 'other', work: 'lookup', endpoint: 'related', query: '', id: rel?.photo !== undefined ? String(rel.photo) : undefined,
+      skip: rel?.photo !== undefined ? undefined : 'no photo with a position',
+      sql: rel?.photo !== undefined ? relatedSql(rel.photo, order('taken_sort ASC')) : undefined },
   )
   return shapes
 }
 
 /** Radius of the near-here shapes: a few hundred metres around the most photographed position. */
 const NEAR_M = 300
+/** The route's default radius and page sizes (src/query/answer/related-photos.ts). */
+const RELATED_M = 50
+const RELATED_SEQUENCE = 25
+const RELATED_NEARBY = 10
+
+/** /related's queries for one photo, built from its facts (stereo_partner, sequence, sol, lat, lon). */
+function relatedSql(id: number, exposureOrder: string): PeerSql {
+  return {
+    kind: 'related',
+    photo: `SELECT stereo_partner, sequence, sol, lat, lon FROM photos WHERE id = ${id}`,
+    parts([partner, sequence, sol, lat, lon]) {
+      const out: RelatedSql = {}
+      if (partner !== null && partner !== undefined) out.partner = `SELECT ${PAGE} FROM photos WHERE id = ${Number(partner)}`
+      if (typeof sequence === 'string' && sequence !== '') {
+        const w = where(`sequence = ${q(sequence)}`)
+        out.sequence = { rows: `SELECT ${PAGE} FROM photos${w} ORDER BY ${exposureOrder} LIMIT ${RELATED_SEQUENCE}`, count: `SELECT count(*) FROM photos${w}` }
+      }
+      if (lat !== null && lat !== undefined && lon !== null && lon !== undefined) {
+        const d = distanceSql({ lat: Number(lat), lon: Number(lon) }, RELATED_M)
+        // Other sols than the photo's own; a photo without a sol is of another sol.
+        const w = where(`${d} <= ${RELATED_M}`, sol === null || sol === undefined ? 'true' : `sol IS NULL OR sol <> ${Number(sol)}`)
+        out.nearby = { rows: `SELECT ${PAGE} FROM photos${w} ORDER BY ${d} ASC, id ASC LIMIT ${RELATED_NEARBY}`, count: `SELECT count(*) FROM photos${w}` }
+      }
+      return out
+    },
+  }
+}
 
 /**
  * Great-circle metres from a centre in SQL, the haversine of src/geo/great-circle.ts (sphere of
  * 3,389.5 km); the latitude band the engine tests first is left to the planner (an index on lat).
  */
-function distanceSql(c: { lat: number; lon: number }): string {
-  const band = (NEAR_M / 3_389_500) * (180 / Math.PI)
+function distanceSql(c: { lat: number; lon: number }, radiusM = NEAR_M): string {
+  const band = (radiusM / 3_389_500) * (180 / Math.PI)
   const hav = `power(sin(radians(lat - (${c.lat})) / 2), 2) + cos(radians(${c.lat})) * cos(radians(lat)) * power(sin(radians(lon - (${c.lon})) / 2), 2)`
   return `(CASE WHEN lat BETWEEN ${c.lat - band * 1.001} AND ${c.lat + band * 1.001} THEN 2 * 3389500 * asin(least(1, sqrt(${hav}))) END)`
 }
 
 /** The request line a client would send for a shape (for reports). */
 export function requestOf(s: QueryShape): string {
-  const path = { photos: '/photos', photo: `/photos/${s.id}`, stats: '/photos/stats', batch: 'POST /photos/batch', locations: '/locations', panoramas: '/panoramas' }[s.endpoint]
+  const path = { photos: '/photos', photo: `/photos/${s.id}`, stats: '/photos/stats', batch: 'POST /photos/batch', locations: '/locations', panoramas: '/panoramas', related: `/photos/${s.id}/related` }[s.endpoint]
   return path + (s.query ? `?${decodeURIComponent(s.query)}` : '')
 }
 

@@ -138,6 +138,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
     table = cat.photos
     sources = cat.sources
     seed = cat.seed
+    waypoints = cat.waypoints
     tableBytes = 256 * table.length
     lap('generate')
   } else {

@@ -68,9 +68,9 @@ describe('the bench', () => {
       await expect(loadEngine(tree)).rejects.toThrow(`could not load ${ENGINE_FACE}`)
       mkdirSync(join(tree, dirname(ENGINE_FACE)), { recursive: true })
       writeFileSync(join(tree, ENGINE_FACE), 'export const listPhotos = () => "{}"\n')
-      await expect(loadEngine(tree)).rejects.toThrow(`${ENGINE_FACE} of ${tree} exports no getPhoto, photoStats, batchPhotos, listLocations, listPanoramas`)
+      await expect(loadEngine(tree)).rejects.toThrow(`${ENGINE_FACE} of ${tree} exports no getPhoto, photoStats, batchPhotos, listLocations, listPanoramas, relatedPhotos`)
       // A tree compared against (--against) may lack functions: they are listed, not loaded.
-      expect((await loadEngine(tree, { partial: true })).missing).toEqual(['getPhoto', 'photoStats', 'batchPhotos', 'listLocations', 'listPanoramas'])
+      expect((await loadEngine(tree, { partial: true })).missing).toEqual(['getPhoto', 'photoStats', 'batchPhotos', 'listLocations', 'listPanoramas', 'relatedPhotos'])
     } finally {
       rmSync(tree, { recursive: true, force: true })
     }

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Store } from '../src/store/store'
+import { listPhotosWithPlan } from '../src/query/answer/list-photos'
 import { makeTestApp, testStore, type TestApp } from './setup/test-app'
 import { plainPhotos, type PlainPhoto } from './support/brute-force'
 import { parseCsv } from './support/security-probes'
@@ -92,6 +93,15 @@ describe('stereo pairs', () => {
     for (const p of unpaired.data) expect(p.relationships?.stereo).toBeUndefined()
   })
 
+  test('stereo=true and sequence=… are answered from their row lists (the plan says so): counted without a scan, the page a slice', () => {
+    const stereo = listPhotosWithPlan(store, new URLSearchParams('stereo=true&per_page=5'), 'https://mars-api.example')
+    expect(stereo.outcome.plan).toBe('stereo-rows:slice')
+    expect(JSON.parse(stereo.text).meta.total_count).toBe(store.photos.stereo_partner.filter((v) => v >= 0).length)
+    const bySequence = listPhotosWithPlan(store, new URLSearchParams('sequence=perseverance-2-AUT_04096&sort=-date_taken_utc'), 'https://mars-api.example')
+    expect(bySequence.outcome.plan).toBe('sequence-rows:slice')
+    expect(JSON.parse(bySequence.text).meta.total_count).toBe(241)
+  })
+
   test('the CSV export carries stereo_partner_id: the partner where JSON names one, empty otherwise', async () => {
     const r = await t.request('/api/v2/photos/export?rovers=perseverance&sol=2&format=csv')
     expect(r.status).toBe(200)
@@ -165,6 +175,24 @@ describe('taken near here', () => {
     expect(paged.data.map((p: any) => p.id)).toEqual(got.slice(7, 14))
   })
 
+  test('a radius query reads only the position cells around its centre (the plan says so), and still counts every photo in the circle', async () => {
+    const [id, c] = [...where.entries()][0]!
+    const { text, outcome } = listPhotosWithPlan(store, new URLSearchParams(`near_photo=${id}&radius_m=200&per_page=5`), 'https://mars-api.example')
+    expect(outcome.plan).toStartWith('position-cells')
+    const want = photos.filter((p) => where.has(p.id) && metres(c, where.get(p.id)!) <= 200).length
+    expect(JSON.parse(text).meta.total_count).toBe(want)
+  })
+
+  test('exclude_sol leaves out exactly the photos of that sol, alone and beside a circle', async () => {
+    const [id, c] = [...where.entries()][0]!
+    const sol = photos.find((p) => p.id === id)!.sol!
+    const all = (await get(`/api/v2/photos?exclude_sol=${sol}&per_page=1`)).body.meta.total_count
+    expect(all).toBe(photos.filter((p) => p.sol !== sol).length)
+    const near = (await get(`/api/v2/photos?near_photo=${id}&radius_m=800&exclude_sol=${sol}&per_page=1`)).body.meta.total_count
+    expect(near).toBe(photos.filter((p) => p.sol !== sol && where.has(p.id) && metres(c, where.get(p.id)!) <= 800).length)
+    expect((await get('/api/v2/photos?exclude_sol=-1')).body.errors[0].parameter).toBe('exclude_sol')
+  })
+
   test('each inconsistent or out-of-range centre is a 400 naming its parameter', async () => {
     const noPlace = photos.find((p) => !where.has(p.id))!.id
     const cases: Array<[string, string]> = [
@@ -217,6 +245,20 @@ describe('GET /api/v2/photos/{id}/related', () => {
     const ds = body.related.nearby.photos.map((n: any) => n.distance_m)
     for (let i = 1; i < ds.length; i++) expect(ds[i]).toBeGreaterThanOrEqual(ds[i - 1])
     for (const n of body.related.nearby.photos) expect(n.photo.attributes.sol).not.toBe(sol)
+  })
+
+  test('the nearby link lists exactly the photos counted in total, the nearest first as in the answer', async () => {
+    const id = 1274797
+    const { body } = await get(`/api/v2/photos/${id}/related?fields=sol&radius_m=300`)
+    const nearby = body.related.nearby
+    expect(nearby.total).toBeGreaterThan(10)
+    const link = new URL(nearby.links.photos)
+    const first = (await get(`${link.pathname}${link.search}&fields=sol`)).body
+    expect(first.meta.total_count).toBe(nearby.total)
+    const listed = await allPages(`${link.search.slice(1)}&fields=sol`)
+    expect(listed.length).toBe(nearby.total)
+    expect(listed.slice(0, 10).map((p: any) => p.id)).toEqual(nearby.photos.map((n: any) => n.photo.id))
+    expect(listed.every((p: any) => p.attributes.sol !== body.data.attributes.sol)).toBe(true)
   })
 
   test('a photo without a position has nearby null; an unknown id is 404, a bad one 400', async () => {

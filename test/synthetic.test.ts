@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { buildIndex } from '../index-builder/build-index'
@@ -11,6 +11,11 @@ import { generateSynthetic, type SyntheticCatalogue } from '../index-builder/sou
 import { merCodeValue } from '../index-builder/sources/synthetic/feed-texts'
 import { planVolumes, TARGETS } from '../index-builder/sources/synthetic/plan-volumes'
 import { Rng } from '../index-builder/sources/synthetic/rng'
+import { RAW_DIR } from '../index-builder/sources/synthetic/shaping-data'
+import { deriveTraverses } from '../index-builder/derive/traverses'
+import { photoPositions } from '../index-builder/derive/related/photo-positions'
+import { greatCircleM } from '../src/geo/great-circle'
+import { gunzipSync } from 'node:zlib'
 import { ROVERS, ROVER_SLUGS } from '../src/catalog/rovers'
 import type { PanoramaColumns, Utf8Column } from '../src/store/schema'
 
@@ -165,5 +170,40 @@ describe('the synthetic catalogue', () => {
     expect(perRover.every((n) => n > 0)).toBe(true)
     expect(wide).toBeGreaterThan(0)
     expect(crossing).toBeGreaterThan(0)
+  })
+
+  test('positions: every photo stands on its rover\'s traverse (labelled synthetic), which moves sol by sol in steps of the real tables\' size, on the real waypoints where the tables place them', () => {
+    const p = cat.photos
+    expect(cat.waypoints.every((w) => w.source === 'synthetic')).toBe(true)
+    const traverses = deriveTraverses(cat.waypoints)
+    const { lat, lon } = photoPositions(p, traverses.columns)
+    for (let i = 0; i < p.length; i++) if (Number.isNaN(lat[i]!)) throw new Error(`photo ${p.id[i]} (${ROVER_SLUGS[p.rover[i]!]} site ${p.site[i]} drive ${p.drive[i]}) has no position`)
+    const real = new Map<string, { lat: number; lon: number }>()
+    for (const f of (JSON.parse(gunzipSync(readFileSync(join(RAW_DIR, 'stattari__mars-rover-data', 'all_waypoints.geojson.gz'))).toString()).features as any[])) real.set(`${f.properties.site}/${f.properties.drive}`, f.properties)
+    let onReal = 0
+    for (const rover of ROVER_SLUGS) {
+      const mine = cat.waypoints.filter((w) => w.rover === rover)
+      expect(mine.length).toBeGreaterThan(100)
+      const steps: number[] = []
+      for (let k = 1; k < mine.length; k++) {
+        const [a, b] = [mine[k - 1]!, mine[k]!]
+        expect(b.sol!).toBeGreaterThanOrEqual(a.sol!)
+        steps.push(greatCircleM(a.lon!, a.lat!, b.lon!, b.lat!))
+      }
+      steps.sort((x, y) => x - y)
+      // Rover steps: metres to a few hundred; the median within the real tables' range.
+      expect(steps[steps.length >> 1]!).toBeGreaterThan(1)
+      expect(steps[steps.length >> 1]!).toBeLessThan(300)
+      // The whole traverse stays within tens of km of the landing site, as the real ones do.
+      for (const w of mine) expect(greatCircleM(mine[0]!.lon!, mine[0]!.lat!, w.lon!, w.lat!)).toBeLessThan(100_000)
+      if (rover !== 'curiosity') continue
+      for (const w of mine) {
+        const r = real.get(`${w.site}/${w.drive}`)
+        if (!r) continue
+        onReal++
+        expect([w.lat, w.lon]).toEqual([r.lat, r.lon])
+      }
+    }
+    expect(onReal).toBeGreaterThan(100)
   })
 })

@@ -47,8 +47,11 @@ export interface DataFacts {
   midId: number
   /** Peer column names of the sortable columns that hold unknown values in this index. */
   nullable: Set<string>
-  /** The largest observation sequence, and the position of the most photographed place that has one. */
-  related?: { sequence?: string; lat?: number; lon?: number }
+  /**
+   * The largest observation sequence, the position of the most photographed place, and a photo
+   * taken there with a stereo partner and a sequence (else any photo taken there), for /related.
+   */
+  related?: { sequence?: string; lat?: number; lon?: number; photo?: number }
 }
 
 const dec = new TextDecoder()
@@ -186,21 +189,31 @@ export function dataFacts(store: Store): DataFacts {
   return { rows: p.length, main, second, place, nasaFragment, sharedCamera, sharedCameraDate, locations, panoramas, batchIds, midId: p.id[mid], nullable, related: relatedFacts(store) }
 }
 
-/** The largest sequence (photos per sequence code) and the most photographed position. */
+/** The largest sequence (photos per sequence code), the most photographed position and a photo taken there. */
 function relatedFacts(store: Store): DataFacts['related'] {
   const p = store.photos
   const perSequence = new Int32Array(p.sequence.dict.length)
-  const perPlace = new Map<string, number>()
+  // Positions are per (rover, site, drive) waypoint: count by the exact pair of doubles.
+  const perPlace = new Map<number, Map<number, number>>()
   let place: { lat: number; lon: number } | undefined
   let placeCount = 0
   for (let i = 0; i < p.length; i++) {
     if (p.sequence.dict[p.sequence.codes[i]] !== '') perSequence[p.sequence.codes[i]]++
     if (Number.isNaN(p.lat[i])) continue
-    const key = `${p.lat[i]},${p.lon[i]}`
-    const n = (perPlace.get(key) ?? 0) + 1
-    perPlace.set(key, n)
+    let lons = perPlace.get(p.lat[i])
+    if (!lons) perPlace.set(p.lat[i], (lons = new Map()))
+    const n = (lons.get(p.lon[i]) ?? 0) + 1
+    lons.set(p.lon[i], n)
     if (n > placeCount) { placeCount = n; place = { lat: p.lat[i], lon: p.lon[i] } }
   }
+  let photo: number | undefined
+  if (place) {
+    for (let i = 0; i < p.length; i++) {
+      if (p.lat[i] !== place.lat || p.lon[i] !== place.lon) continue
+      photo ??= p.id[i]
+      if (p.stereo_partner[i] >= 0 && p.sequence.dict[p.sequence.codes[i]] !== '') { photo = p.id[i]; break }
+    }
+  }
   const best = argmax(perSequence)
-  return { sequence: best >= 0 ? p.sequence.dict[best] : undefined, ...place }
+  return { sequence: best >= 0 ? p.sequence.dict[best] : undefined, ...place, photo }
 }

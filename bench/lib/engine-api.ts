@@ -16,6 +16,7 @@ export interface EngineApi {
   batchPhotos?(store: Store, body: unknown, params: URLSearchParams, base: string): string
   listLocations?(store: Store, params: URLSearchParams, base: string): string
   listPanoramas?(store: Store, params: URLSearchParams, base: string): string
+  relatedPhotos?(store: Store, id: string, params: URLSearchParams, base: string): string
   /** Functions of ENGINE_FUNCTIONS the face does not export (only ever non-empty for a tree loaded with `partial`). */
   missing: string[]
 }
@@ -29,7 +30,7 @@ export const TREE_ROOT = resolve(import.meta.dir, '..', '..')
 export const ENGINE_FACE = 'src/query/index.ts'
 /** The column store's loader, from a tree's root. */
 export const STORE_LOADER = 'src/store/load-store.ts'
-export const ENGINE_FUNCTIONS = ['listPhotos', 'getPhoto', 'photoStats', 'batchPhotos', 'listLocations', 'listPanoramas'] as const
+export const ENGINE_FUNCTIONS = ['listPhotos', 'getPhoto', 'photoStats', 'batchPhotos', 'listLocations', 'listPanoramas', 'relatedPhotos'] as const
 
 async function load(root: string, path: string): Promise<Record<string, unknown>> {
   try {

@@ -22,6 +22,8 @@ export function ourCall(shape: QueryShape, engine: EngineApi, store: Store): (()
       return engine.listLocations ? () => engine.listLocations!(store, params, BASE) : 'listLocations missing (src/query/index.ts)'
     case 'panoramas':
       return engine.listPanoramas ? () => engine.listPanoramas!(store, params, BASE) : 'listPanoramas missing (src/query/index.ts)'
+    case 'related':
+      return engine.relatedPhotos ? () => engine.relatedPhotos!(store, shape.id!, params, BASE) : 'relatedPhotos missing (src/query/index.ts)'
   }
 }
 
@@ -42,6 +44,22 @@ export function ourAnswer(endpoint: QueryShape['endpoint'], answer: string): Ans
     return { ids: [], total: Number(doc.data.total_photos), groups }
   }
   if (endpoint === 'photo') return { ids: [String(doc.data.id)] }
+  if (endpoint === 'related') {
+    // The parts in answer order, each id named by its part; sizes as groups.
+    const { stereo, sequence, nearby } = doc.related
+    const ids: string[] = []
+    const groups = new Map<string, number>()
+    if (stereo) ids.push(`stereo ${stereo.id}`)
+    if (sequence) {
+      groups.set('sequence', sequence.size)
+      for (const p of sequence.photos) ids.push(`sequence ${p.id}`)
+    }
+    if (nearby) {
+      groups.set('nearby', nearby.total)
+      for (const n of nearby.photos) ids.push(`nearby ${n.photo.id}`)
+    }
+    return { ids, groups }
+  }
   const ids = (doc.data as Array<{ id: unknown }>).map((d) => String(d.id))
   return { ids, total: endpoint === 'batch' ? undefined : doc.meta?.total_count }
 }

@@ -30,6 +30,23 @@ export function peerCall(db: PeerDb, sql: PeerSql): () => Promise<Answer> {
       }
       return { ids: [], total, groups }
     }
+  if (sql.kind === 'related') {
+    const part = async (name: string, q: { rows: string; count: string } | undefined, ids: string[], groups: Map<string, number>) => {
+      if (!q) return
+      groups.set(name, Number((await db.query(q.count))[0][0]))
+      for (const r of await db.query(q.rows)) ids.push(`${name} ${r[0]}`)
+    }
+    return async () => {
+      const [facts] = await db.query(sql.photo)
+      const parts = sql.parts(facts ?? [])
+      const ids: string[] = []
+      const groups = new Map<string, number>()
+      if (parts.partner) for (const r of await db.query(parts.partner)) ids.push(`stereo ${r[0]}`)
+      await part('sequence', parts.sequence, ids, groups)
+      await part('nearby', parts.nearby, ids, groups)
+      return { ids, groups }
+    }
+  }
   return async () => {
     const byId = new Map<number, unknown[]>()
     for (const r of await db.query(sql.rows)) byId.set(Number(r[0]), r)

@@ -9,6 +9,9 @@ import { planVolumes, type SolPlan } from './synthetic/plan-volumes'
 import { Rng, subSeed } from './synthetic/rng'
 import { readWaypoints, type ShapingFile } from './synthetic/shaping-data'
 import { buildTraverse } from './synthetic/traverse'
+import { realSteps, traversePositions } from './synthetic/traverse-positions'
+import type { Waypoint } from './waypoint'
+import { landingSite } from '../sun/rover-places'
 
 /**
  * The synthetic full-scale catalogue (SOURCES.md §6): ~2M photos shaped on the real per-sol
@@ -32,6 +35,8 @@ export interface SyntheticCatalogue {
   seed: number
   scale: number
   perRover: Record<RoverSlug, number>
+  /** Where each rover stood at each (site, drive) of its traverse, labelled synthetic (synthetic/traverse-positions.ts). */
+  waypoints: Waypoint[]
 }
 
 export const DEFAULT_SEED = 20120806
@@ -54,11 +59,15 @@ export function generateSynthetic(opts: SyntheticOptions = {}): SyntheticCatalog
 
   const rows = allocRows(total)
   const perRover = { curiosity: 0, perseverance: 0, opportunity: 0, spirit: 0 } as Record<RoverSlug, number>
+  const waypoints: Waypoint[] = []
+  // Opportunity has no table: its steps are Spirit's, its twin's (read first: spirit comes later in GENERATION_ORDER).
+  const spiritSteps = realSteps(readWaypoints('spirit', []))
   for (const rover of GENERATION_ORDER) {
     const mer = rover === 'spirit' || rover === 'opportunity'
     const maxSol = Math.max(0, ...plans.get(rover)!.map((p) => p.sol))
+    const real = readWaypoints(rover, used)
     const traverse = buildTraverse(
-      readWaypoints(rover, used),
+      real,
       {
         maxSol,
         firstSite: mer ? 0 : 1,
@@ -70,13 +79,15 @@ export function generateSynthetic(opts: SyntheticOptions = {}): SyntheticCatalog
       },
       new Rng(subSeed(seed, `${rover}/traverse`)),
     )
+    const steps = rover === 'opportunity' ? spiritSteps : realSteps(real)
+    waypoints.push(...traversePositions(rover, traverse, real, steps, landingSite(roverCode(rover)), new Rng(subSeed(seed, `${rover}/positions`))))
     perRover[rover] = generateRover(rows, rover, plans.get(rover)!, traverse, new Rng(subSeed(seed, `${rover}/photos`)), rows.length + 1)
     opts.onProgress?.(rows.length, total, 'generate')
   }
 
   const photos = photoTable(rows, opts.onProgress)
   const sources: ManifestSource[] = used.map((u) => ({ path: relative(REPO, u.path), format: u.format, records: u.records, photos: 0, skipped: 0 }))
-  return { photos, sources, seed, scale, perRover }
+  return { photos, sources, seed, scale, perRover, waypoints }
 }
 
 const M20_DIR = 'https://mars.nasa.gov/mars2020-raw-images/pub/ods/surface/sol/'

@@ -68,8 +68,13 @@ export class RoverPlaces {
 
   /** The landing site of rover code `rover`. */
   landing(rover: number): RoverPlace {
-    return { lat: LANDING_LATITUDE[rover]!, lon: ROVERS[rover]!.landing_longitude_east, method: 'landing' }
+    return { ...landingSite(rover), method: 'landing' }
   }
+}
+
+/** The landing site of rover code `rover` (planetocentric latitude, east longitude). */
+export function landingSite(rover: number): { lat: number; lon: number } {
+  return { lat: LANDING_LATITUDE[rover]!, lon: ROVERS[rover]!.landing_longitude_east }
 }
 
 function key(rover: number, site: number, drive: number): number {

@@ -1,6 +1,7 @@
 import { PROBLEMS, type ProblemKind } from '../../src/http/problems'
 import type { RouteDoc } from '../../src/http/route-docs'
 import { cleanSchema } from './clean-schema'
+import { SharedSchemas } from './shared-schemas'
 import { RATELIMIT_DRAFT } from '../../src/limits/ratelimit-fields'
 import { SERVICE_VERSION } from '../../src/service-version'
 
@@ -51,8 +52,8 @@ function content(schema: unknown) {
 }
 
 /** The shared parts; only the problem kinds some operation gives are listed (unused components are lint warnings). */
-function components(kinds: Set<ProblemKind>) {
-  const schemas: Record<string, unknown> = { Problem: ProblemSchema }
+function components(kinds: Set<ProblemKind>, shared: SharedSchemas) {
+  const schemas: Record<string, unknown> = { Problem: ProblemSchema, ...shared.byName }
   const responses: Record<string, unknown> = {}
   for (const [kind, p] of Object.entries(PROBLEMS) as Array<[ProblemKind, (typeof PROBLEMS)[ProblemKind]]>) {
     if (!kinds.has(kind)) continue
@@ -96,7 +97,7 @@ function components(kinds: Set<ProblemKind>) {
 
 const KIND_BY_STATUS = new Map<number, ProblemKind>(Object.entries(PROBLEMS).map(([k, p]) => [p.status, k as ProblemKind]))
 
-function operation(r: RouteDoc, kinds: Set<ProblemKind>) {
+function operation(r: RouteDoc, kinds: Set<ProblemKind>, shared: SharedSchemas) {
   const keyed = r.keyed !== false
   const parameters: unknown[] = []
   for (const [where, obj] of [['path', r.params], ['query', r.query]] as const) {
@@ -125,7 +126,7 @@ function operation(r: RouteDoc, kinds: Set<ProblemKind>) {
     if (resp.headers) Object.assign(headers, resp.headers)
     const media = resp.mediaTypes
       ? Object.fromEntries(resp.mediaTypes.map((m) => [m, { schema: { type: 'string', description: `A ${m} body` } }]))
-      : resp.mediaType ? { [resp.mediaType]: { schema: resp.schema ? cleanSchema(resp.schema) : { type: 'string' } } } : resp.schema ? content(cleanSchema(resp.schema)) : undefined
+      : resp.mediaType ? { [resp.mediaType]: { schema: resp.schema ? shared.refer(cleanSchema(resp.schema)) : { type: 'string' } } } : resp.schema ? content(shared.refer(cleanSchema(resp.schema))) : undefined
     responses[status] = { description: resp.description, headers, ...(media ? { content: media } : {}) }
   }
   const add = (status: number, kind: ProblemKind) => {
@@ -181,9 +182,10 @@ export function openApiDocument(routes: RouteDoc[], serverUrl: string, tagDescri
   const paths: Record<string, Record<string, unknown>> = {}
   const tags = new Set<string>()
   const kinds = new Set<ProblemKind>()
+  const shared = new SharedSchemas()
   for (const r of routes) {
     const p = r.path.replace(/:([A-Za-z0-9_]+)\??/g, '{$1}')
-    ;(paths[p] ??= {})[r.method.toLowerCase()] = operation(r, kinds)
+    ;(paths[p] ??= {})[r.method.toLowerCase()] = operation(r, kinds, shared)
     for (const t of r.tags ?? []) tags.add(t)
   }
   return {
@@ -218,6 +220,6 @@ export function openApiDocument(routes: RouteDoc[], serverUrl: string, tagDescri
     security: [{ apiKey: [] }],
     tags: [...tags].sort().map((name) => ({ name, description: tagDescription(name) ?? TAG_DESCRIPTIONS[name] ?? name })),
     paths,
-    components: components(kinds),
+    components: components(kinds, shared),
   }
 }

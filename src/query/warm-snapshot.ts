@@ -1,6 +1,8 @@
 import type { Store } from '../store/store'
 import { photoFragments } from './render/photo-fragments'
 import { photoGrids } from './plan/photo-grids'
+import { positionCells } from './plan/position-cells'
+import { relationLists } from './plan/relation-lists'
 import { roverGroups } from './plan/rover-groups'
 import { roverManifests } from './stats/rover-manifest'
 import { roverStats } from './stats/rover-stats'
@@ -23,6 +25,8 @@ export function warmSnapshot(store: Store): number {
   roverManifests(store) // the manifests' days, grouped from the builder's sol-manifest rows
   photoGrids(store) // the value grids of the dimension and angle filters
   roverGroups(store)
+  positionCells(store) // the spatial order of "taken near here"
+  relationLists(store) // the rows of stereo=true and of each sequence
   photoFragments(store)
   return performance.now() - t
 }

@@ -99,7 +99,8 @@ export const PhotoSchema = Type.Object(
       ),
     ),
   },
-  closed,
+  // Named: the OpenAPI document states it once and refers to it wherever a photo is written.
+  { ...closed, $id: 'Photo' },
 )
 
 const Meta = {

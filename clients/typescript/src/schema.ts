@@ -706,6 +706,113 @@ export interface components {
                 message: string;
             }[];
         };
+        Photo: {
+            /** @description Photo id */
+            id: number;
+            /** @constant */
+            type: "photo";
+            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
+            attributes: {
+                /** @description NASA image id */
+                nasa_id?: string;
+                /** @description Mission day */
+                sol?: number;
+                /** Format: date */
+                earth_date?: string;
+                /** Format: date-time */
+                date_taken_utc?: string;
+                /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
+                date_taken_mars?: string;
+                /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
+                images?: {
+                    /** Format: uri */
+                    small?: string;
+                    /** Format: uri */
+                    medium?: string;
+                    /** Format: uri */
+                    large?: string;
+                    /** Format: uri */
+                    full?: string;
+                };
+                dimensions?: {
+                    width?: number;
+                    height?: number;
+                };
+                sample_type?: string;
+                title?: string;
+                caption?: string;
+                credit?: string;
+                location?: {
+                    site?: number;
+                    drive?: number;
+                    /** @description Site-frame coordinates; not in the standard and extended presets */
+                    coordinates?: {
+                        x: number;
+                        y: number;
+                        z: number;
+                    };
+                };
+                telemetry?: {
+                    mast_azimuth?: number;
+                    mast_elevation?: number;
+                };
+                /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
+                sun?: {
+                    /** @description Degrees above the local horizon */
+                    elevation: number;
+                    /** @description Degrees from north, clockwise */
+                    azimuth?: number;
+                };
+                /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
+                solar_longitude?: number;
+                /**
+                 * Format: date-time
+                 * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
+                 */
+                date_received?: string;
+                /**
+                 * Format: date-time
+                 * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
+                 */
+                added_at?: string;
+                /** @description The source record as NASA published it (`complete` preset only) */
+                raw?: unknown;
+            };
+            /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
+            relationships?: {
+                /** @description The other eye of a stereo pair (docs/derived-fields.md) */
+                stereo?: {
+                    /** @description The photo of the other eye of the stereo pair */
+                    id: number;
+                    /** @constant */
+                    type: "photo";
+                };
+                /** @description The observation sequence the photo belongs to */
+                sequence?: {
+                    /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
+                    id: string;
+                    /** @description Photos of the sequence */
+                    size: number;
+                };
+                rover?: {
+                    id: "curiosity" | "opportunity" | "perseverance" | "spirit";
+                    /** @constant */
+                    type: "rover";
+                    attributes: {
+                        name: string;
+                        status: "active" | "complete";
+                    };
+                };
+                camera?: {
+                    id: string;
+                    /** @constant */
+                    type: "camera";
+                    attributes?: {
+                        full_name: string;
+                    };
+                };
+            };
+        };
         ValidationProblem: components["schemas"]["Problem"] & {
             /** @constant */
             type?: "/errors/validation-error";
@@ -3282,6 +3389,8 @@ export interface operations {
                 lon?: number;
                 /** @description Keeps photos taken within this many metres (great circle on the Mars sphere of radius 3,389.5 km) of the centre, across every sol; photos without a known position never match. 1 to 5000. The drive-based location_radius is another thing. */
                 radius_m?: number;
+                /** @description Leaves out the photos of this sol (of every rover), e.g. with near_photo the photos taken on the same sol as it (as /related counts its nearby photos). */
+                exclude_sol?: number;
                 /** @description Only photos this service first published after this instant (exclusive): an RFC 3339 date-time with an offset, e.g. 2024-05-01T12:00:00Z. */
                 added_since?: string;
                 /** @description Only photos first published at or before this instant (inclusive), RFC 3339 date-time. */
@@ -3312,113 +3421,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @description Photo id */
-                            id: number;
-                            /** @constant */
-                            type: "photo";
-                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
-                            attributes: {
-                                /** @description NASA image id */
-                                nasa_id?: string;
-                                /** @description Mission day */
-                                sol?: number;
-                                /** Format: date */
-                                earth_date?: string;
-                                /** Format: date-time */
-                                date_taken_utc?: string;
-                                /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
-                                date_taken_mars?: string;
-                                /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
-                                images?: {
-                                    /** Format: uri */
-                                    small?: string;
-                                    /** Format: uri */
-                                    medium?: string;
-                                    /** Format: uri */
-                                    large?: string;
-                                    /** Format: uri */
-                                    full?: string;
-                                };
-                                dimensions?: {
-                                    width?: number;
-                                    height?: number;
-                                };
-                                sample_type?: string;
-                                title?: string;
-                                caption?: string;
-                                credit?: string;
-                                location?: {
-                                    site?: number;
-                                    drive?: number;
-                                    /** @description Site-frame coordinates; not in the standard and extended presets */
-                                    coordinates?: {
-                                        x: number;
-                                        y: number;
-                                        z: number;
-                                    };
-                                };
-                                telemetry?: {
-                                    mast_azimuth?: number;
-                                    mast_elevation?: number;
-                                };
-                                /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
-                                sun?: {
-                                    /** @description Degrees above the local horizon */
-                                    elevation: number;
-                                    /** @description Degrees from north, clockwise */
-                                    azimuth?: number;
-                                };
-                                /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
-                                solar_longitude?: number;
-                                /**
-                                 * Format: date-time
-                                 * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
-                                 */
-                                date_received?: string;
-                                /**
-                                 * Format: date-time
-                                 * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
-                                 */
-                                added_at?: string;
-                                /** @description The source record as NASA published it (`complete` preset only) */
-                                raw?: unknown;
-                            };
-                            /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
-                            relationships?: {
-                                /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                stereo?: {
-                                    /** @description The photo of the other eye of the stereo pair */
-                                    id: number;
-                                    /** @constant */
-                                    type: "photo";
-                                };
-                                /** @description The observation sequence the photo belongs to */
-                                sequence?: {
-                                    /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                    id: string;
-                                    /** @description Photos of the sequence */
-                                    size: number;
-                                };
-                                rover?: {
-                                    id: "curiosity" | "opportunity" | "perseverance" | "spirit";
-                                    /** @constant */
-                                    type: "rover";
-                                    attributes: {
-                                        name: string;
-                                        status: "active" | "complete";
-                                    };
-                                };
-                                camera?: {
-                                    id: string;
-                                    /** @constant */
-                                    type: "camera";
-                                    attributes?: {
-                                        full_name: string;
-                                    };
-                                };
-                            };
-                        }[];
+                        data: components["schemas"]["Photo"][];
                         meta: {
                             /** @description Photos matching the filters */
                             total_count: number;
@@ -3455,113 +3458,7 @@ export interface operations {
                         };
                     };
                     "text/json": {
-                        data: {
-                            /** @description Photo id */
-                            id: number;
-                            /** @constant */
-                            type: "photo";
-                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
-                            attributes: {
-                                /** @description NASA image id */
-                                nasa_id?: string;
-                                /** @description Mission day */
-                                sol?: number;
-                                /** Format: date */
-                                earth_date?: string;
-                                /** Format: date-time */
-                                date_taken_utc?: string;
-                                /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
-                                date_taken_mars?: string;
-                                /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
-                                images?: {
-                                    /** Format: uri */
-                                    small?: string;
-                                    /** Format: uri */
-                                    medium?: string;
-                                    /** Format: uri */
-                                    large?: string;
-                                    /** Format: uri */
-                                    full?: string;
-                                };
-                                dimensions?: {
-                                    width?: number;
-                                    height?: number;
-                                };
-                                sample_type?: string;
-                                title?: string;
-                                caption?: string;
-                                credit?: string;
-                                location?: {
-                                    site?: number;
-                                    drive?: number;
-                                    /** @description Site-frame coordinates; not in the standard and extended presets */
-                                    coordinates?: {
-                                        x: number;
-                                        y: number;
-                                        z: number;
-                                    };
-                                };
-                                telemetry?: {
-                                    mast_azimuth?: number;
-                                    mast_elevation?: number;
-                                };
-                                /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
-                                sun?: {
-                                    /** @description Degrees above the local horizon */
-                                    elevation: number;
-                                    /** @description Degrees from north, clockwise */
-                                    azimuth?: number;
-                                };
-                                /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
-                                solar_longitude?: number;
-                                /**
-                                 * Format: date-time
-                                 * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
-                                 */
-                                date_received?: string;
-                                /**
-                                 * Format: date-time
-                                 * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
-                                 */
-                                added_at?: string;
-                                /** @description The source record as NASA published it (`complete` preset only) */
-                                raw?: unknown;
-                            };
-                            /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
-                            relationships?: {
-                                /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                stereo?: {
-                                    /** @description The photo of the other eye of the stereo pair */
-                                    id: number;
-                                    /** @constant */
-                                    type: "photo";
-                                };
-                                /** @description The observation sequence the photo belongs to */
-                                sequence?: {
-                                    /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                    id: string;
-                                    /** @description Photos of the sequence */
-                                    size: number;
-                                };
-                                rover?: {
-                                    id: "curiosity" | "opportunity" | "perseverance" | "spirit";
-                                    /** @constant */
-                                    type: "rover";
-                                    attributes: {
-                                        name: string;
-                                        status: "active" | "complete";
-                                    };
-                                };
-                                camera?: {
-                                    id: string;
-                                    /** @constant */
-                                    type: "camera";
-                                    attributes?: {
-                                        full_name: string;
-                                    };
-                                };
-                            };
-                        }[];
+                        data: components["schemas"]["Photo"][];
                         meta: {
                             /** @description Photos matching the filters */
                             total_count: number;
@@ -3598,113 +3495,7 @@ export interface operations {
                         };
                     };
                     "text/plain": {
-                        data: {
-                            /** @description Photo id */
-                            id: number;
-                            /** @constant */
-                            type: "photo";
-                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
-                            attributes: {
-                                /** @description NASA image id */
-                                nasa_id?: string;
-                                /** @description Mission day */
-                                sol?: number;
-                                /** Format: date */
-                                earth_date?: string;
-                                /** Format: date-time */
-                                date_taken_utc?: string;
-                                /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
-                                date_taken_mars?: string;
-                                /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
-                                images?: {
-                                    /** Format: uri */
-                                    small?: string;
-                                    /** Format: uri */
-                                    medium?: string;
-                                    /** Format: uri */
-                                    large?: string;
-                                    /** Format: uri */
-                                    full?: string;
-                                };
-                                dimensions?: {
-                                    width?: number;
-                                    height?: number;
-                                };
-                                sample_type?: string;
-                                title?: string;
-                                caption?: string;
-                                credit?: string;
-                                location?: {
-                                    site?: number;
-                                    drive?: number;
-                                    /** @description Site-frame coordinates; not in the standard and extended presets */
-                                    coordinates?: {
-                                        x: number;
-                                        y: number;
-                                        z: number;
-                                    };
-                                };
-                                telemetry?: {
-                                    mast_azimuth?: number;
-                                    mast_elevation?: number;
-                                };
-                                /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
-                                sun?: {
-                                    /** @description Degrees above the local horizon */
-                                    elevation: number;
-                                    /** @description Degrees from north, clockwise */
-                                    azimuth?: number;
-                                };
-                                /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
-                                solar_longitude?: number;
-                                /**
-                                 * Format: date-time
-                                 * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
-                                 */
-                                date_received?: string;
-                                /**
-                                 * Format: date-time
-                                 * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
-                                 */
-                                added_at?: string;
-                                /** @description The source record as NASA published it (`complete` preset only) */
-                                raw?: unknown;
-                            };
-                            /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
-                            relationships?: {
-                                /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                stereo?: {
-                                    /** @description The photo of the other eye of the stereo pair */
-                                    id: number;
-                                    /** @constant */
-                                    type: "photo";
-                                };
-                                /** @description The observation sequence the photo belongs to */
-                                sequence?: {
-                                    /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                    id: string;
-                                    /** @description Photos of the sequence */
-                                    size: number;
-                                };
-                                rover?: {
-                                    id: "curiosity" | "opportunity" | "perseverance" | "spirit";
-                                    /** @constant */
-                                    type: "rover";
-                                    attributes: {
-                                        name: string;
-                                        status: "active" | "complete";
-                                    };
-                                };
-                                camera?: {
-                                    id: string;
-                                    /** @constant */
-                                    type: "camera";
-                                    attributes?: {
-                                        full_name: string;
-                                    };
-                                };
-                            };
-                        }[];
+                        data: components["schemas"]["Photo"][];
                         meta: {
                             /** @description Photos matching the filters */
                             total_count: number;
@@ -3863,6 +3654,8 @@ export interface operations {
                 lon?: number;
                 /** @description Keeps photos taken within this many metres (great circle on the Mars sphere of radius 3,389.5 km) of the centre, across every sol; photos without a known position never match. 1 to 5000. The drive-based location_radius is another thing. */
                 radius_m?: number;
+                /** @description Leaves out the photos of this sol (of every rover), e.g. with near_photo the photos taken on the same sol as it (as /related counts its nearby photos). */
+                exclude_sol?: number;
                 /** @description Only photos this service first published after this instant (exclusive): an RFC 3339 date-time with an offset, e.g. 2024-05-01T12:00:00Z. */
                 added_since?: string;
                 /** @description Only photos first published at or before this instant (inclusive), RFC 3339 date-time. */
@@ -3896,339 +3689,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @description Photo id */
-                            id: number;
-                            /** @constant */
-                            type: "photo";
-                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
-                            attributes: {
-                                /** @description NASA image id */
-                                nasa_id?: string;
-                                /** @description Mission day */
-                                sol?: number;
-                                /** Format: date */
-                                earth_date?: string;
-                                /** Format: date-time */
-                                date_taken_utc?: string;
-                                /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
-                                date_taken_mars?: string;
-                                /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
-                                images?: {
-                                    /** Format: uri */
-                                    small?: string;
-                                    /** Format: uri */
-                                    medium?: string;
-                                    /** Format: uri */
-                                    large?: string;
-                                    /** Format: uri */
-                                    full?: string;
-                                };
-                                dimensions?: {
-                                    width?: number;
-                                    height?: number;
-                                };
-                                sample_type?: string;
-                                title?: string;
-                                caption?: string;
-                                credit?: string;
-                                location?: {
-                                    site?: number;
-                                    drive?: number;
-                                    /** @description Site-frame coordinates; not in the standard and extended presets */
-                                    coordinates?: {
-                                        x: number;
-                                        y: number;
-                                        z: number;
-                                    };
-                                };
-                                telemetry?: {
-                                    mast_azimuth?: number;
-                                    mast_elevation?: number;
-                                };
-                                /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
-                                sun?: {
-                                    /** @description Degrees above the local horizon */
-                                    elevation: number;
-                                    /** @description Degrees from north, clockwise */
-                                    azimuth?: number;
-                                };
-                                /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
-                                solar_longitude?: number;
-                                /**
-                                 * Format: date-time
-                                 * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
-                                 */
-                                date_received?: string;
-                                /**
-                                 * Format: date-time
-                                 * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
-                                 */
-                                added_at?: string;
-                                /** @description The source record as NASA published it (`complete` preset only) */
-                                raw?: unknown;
-                            };
-                            /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
-                            relationships?: {
-                                /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                stereo?: {
-                                    /** @description The photo of the other eye of the stereo pair */
-                                    id: number;
-                                    /** @constant */
-                                    type: "photo";
-                                };
-                                /** @description The observation sequence the photo belongs to */
-                                sequence?: {
-                                    /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                    id: string;
-                                    /** @description Photos of the sequence */
-                                    size: number;
-                                };
-                                rover?: {
-                                    id: "curiosity" | "opportunity" | "perseverance" | "spirit";
-                                    /** @constant */
-                                    type: "rover";
-                                    attributes: {
-                                        name: string;
-                                        status: "active" | "complete";
-                                    };
-                                };
-                                camera?: {
-                                    id: string;
-                                    /** @constant */
-                                    type: "camera";
-                                    attributes?: {
-                                        full_name: string;
-                                    };
-                                };
-                            };
-                        };
+                        data: components["schemas"]["Photo"];
                         links: {
                             /** Format: uri */
                             self: string;
                         };
                     };
                     "text/json": {
-                        data: {
-                            /** @description Photo id */
-                            id: number;
-                            /** @constant */
-                            type: "photo";
-                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
-                            attributes: {
-                                /** @description NASA image id */
-                                nasa_id?: string;
-                                /** @description Mission day */
-                                sol?: number;
-                                /** Format: date */
-                                earth_date?: string;
-                                /** Format: date-time */
-                                date_taken_utc?: string;
-                                /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
-                                date_taken_mars?: string;
-                                /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
-                                images?: {
-                                    /** Format: uri */
-                                    small?: string;
-                                    /** Format: uri */
-                                    medium?: string;
-                                    /** Format: uri */
-                                    large?: string;
-                                    /** Format: uri */
-                                    full?: string;
-                                };
-                                dimensions?: {
-                                    width?: number;
-                                    height?: number;
-                                };
-                                sample_type?: string;
-                                title?: string;
-                                caption?: string;
-                                credit?: string;
-                                location?: {
-                                    site?: number;
-                                    drive?: number;
-                                    /** @description Site-frame coordinates; not in the standard and extended presets */
-                                    coordinates?: {
-                                        x: number;
-                                        y: number;
-                                        z: number;
-                                    };
-                                };
-                                telemetry?: {
-                                    mast_azimuth?: number;
-                                    mast_elevation?: number;
-                                };
-                                /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
-                                sun?: {
-                                    /** @description Degrees above the local horizon */
-                                    elevation: number;
-                                    /** @description Degrees from north, clockwise */
-                                    azimuth?: number;
-                                };
-                                /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
-                                solar_longitude?: number;
-                                /**
-                                 * Format: date-time
-                                 * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
-                                 */
-                                date_received?: string;
-                                /**
-                                 * Format: date-time
-                                 * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
-                                 */
-                                added_at?: string;
-                                /** @description The source record as NASA published it (`complete` preset only) */
-                                raw?: unknown;
-                            };
-                            /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
-                            relationships?: {
-                                /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                stereo?: {
-                                    /** @description The photo of the other eye of the stereo pair */
-                                    id: number;
-                                    /** @constant */
-                                    type: "photo";
-                                };
-                                /** @description The observation sequence the photo belongs to */
-                                sequence?: {
-                                    /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                    id: string;
-                                    /** @description Photos of the sequence */
-                                    size: number;
-                                };
-                                rover?: {
-                                    id: "curiosity" | "opportunity" | "perseverance" | "spirit";
-                                    /** @constant */
-                                    type: "rover";
-                                    attributes: {
-                                        name: string;
-                                        status: "active" | "complete";
-                                    };
-                                };
-                                camera?: {
-                                    id: string;
-                                    /** @constant */
-                                    type: "camera";
-                                    attributes?: {
-                                        full_name: string;
-                                    };
-                                };
-                            };
-                        };
+                        data: components["schemas"]["Photo"];
                         links: {
                             /** Format: uri */
                             self: string;
                         };
                     };
                     "text/plain": {
-                        data: {
-                            /** @description Photo id */
-                            id: number;
-                            /** @constant */
-                            type: "photo";
-                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
-                            attributes: {
-                                /** @description NASA image id */
-                                nasa_id?: string;
-                                /** @description Mission day */
-                                sol?: number;
-                                /** Format: date */
-                                earth_date?: string;
-                                /** Format: date-time */
-                                date_taken_utc?: string;
-                                /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
-                                date_taken_mars?: string;
-                                /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
-                                images?: {
-                                    /** Format: uri */
-                                    small?: string;
-                                    /** Format: uri */
-                                    medium?: string;
-                                    /** Format: uri */
-                                    large?: string;
-                                    /** Format: uri */
-                                    full?: string;
-                                };
-                                dimensions?: {
-                                    width?: number;
-                                    height?: number;
-                                };
-                                sample_type?: string;
-                                title?: string;
-                                caption?: string;
-                                credit?: string;
-                                location?: {
-                                    site?: number;
-                                    drive?: number;
-                                    /** @description Site-frame coordinates; not in the standard and extended presets */
-                                    coordinates?: {
-                                        x: number;
-                                        y: number;
-                                        z: number;
-                                    };
-                                };
-                                telemetry?: {
-                                    mast_azimuth?: number;
-                                    mast_elevation?: number;
-                                };
-                                /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
-                                sun?: {
-                                    /** @description Degrees above the local horizon */
-                                    elevation: number;
-                                    /** @description Degrees from north, clockwise */
-                                    azimuth?: number;
-                                };
-                                /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
-                                solar_longitude?: number;
-                                /**
-                                 * Format: date-time
-                                 * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
-                                 */
-                                date_received?: string;
-                                /**
-                                 * Format: date-time
-                                 * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
-                                 */
-                                added_at?: string;
-                                /** @description The source record as NASA published it (`complete` preset only) */
-                                raw?: unknown;
-                            };
-                            /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
-                            relationships?: {
-                                /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                stereo?: {
-                                    /** @description The photo of the other eye of the stereo pair */
-                                    id: number;
-                                    /** @constant */
-                                    type: "photo";
-                                };
-                                /** @description The observation sequence the photo belongs to */
-                                sequence?: {
-                                    /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                    id: string;
-                                    /** @description Photos of the sequence */
-                                    size: number;
-                                };
-                                rover?: {
-                                    id: "curiosity" | "opportunity" | "perseverance" | "spirit";
-                                    /** @constant */
-                                    type: "rover";
-                                    attributes: {
-                                        name: string;
-                                        status: "active" | "complete";
-                                    };
-                                };
-                                camera?: {
-                                    id: string;
-                                    /** @constant */
-                                    type: "camera";
-                                    attributes?: {
-                                        full_name: string;
-                                    };
-                                };
-                            };
-                        };
+                        data: components["schemas"]["Photo"];
                         links: {
                             /** Format: uri */
                             self: string;
@@ -4300,334 +3775,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @description Photo id */
-                            id: number;
-                            /** @constant */
-                            type: "photo";
-                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
-                            attributes: {
-                                /** @description NASA image id */
-                                nasa_id?: string;
-                                /** @description Mission day */
-                                sol?: number;
-                                /** Format: date */
-                                earth_date?: string;
-                                /** Format: date-time */
-                                date_taken_utc?: string;
-                                /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
-                                date_taken_mars?: string;
-                                /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
-                                images?: {
-                                    /** Format: uri */
-                                    small?: string;
-                                    /** Format: uri */
-                                    medium?: string;
-                                    /** Format: uri */
-                                    large?: string;
-                                    /** Format: uri */
-                                    full?: string;
-                                };
-                                dimensions?: {
-                                    width?: number;
-                                    height?: number;
-                                };
-                                sample_type?: string;
-                                title?: string;
-                                caption?: string;
-                                credit?: string;
-                                location?: {
-                                    site?: number;
-                                    drive?: number;
-                                    /** @description Site-frame coordinates; not in the standard and extended presets */
-                                    coordinates?: {
-                                        x: number;
-                                        y: number;
-                                        z: number;
-                                    };
-                                };
-                                telemetry?: {
-                                    mast_azimuth?: number;
-                                    mast_elevation?: number;
-                                };
-                                /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
-                                sun?: {
-                                    /** @description Degrees above the local horizon */
-                                    elevation: number;
-                                    /** @description Degrees from north, clockwise */
-                                    azimuth?: number;
-                                };
-                                /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
-                                solar_longitude?: number;
-                                /**
-                                 * Format: date-time
-                                 * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
-                                 */
-                                date_received?: string;
-                                /**
-                                 * Format: date-time
-                                 * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
-                                 */
-                                added_at?: string;
-                                /** @description The source record as NASA published it (`complete` preset only) */
-                                raw?: unknown;
-                            };
-                            /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
-                            relationships?: {
-                                /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                stereo?: {
-                                    /** @description The photo of the other eye of the stereo pair */
-                                    id: number;
-                                    /** @constant */
-                                    type: "photo";
-                                };
-                                /** @description The observation sequence the photo belongs to */
-                                sequence?: {
-                                    /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                    id: string;
-                                    /** @description Photos of the sequence */
-                                    size: number;
-                                };
-                                rover?: {
-                                    id: "curiosity" | "opportunity" | "perseverance" | "spirit";
-                                    /** @constant */
-                                    type: "rover";
-                                    attributes: {
-                                        name: string;
-                                        status: "active" | "complete";
-                                    };
-                                };
-                                camera?: {
-                                    id: string;
-                                    /** @constant */
-                                    type: "camera";
-                                    attributes?: {
-                                        full_name: string;
-                                    };
-                                };
-                            };
-                        };
+                        data: components["schemas"]["Photo"];
                         related: {
                             /** @description The other eye of its stereo pair */
-                            stereo: {
-                                /** @description Photo id */
-                                id: number;
-                                /** @constant */
-                                type: "photo";
-                                /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
-                                attributes: {
-                                    /** @description NASA image id */
-                                    nasa_id?: string;
-                                    /** @description Mission day */
-                                    sol?: number;
-                                    /** Format: date */
-                                    earth_date?: string;
-                                    /** Format: date-time */
-                                    date_taken_utc?: string;
-                                    /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
-                                    date_taken_mars?: string;
-                                    /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
-                                    images?: {
-                                        /** Format: uri */
-                                        small?: string;
-                                        /** Format: uri */
-                                        medium?: string;
-                                        /** Format: uri */
-                                        large?: string;
-                                        /** Format: uri */
-                                        full?: string;
-                                    };
-                                    dimensions?: {
-                                        width?: number;
-                                        height?: number;
-                                    };
-                                    sample_type?: string;
-                                    title?: string;
-                                    caption?: string;
-                                    credit?: string;
-                                    location?: {
-                                        site?: number;
-                                        drive?: number;
-                                        /** @description Site-frame coordinates; not in the standard and extended presets */
-                                        coordinates?: {
-                                            x: number;
-                                            y: number;
-                                            z: number;
-                                        };
-                                    };
-                                    telemetry?: {
-                                        mast_azimuth?: number;
-                                        mast_elevation?: number;
-                                    };
-                                    /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
-                                    sun?: {
-                                        /** @description Degrees above the local horizon */
-                                        elevation: number;
-                                        /** @description Degrees from north, clockwise */
-                                        azimuth?: number;
-                                    };
-                                    /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
-                                    solar_longitude?: number;
-                                    /**
-                                     * Format: date-time
-                                     * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
-                                     */
-                                    date_received?: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
-                                     */
-                                    added_at?: string;
-                                    /** @description The source record as NASA published it (`complete` preset only) */
-                                    raw?: unknown;
-                                };
-                                /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
-                                relationships?: {
-                                    /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                    stereo?: {
-                                        /** @description The photo of the other eye of the stereo pair */
-                                        id: number;
-                                        /** @constant */
-                                        type: "photo";
-                                    };
-                                    /** @description The observation sequence the photo belongs to */
-                                    sequence?: {
-                                        /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                        id: string;
-                                        /** @description Photos of the sequence */
-                                        size: number;
-                                    };
-                                    rover?: {
-                                        id: "curiosity" | "opportunity" | "perseverance" | "spirit";
-                                        /** @constant */
-                                        type: "rover";
-                                        attributes: {
-                                            name: string;
-                                            status: "active" | "complete";
-                                        };
-                                    };
-                                    camera?: {
-                                        id: string;
-                                        /** @constant */
-                                        type: "camera";
-                                        attributes?: {
-                                            full_name: string;
-                                        };
-                                    };
-                                };
-                            } | null;
+                            stereo: components["schemas"]["Photo"] | null;
                             sequence: {
                                 id: string;
                                 /** @description Photos of the sequence */
                                 size: number;
                                 /** @description The first 25 in exposure order */
-                                photos: {
-                                    /** @description Photo id */
-                                    id: number;
-                                    /** @constant */
-                                    type: "photo";
-                                    /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
-                                    attributes: {
-                                        /** @description NASA image id */
-                                        nasa_id?: string;
-                                        /** @description Mission day */
-                                        sol?: number;
-                                        /** Format: date */
-                                        earth_date?: string;
-                                        /** Format: date-time */
-                                        date_taken_utc?: string;
-                                        /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
-                                        date_taken_mars?: string;
-                                        /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
-                                        images?: {
-                                            /** Format: uri */
-                                            small?: string;
-                                            /** Format: uri */
-                                            medium?: string;
-                                            /** Format: uri */
-                                            large?: string;
-                                            /** Format: uri */
-                                            full?: string;
-                                        };
-                                        dimensions?: {
-                                            width?: number;
-                                            height?: number;
-                                        };
-                                        sample_type?: string;
-                                        title?: string;
-                                        caption?: string;
-                                        credit?: string;
-                                        location?: {
-                                            site?: number;
-                                            drive?: number;
-                                            /** @description Site-frame coordinates; not in the standard and extended presets */
-                                            coordinates?: {
-                                                x: number;
-                                                y: number;
-                                                z: number;
-                                            };
-                                        };
-                                        telemetry?: {
-                                            mast_azimuth?: number;
-                                            mast_elevation?: number;
-                                        };
-                                        /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
-                                        sun?: {
-                                            /** @description Degrees above the local horizon */
-                                            elevation: number;
-                                            /** @description Degrees from north, clockwise */
-                                            azimuth?: number;
-                                        };
-                                        /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
-                                        solar_longitude?: number;
-                                        /**
-                                         * Format: date-time
-                                         * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
-                                         */
-                                        date_received?: string;
-                                        /**
-                                         * Format: date-time
-                                         * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
-                                         */
-                                        added_at?: string;
-                                        /** @description The source record as NASA published it (`complete` preset only) */
-                                        raw?: unknown;
-                                    };
-                                    /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
-                                    relationships?: {
-                                        /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                        stereo?: {
-                                            /** @description The photo of the other eye of the stereo pair */
-                                            id: number;
-                                            /** @constant */
-                                            type: "photo";
-                                        };
-                                        /** @description The observation sequence the photo belongs to */
-                                        sequence?: {
-                                            /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                            id: string;
-                                            /** @description Photos of the sequence */
-                                            size: number;
-                                        };
-                                        rover?: {
-                                            id: "curiosity" | "opportunity" | "perseverance" | "spirit";
-                                            /** @constant */
-                                            type: "rover";
-                                            attributes: {
-                                                name: string;
-                                                status: "active" | "complete";
-                                            };
-                                        };
-                                        camera?: {
-                                            id: string;
-                                            /** @constant */
-                                            type: "camera";
-                                            attributes?: {
-                                                full_name: string;
-                                            };
-                                        };
-                                    };
-                                }[];
+                                photos: components["schemas"]["Photo"][];
                                 links: {
                                     /** Format: uri */
                                     photos: string;
@@ -4641,113 +3798,7 @@ export interface operations {
                                 /** @description The 10 nearest, nearest first */
                                 photos: {
                                     distance_m: number;
-                                    photo: {
-                                        /** @description Photo id */
-                                        id: number;
-                                        /** @constant */
-                                        type: "photo";
-                                        /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
-                                        attributes: {
-                                            /** @description NASA image id */
-                                            nasa_id?: string;
-                                            /** @description Mission day */
-                                            sol?: number;
-                                            /** Format: date */
-                                            earth_date?: string;
-                                            /** Format: date-time */
-                                            date_taken_utc?: string;
-                                            /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
-                                            date_taken_mars?: string;
-                                            /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
-                                            images?: {
-                                                /** Format: uri */
-                                                small?: string;
-                                                /** Format: uri */
-                                                medium?: string;
-                                                /** Format: uri */
-                                                large?: string;
-                                                /** Format: uri */
-                                                full?: string;
-                                            };
-                                            dimensions?: {
-                                                width?: number;
-                                                height?: number;
-                                            };
-                                            sample_type?: string;
-                                            title?: string;
-                                            caption?: string;
-                                            credit?: string;
-                                            location?: {
-                                                site?: number;
-                                                drive?: number;
-                                                /** @description Site-frame coordinates; not in the standard and extended presets */
-                                                coordinates?: {
-                                                    x: number;
-                                                    y: number;
-                                                    z: number;
-                                                };
-                                            };
-                                            telemetry?: {
-                                                mast_azimuth?: number;
-                                                mast_elevation?: number;
-                                            };
-                                            /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
-                                            sun?: {
-                                                /** @description Degrees above the local horizon */
-                                                elevation: number;
-                                                /** @description Degrees from north, clockwise */
-                                                azimuth?: number;
-                                            };
-                                            /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
-                                            solar_longitude?: number;
-                                            /**
-                                             * Format: date-time
-                                             * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
-                                             */
-                                            date_received?: string;
-                                            /**
-                                             * Format: date-time
-                                             * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
-                                             */
-                                            added_at?: string;
-                                            /** @description The source record as NASA published it (`complete` preset only) */
-                                            raw?: unknown;
-                                        };
-                                        /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
-                                        relationships?: {
-                                            /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                            stereo?: {
-                                                /** @description The photo of the other eye of the stereo pair */
-                                                id: number;
-                                                /** @constant */
-                                                type: "photo";
-                                            };
-                                            /** @description The observation sequence the photo belongs to */
-                                            sequence?: {
-                                                /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                                id: string;
-                                                /** @description Photos of the sequence */
-                                                size: number;
-                                            };
-                                            rover?: {
-                                                id: "curiosity" | "opportunity" | "perseverance" | "spirit";
-                                                /** @constant */
-                                                type: "rover";
-                                                attributes: {
-                                                    name: string;
-                                                    status: "active" | "complete";
-                                                };
-                                            };
-                                            camera?: {
-                                                id: string;
-                                                /** @constant */
-                                                type: "camera";
-                                                attributes?: {
-                                                    full_name: string;
-                                                };
-                                            };
-                                        };
-                                    };
+                                    photo: components["schemas"]["Photo"];
                                 }[];
                                 links: {
                                     /** Format: uri */
@@ -4761,334 +3812,16 @@ export interface operations {
                         };
                     };
                     "text/json": {
-                        data: {
-                            /** @description Photo id */
-                            id: number;
-                            /** @constant */
-                            type: "photo";
-                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
-                            attributes: {
-                                /** @description NASA image id */
-                                nasa_id?: string;
-                                /** @description Mission day */
-                                sol?: number;
-                                /** Format: date */
-                                earth_date?: string;
-                                /** Format: date-time */
-                                date_taken_utc?: string;
-                                /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
-                                date_taken_mars?: string;
-                                /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
-                                images?: {
-                                    /** Format: uri */
-                                    small?: string;
-                                    /** Format: uri */
-                                    medium?: string;
-                                    /** Format: uri */
-                                    large?: string;
-                                    /** Format: uri */
-                                    full?: string;
-                                };
-                                dimensions?: {
-                                    width?: number;
-                                    height?: number;
-                                };
-                                sample_type?: string;
-                                title?: string;
-                                caption?: string;
-                                credit?: string;
-                                location?: {
-                                    site?: number;
-                                    drive?: number;
-                                    /** @description Site-frame coordinates; not in the standard and extended presets */
-                                    coordinates?: {
-                                        x: number;
-                                        y: number;
-                                        z: number;
-                                    };
-                                };
-                                telemetry?: {
-                                    mast_azimuth?: number;
-                                    mast_elevation?: number;
-                                };
-                                /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
-                                sun?: {
-                                    /** @description Degrees above the local horizon */
-                                    elevation: number;
-                                    /** @description Degrees from north, clockwise */
-                                    azimuth?: number;
-                                };
-                                /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
-                                solar_longitude?: number;
-                                /**
-                                 * Format: date-time
-                                 * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
-                                 */
-                                date_received?: string;
-                                /**
-                                 * Format: date-time
-                                 * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
-                                 */
-                                added_at?: string;
-                                /** @description The source record as NASA published it (`complete` preset only) */
-                                raw?: unknown;
-                            };
-                            /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
-                            relationships?: {
-                                /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                stereo?: {
-                                    /** @description The photo of the other eye of the stereo pair */
-                                    id: number;
-                                    /** @constant */
-                                    type: "photo";
-                                };
-                                /** @description The observation sequence the photo belongs to */
-                                sequence?: {
-                                    /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                    id: string;
-                                    /** @description Photos of the sequence */
-                                    size: number;
-                                };
-                                rover?: {
-                                    id: "curiosity" | "opportunity" | "perseverance" | "spirit";
-                                    /** @constant */
-                                    type: "rover";
-                                    attributes: {
-                                        name: string;
-                                        status: "active" | "complete";
-                                    };
-                                };
-                                camera?: {
-                                    id: string;
-                                    /** @constant */
-                                    type: "camera";
-                                    attributes?: {
-                                        full_name: string;
-                                    };
-                                };
-                            };
-                        };
+                        data: components["schemas"]["Photo"];
                         related: {
                             /** @description The other eye of its stereo pair */
-                            stereo: {
-                                /** @description Photo id */
-                                id: number;
-                                /** @constant */
-                                type: "photo";
-                                /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
-                                attributes: {
-                                    /** @description NASA image id */
-                                    nasa_id?: string;
-                                    /** @description Mission day */
-                                    sol?: number;
-                                    /** Format: date */
-                                    earth_date?: string;
-                                    /** Format: date-time */
-                                    date_taken_utc?: string;
-                                    /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
-                                    date_taken_mars?: string;
-                                    /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
-                                    images?: {
-                                        /** Format: uri */
-                                        small?: string;
-                                        /** Format: uri */
-                                        medium?: string;
-                                        /** Format: uri */
-                                        large?: string;
-                                        /** Format: uri */
-                                        full?: string;
-                                    };
-                                    dimensions?: {
-                                        width?: number;
-                                        height?: number;
-                                    };
-                                    sample_type?: string;
-                                    title?: string;
-                                    caption?: string;
-                                    credit?: string;
-                                    location?: {
-                                        site?: number;
-                                        drive?: number;
-                                        /** @description Site-frame coordinates; not in the standard and extended presets */
-                                        coordinates?: {
-                                            x: number;
-                                            y: number;
-                                            z: number;
-                                        };
-                                    };
-                                    telemetry?: {
-                                        mast_azimuth?: number;
-                                        mast_elevation?: number;
-                                    };
-                                    /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
-                                    sun?: {
-                                        /** @description Degrees above the local horizon */
-                                        elevation: number;
-                                        /** @description Degrees from north, clockwise */
-                                        azimuth?: number;
-                                    };
-                                    /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
-                                    solar_longitude?: number;
-                                    /**
-                                     * Format: date-time
-                                     * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
-                                     */
-                                    date_received?: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
-                                     */
-                                    added_at?: string;
-                                    /** @description The source record as NASA published it (`complete` preset only) */
-                                    raw?: unknown;
-                                };
-                                /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
-                                relationships?: {
-                                    /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                    stereo?: {
-                                        /** @description The photo of the other eye of the stereo pair */
-                                        id: number;
-                                        /** @constant */
-                                        type: "photo";
-                                    };
-                                    /** @description The observation sequence the photo belongs to */
-                                    sequence?: {
-                                        /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                        id: string;
-                                        /** @description Photos of the sequence */
-                                        size: number;
-                                    };
-                                    rover?: {
-                                        id: "curiosity" | "opportunity" | "perseverance" | "spirit";
-                                        /** @constant */
-                                        type: "rover";
-                                        attributes: {
-                                            name: string;
-                                            status: "active" | "complete";
-                                        };
-                                    };
-                                    camera?: {
-                                        id: string;
-                                        /** @constant */
-                                        type: "camera";
-                                        attributes?: {
-                                            full_name: string;
-                                        };
-                                    };
-                                };
-                            } | null;
+                            stereo: components["schemas"]["Photo"] | null;
                             sequence: {
                                 id: string;
                                 /** @description Photos of the sequence */
                                 size: number;
                                 /** @description The first 25 in exposure order */
-                                photos: {
-                                    /** @description Photo id */
-                                    id: number;
-                                    /** @constant */
-                                    type: "photo";
-                                    /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
-                                    attributes: {
-                                        /** @description NASA image id */
-                                        nasa_id?: string;
-                                        /** @description Mission day */
-                                        sol?: number;
-                                        /** Format: date */
-                                        earth_date?: string;
-                                        /** Format: date-time */
-                                        date_taken_utc?: string;
-                                        /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
-                                        date_taken_mars?: string;
-                                        /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
-                                        images?: {
-                                            /** Format: uri */
-                                            small?: string;
-                                            /** Format: uri */
-                                            medium?: string;
-                                            /** Format: uri */
-                                            large?: string;
-                                            /** Format: uri */
-                                            full?: string;
-                                        };
-                                        dimensions?: {
-                                            width?: number;
-                                            height?: number;
-                                        };
-                                        sample_type?: string;
-                                        title?: string;
-                                        caption?: string;
-                                        credit?: string;
-                                        location?: {
-                                            site?: number;
-                                            drive?: number;
-                                            /** @description Site-frame coordinates; not in the standard and extended presets */
-                                            coordinates?: {
-                                                x: number;
-                                                y: number;
-                                                z: number;
-                                            };
-                                        };
-                                        telemetry?: {
-                                            mast_azimuth?: number;
-                                            mast_elevation?: number;
-                                        };
-                                        /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
-                                        sun?: {
-                                            /** @description Degrees above the local horizon */
-                                            elevation: number;
-                                            /** @description Degrees from north, clockwise */
-                                            azimuth?: number;
-                                        };
-                                        /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
-                                        solar_longitude?: number;
-                                        /**
-                                         * Format: date-time
-                                         * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
-                                         */
-                                        date_received?: string;
-                                        /**
-                                         * Format: date-time
-                                         * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
-                                         */
-                                        added_at?: string;
-                                        /** @description The source record as NASA published it (`complete` preset only) */
-                                        raw?: unknown;
-                                    };
-                                    /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
-                                    relationships?: {
-                                        /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                        stereo?: {
-                                            /** @description The photo of the other eye of the stereo pair */
-                                            id: number;
-                                            /** @constant */
-                                            type: "photo";
-                                        };
-                                        /** @description The observation sequence the photo belongs to */
-                                        sequence?: {
-                                            /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                            id: string;
-                                            /** @description Photos of the sequence */
-                                            size: number;
-                                        };
-                                        rover?: {
-                                            id: "curiosity" | "opportunity" | "perseverance" | "spirit";
-                                            /** @constant */
-                                            type: "rover";
-                                            attributes: {
-                                                name: string;
-                                                status: "active" | "complete";
-                                            };
-                                        };
-                                        camera?: {
-                                            id: string;
-                                            /** @constant */
-                                            type: "camera";
-                                            attributes?: {
-                                                full_name: string;
-                                            };
-                                        };
-                                    };
-                                }[];
+                                photos: components["schemas"]["Photo"][];
                                 links: {
                                     /** Format: uri */
                                     photos: string;
@@ -5102,113 +3835,7 @@ export interface operations {
                                 /** @description The 10 nearest, nearest first */
                                 photos: {
                                     distance_m: number;
-                                    photo: {
-                                        /** @description Photo id */
-                                        id: number;
-                                        /** @constant */
-                                        type: "photo";
-                                        /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
-                                        attributes: {
-                                            /** @description NASA image id */
-                                            nasa_id?: string;
-                                            /** @description Mission day */
-                                            sol?: number;
-                                            /** Format: date */
-                                            earth_date?: string;
-                                            /** Format: date-time */
-                                            date_taken_utc?: string;
-                                            /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
-                                            date_taken_mars?: string;
-                                            /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
-                                            images?: {
-                                                /** Format: uri */
-                                                small?: string;
-                                                /** Format: uri */
-                                                medium?: string;
-                                                /** Format: uri */
-                                                large?: string;
-                                                /** Format: uri */
-                                                full?: string;
-                                            };
-                                            dimensions?: {
-                                                width?: number;
-                                                height?: number;
-                                            };
-                                            sample_type?: string;
-                                            title?: string;
-                                            caption?: string;
-                                            credit?: string;
-                                            location?: {
-                                                site?: number;
-                                                drive?: number;
-                                                /** @description Site-frame coordinates; not in the standard and extended presets */
-                                                coordinates?: {
-                                                    x: number;
-                                                    y: number;
-                                                    z: number;
-                                                };
-                                            };
-                                            telemetry?: {
-                                                mast_azimuth?: number;
-                                                mast_elevation?: number;
-                                            };
-                                            /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
-                                            sun?: {
-                                                /** @description Degrees above the local horizon */
-                                                elevation: number;
-                                                /** @description Degrees from north, clockwise */
-                                                azimuth?: number;
-                                            };
-                                            /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
-                                            solar_longitude?: number;
-                                            /**
-                                             * Format: date-time
-                                             * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
-                                             */
-                                            date_received?: string;
-                                            /**
-                                             * Format: date-time
-                                             * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
-                                             */
-                                            added_at?: string;
-                                            /** @description The source record as NASA published it (`complete` preset only) */
-                                            raw?: unknown;
-                                        };
-                                        /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
-                                        relationships?: {
-                                            /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                            stereo?: {
-                                                /** @description The photo of the other eye of the stereo pair */
-                                                id: number;
-                                                /** @constant */
-                                                type: "photo";
-                                            };
-                                            /** @description The observation sequence the photo belongs to */
-                                            sequence?: {
-                                                /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                                id: string;
-                                                /** @description Photos of the sequence */
-                                                size: number;
-                                            };
-                                            rover?: {
-                                                id: "curiosity" | "opportunity" | "perseverance" | "spirit";
-                                                /** @constant */
-                                                type: "rover";
-                                                attributes: {
-                                                    name: string;
-                                                    status: "active" | "complete";
-                                                };
-                                            };
-                                            camera?: {
-                                                id: string;
-                                                /** @constant */
-                                                type: "camera";
-                                                attributes?: {
-                                                    full_name: string;
-                                                };
-                                            };
-                                        };
-                                    };
+                                    photo: components["schemas"]["Photo"];
                                 }[];
                                 links: {
                                     /** Format: uri */
@@ -5222,334 +3849,16 @@ export interface operations {
                         };
                     };
                     "text/plain": {
-                        data: {
-                            /** @description Photo id */
-                            id: number;
-                            /** @constant */
-                            type: "photo";
-                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
-                            attributes: {
-                                /** @description NASA image id */
-                                nasa_id?: string;
-                                /** @description Mission day */
-                                sol?: number;
-                                /** Format: date */
-                                earth_date?: string;
-                                /** Format: date-time */
-                                date_taken_utc?: string;
-                                /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
-                                date_taken_mars?: string;
-                                /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
-                                images?: {
-                                    /** Format: uri */
-                                    small?: string;
-                                    /** Format: uri */
-                                    medium?: string;
-                                    /** Format: uri */
-                                    large?: string;
-                                    /** Format: uri */
-                                    full?: string;
-                                };
-                                dimensions?: {
-                                    width?: number;
-                                    height?: number;
-                                };
-                                sample_type?: string;
-                                title?: string;
-                                caption?: string;
-                                credit?: string;
-                                location?: {
-                                    site?: number;
-                                    drive?: number;
-                                    /** @description Site-frame coordinates; not in the standard and extended presets */
-                                    coordinates?: {
-                                        x: number;
-                                        y: number;
-                                        z: number;
-                                    };
-                                };
-                                telemetry?: {
-                                    mast_azimuth?: number;
-                                    mast_elevation?: number;
-                                };
-                                /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
-                                sun?: {
-                                    /** @description Degrees above the local horizon */
-                                    elevation: number;
-                                    /** @description Degrees from north, clockwise */
-                                    azimuth?: number;
-                                };
-                                /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
-                                solar_longitude?: number;
-                                /**
-                                 * Format: date-time
-                                 * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
-                                 */
-                                date_received?: string;
-                                /**
-                                 * Format: date-time
-                                 * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
-                                 */
-                                added_at?: string;
-                                /** @description The source record as NASA published it (`complete` preset only) */
-                                raw?: unknown;
-                            };
-                            /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
-                            relationships?: {
-                                /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                stereo?: {
-                                    /** @description The photo of the other eye of the stereo pair */
-                                    id: number;
-                                    /** @constant */
-                                    type: "photo";
-                                };
-                                /** @description The observation sequence the photo belongs to */
-                                sequence?: {
-                                    /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                    id: string;
-                                    /** @description Photos of the sequence */
-                                    size: number;
-                                };
-                                rover?: {
-                                    id: "curiosity" | "opportunity" | "perseverance" | "spirit";
-                                    /** @constant */
-                                    type: "rover";
-                                    attributes: {
-                                        name: string;
-                                        status: "active" | "complete";
-                                    };
-                                };
-                                camera?: {
-                                    id: string;
-                                    /** @constant */
-                                    type: "camera";
-                                    attributes?: {
-                                        full_name: string;
-                                    };
-                                };
-                            };
-                        };
+                        data: components["schemas"]["Photo"];
                         related: {
                             /** @description The other eye of its stereo pair */
-                            stereo: {
-                                /** @description Photo id */
-                                id: number;
-                                /** @constant */
-                                type: "photo";
-                                /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
-                                attributes: {
-                                    /** @description NASA image id */
-                                    nasa_id?: string;
-                                    /** @description Mission day */
-                                    sol?: number;
-                                    /** Format: date */
-                                    earth_date?: string;
-                                    /** Format: date-time */
-                                    date_taken_utc?: string;
-                                    /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
-                                    date_taken_mars?: string;
-                                    /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
-                                    images?: {
-                                        /** Format: uri */
-                                        small?: string;
-                                        /** Format: uri */
-                                        medium?: string;
-                                        /** Format: uri */
-                                        large?: string;
-                                        /** Format: uri */
-                                        full?: string;
-                                    };
-                                    dimensions?: {
-                                        width?: number;
-                                        height?: number;
-                                    };
-                                    sample_type?: string;
-                                    title?: string;
-                                    caption?: string;
-                                    credit?: string;
-                                    location?: {
-                                        site?: number;
-                                        drive?: number;
-                                        /** @description Site-frame coordinates; not in the standard and extended presets */
-                                        coordinates?: {
-                                            x: number;
-                                            y: number;
-                                            z: number;
-                                        };
-                                    };
-                                    telemetry?: {
-                                        mast_azimuth?: number;
-                                        mast_elevation?: number;
-                                    };
-                                    /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
-                                    sun?: {
-                                        /** @description Degrees above the local horizon */
-                                        elevation: number;
-                                        /** @description Degrees from north, clockwise */
-                                        azimuth?: number;
-                                    };
-                                    /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
-                                    solar_longitude?: number;
-                                    /**
-                                     * Format: date-time
-                                     * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
-                                     */
-                                    date_received?: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
-                                     */
-                                    added_at?: string;
-                                    /** @description The source record as NASA published it (`complete` preset only) */
-                                    raw?: unknown;
-                                };
-                                /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
-                                relationships?: {
-                                    /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                    stereo?: {
-                                        /** @description The photo of the other eye of the stereo pair */
-                                        id: number;
-                                        /** @constant */
-                                        type: "photo";
-                                    };
-                                    /** @description The observation sequence the photo belongs to */
-                                    sequence?: {
-                                        /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                        id: string;
-                                        /** @description Photos of the sequence */
-                                        size: number;
-                                    };
-                                    rover?: {
-                                        id: "curiosity" | "opportunity" | "perseverance" | "spirit";
-                                        /** @constant */
-                                        type: "rover";
-                                        attributes: {
-                                            name: string;
-                                            status: "active" | "complete";
-                                        };
-                                    };
-                                    camera?: {
-                                        id: string;
-                                        /** @constant */
-                                        type: "camera";
-                                        attributes?: {
-                                            full_name: string;
-                                        };
-                                    };
-                                };
-                            } | null;
+                            stereo: components["schemas"]["Photo"] | null;
                             sequence: {
                                 id: string;
                                 /** @description Photos of the sequence */
                                 size: number;
                                 /** @description The first 25 in exposure order */
-                                photos: {
-                                    /** @description Photo id */
-                                    id: number;
-                                    /** @constant */
-                                    type: "photo";
-                                    /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
-                                    attributes: {
-                                        /** @description NASA image id */
-                                        nasa_id?: string;
-                                        /** @description Mission day */
-                                        sol?: number;
-                                        /** Format: date */
-                                        earth_date?: string;
-                                        /** Format: date-time */
-                                        date_taken_utc?: string;
-                                        /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
-                                        date_taken_mars?: string;
-                                        /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
-                                        images?: {
-                                            /** Format: uri */
-                                            small?: string;
-                                            /** Format: uri */
-                                            medium?: string;
-                                            /** Format: uri */
-                                            large?: string;
-                                            /** Format: uri */
-                                            full?: string;
-                                        };
-                                        dimensions?: {
-                                            width?: number;
-                                            height?: number;
-                                        };
-                                        sample_type?: string;
-                                        title?: string;
-                                        caption?: string;
-                                        credit?: string;
-                                        location?: {
-                                            site?: number;
-                                            drive?: number;
-                                            /** @description Site-frame coordinates; not in the standard and extended presets */
-                                            coordinates?: {
-                                                x: number;
-                                                y: number;
-                                                z: number;
-                                            };
-                                        };
-                                        telemetry?: {
-                                            mast_azimuth?: number;
-                                            mast_elevation?: number;
-                                        };
-                                        /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
-                                        sun?: {
-                                            /** @description Degrees above the local horizon */
-                                            elevation: number;
-                                            /** @description Degrees from north, clockwise */
-                                            azimuth?: number;
-                                        };
-                                        /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
-                                        solar_longitude?: number;
-                                        /**
-                                         * Format: date-time
-                                         * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
-                                         */
-                                        date_received?: string;
-                                        /**
-                                         * Format: date-time
-                                         * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
-                                         */
-                                        added_at?: string;
-                                        /** @description The source record as NASA published it (`complete` preset only) */
-                                        raw?: unknown;
-                                    };
-                                    /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
-                                    relationships?: {
-                                        /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                        stereo?: {
-                                            /** @description The photo of the other eye of the stereo pair */
-                                            id: number;
-                                            /** @constant */
-                                            type: "photo";
-                                        };
-                                        /** @description The observation sequence the photo belongs to */
-                                        sequence?: {
-                                            /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                            id: string;
-                                            /** @description Photos of the sequence */
-                                            size: number;
-                                        };
-                                        rover?: {
-                                            id: "curiosity" | "opportunity" | "perseverance" | "spirit";
-                                            /** @constant */
-                                            type: "rover";
-                                            attributes: {
-                                                name: string;
-                                                status: "active" | "complete";
-                                            };
-                                        };
-                                        camera?: {
-                                            id: string;
-                                            /** @constant */
-                                            type: "camera";
-                                            attributes?: {
-                                                full_name: string;
-                                            };
-                                        };
-                                    };
-                                }[];
+                                photos: components["schemas"]["Photo"][];
                                 links: {
                                     /** Format: uri */
                                     photos: string;
@@ -5563,113 +3872,7 @@ export interface operations {
                                 /** @description The 10 nearest, nearest first */
                                 photos: {
                                     distance_m: number;
-                                    photo: {
-                                        /** @description Photo id */
-                                        id: number;
-                                        /** @constant */
-                                        type: "photo";
-                                        /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
-                                        attributes: {
-                                            /** @description NASA image id */
-                                            nasa_id?: string;
-                                            /** @description Mission day */
-                                            sol?: number;
-                                            /** Format: date */
-                                            earth_date?: string;
-                                            /** Format: date-time */
-                                            date_taken_utc?: string;
-                                            /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
-                                            date_taken_mars?: string;
-                                            /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
-                                            images?: {
-                                                /** Format: uri */
-                                                small?: string;
-                                                /** Format: uri */
-                                                medium?: string;
-                                                /** Format: uri */
-                                                large?: string;
-                                                /** Format: uri */
-                                                full?: string;
-                                            };
-                                            dimensions?: {
-                                                width?: number;
-                                                height?: number;
-                                            };
-                                            sample_type?: string;
-                                            title?: string;
-                                            caption?: string;
-                                            credit?: string;
-                                            location?: {
-                                                site?: number;
-                                                drive?: number;
-                                                /** @description Site-frame coordinates; not in the standard and extended presets */
-                                                coordinates?: {
-                                                    x: number;
-                                                    y: number;
-                                                    z: number;
-                                                };
-                                            };
-                                            telemetry?: {
-                                                mast_azimuth?: number;
-                                                mast_elevation?: number;
-                                            };
-                                            /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
-                                            sun?: {
-                                                /** @description Degrees above the local horizon */
-                                                elevation: number;
-                                                /** @description Degrees from north, clockwise */
-                                                azimuth?: number;
-                                            };
-                                            /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
-                                            solar_longitude?: number;
-                                            /**
-                                             * Format: date-time
-                                             * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
-                                             */
-                                            date_received?: string;
-                                            /**
-                                             * Format: date-time
-                                             * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
-                                             */
-                                            added_at?: string;
-                                            /** @description The source record as NASA published it (`complete` preset only) */
-                                            raw?: unknown;
-                                        };
-                                        /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
-                                        relationships?: {
-                                            /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                            stereo?: {
-                                                /** @description The photo of the other eye of the stereo pair */
-                                                id: number;
-                                                /** @constant */
-                                                type: "photo";
-                                            };
-                                            /** @description The observation sequence the photo belongs to */
-                                            sequence?: {
-                                                /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                                id: string;
-                                                /** @description Photos of the sequence */
-                                                size: number;
-                                            };
-                                            rover?: {
-                                                id: "curiosity" | "opportunity" | "perseverance" | "spirit";
-                                                /** @constant */
-                                                type: "rover";
-                                                attributes: {
-                                                    name: string;
-                                                    status: "active" | "complete";
-                                                };
-                                            };
-                                            camera?: {
-                                                id: string;
-                                                /** @constant */
-                                                type: "camera";
-                                                attributes?: {
-                                                    full_name: string;
-                                                };
-                                            };
-                                        };
-                                    };
+                                    photo: components["schemas"]["Photo"];
                                 }[];
                                 links: {
                                     /** Format: uri */
@@ -5807,6 +4010,8 @@ export interface operations {
                 lon?: number;
                 /** @description Keeps photos taken within this many metres (great circle on the Mars sphere of radius 3,389.5 km) of the centre, across every sol; photos without a known position never match. 1 to 5000. The drive-based location_radius is another thing. */
                 radius_m?: number;
+                /** @description Leaves out the photos of this sol (of every rover), e.g. with near_photo the photos taken on the same sol as it (as /related counts its nearby photos). */
+                exclude_sol?: number;
                 /** @description Only photos this service first published after this instant (exclusive): an RFC 3339 date-time with an offset, e.g. 2024-05-01T12:00:00Z. */
                 added_since?: string;
                 /** @description Only photos first published at or before this instant (inclusive), RFC 3339 date-time. */
@@ -5842,113 +4047,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @description In request order; a repeated id once; unknown ids skipped */
-                        data: {
-                            /** @description Photo id */
-                            id: number;
-                            /** @constant */
-                            type: "photo";
-                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
-                            attributes: {
-                                /** @description NASA image id */
-                                nasa_id?: string;
-                                /** @description Mission day */
-                                sol?: number;
-                                /** Format: date */
-                                earth_date?: string;
-                                /** Format: date-time */
-                                date_taken_utc?: string;
-                                /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
-                                date_taken_mars?: string;
-                                /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
-                                images?: {
-                                    /** Format: uri */
-                                    small?: string;
-                                    /** Format: uri */
-                                    medium?: string;
-                                    /** Format: uri */
-                                    large?: string;
-                                    /** Format: uri */
-                                    full?: string;
-                                };
-                                dimensions?: {
-                                    width?: number;
-                                    height?: number;
-                                };
-                                sample_type?: string;
-                                title?: string;
-                                caption?: string;
-                                credit?: string;
-                                location?: {
-                                    site?: number;
-                                    drive?: number;
-                                    /** @description Site-frame coordinates; not in the standard and extended presets */
-                                    coordinates?: {
-                                        x: number;
-                                        y: number;
-                                        z: number;
-                                    };
-                                };
-                                telemetry?: {
-                                    mast_azimuth?: number;
-                                    mast_elevation?: number;
-                                };
-                                /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
-                                sun?: {
-                                    /** @description Degrees above the local horizon */
-                                    elevation: number;
-                                    /** @description Degrees from north, clockwise */
-                                    azimuth?: number;
-                                };
-                                /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
-                                solar_longitude?: number;
-                                /**
-                                 * Format: date-time
-                                 * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
-                                 */
-                                date_received?: string;
-                                /**
-                                 * Format: date-time
-                                 * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
-                                 */
-                                added_at?: string;
-                                /** @description The source record as NASA published it (`complete` preset only) */
-                                raw?: unknown;
-                            };
-                            /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
-                            relationships?: {
-                                /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                stereo?: {
-                                    /** @description The photo of the other eye of the stereo pair */
-                                    id: number;
-                                    /** @constant */
-                                    type: "photo";
-                                };
-                                /** @description The observation sequence the photo belongs to */
-                                sequence?: {
-                                    /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                    id: string;
-                                    /** @description Photos of the sequence */
-                                    size: number;
-                                };
-                                rover?: {
-                                    id: "curiosity" | "opportunity" | "perseverance" | "spirit";
-                                    /** @constant */
-                                    type: "rover";
-                                    attributes: {
-                                        name: string;
-                                        status: "active" | "complete";
-                                    };
-                                };
-                                camera?: {
-                                    id: string;
-                                    /** @constant */
-                                    type: "camera";
-                                    attributes?: {
-                                        full_name: string;
-                                    };
-                                };
-                            };
-                        }[];
+                        data: components["schemas"]["Photo"][];
                         meta: {
                             /** @description Photos matching the filters */
                             total_count: number;
@@ -5969,113 +4068,7 @@ export interface operations {
                     };
                     "text/json": {
                         /** @description In request order; a repeated id once; unknown ids skipped */
-                        data: {
-                            /** @description Photo id */
-                            id: number;
-                            /** @constant */
-                            type: "photo";
-                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
-                            attributes: {
-                                /** @description NASA image id */
-                                nasa_id?: string;
-                                /** @description Mission day */
-                                sol?: number;
-                                /** Format: date */
-                                earth_date?: string;
-                                /** Format: date-time */
-                                date_taken_utc?: string;
-                                /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
-                                date_taken_mars?: string;
-                                /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
-                                images?: {
-                                    /** Format: uri */
-                                    small?: string;
-                                    /** Format: uri */
-                                    medium?: string;
-                                    /** Format: uri */
-                                    large?: string;
-                                    /** Format: uri */
-                                    full?: string;
-                                };
-                                dimensions?: {
-                                    width?: number;
-                                    height?: number;
-                                };
-                                sample_type?: string;
-                                title?: string;
-                                caption?: string;
-                                credit?: string;
-                                location?: {
-                                    site?: number;
-                                    drive?: number;
-                                    /** @description Site-frame coordinates; not in the standard and extended presets */
-                                    coordinates?: {
-                                        x: number;
-                                        y: number;
-                                        z: number;
-                                    };
-                                };
-                                telemetry?: {
-                                    mast_azimuth?: number;
-                                    mast_elevation?: number;
-                                };
-                                /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
-                                sun?: {
-                                    /** @description Degrees above the local horizon */
-                                    elevation: number;
-                                    /** @description Degrees from north, clockwise */
-                                    azimuth?: number;
-                                };
-                                /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
-                                solar_longitude?: number;
-                                /**
-                                 * Format: date-time
-                                 * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
-                                 */
-                                date_received?: string;
-                                /**
-                                 * Format: date-time
-                                 * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
-                                 */
-                                added_at?: string;
-                                /** @description The source record as NASA published it (`complete` preset only) */
-                                raw?: unknown;
-                            };
-                            /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
-                            relationships?: {
-                                /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                stereo?: {
-                                    /** @description The photo of the other eye of the stereo pair */
-                                    id: number;
-                                    /** @constant */
-                                    type: "photo";
-                                };
-                                /** @description The observation sequence the photo belongs to */
-                                sequence?: {
-                                    /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                    id: string;
-                                    /** @description Photos of the sequence */
-                                    size: number;
-                                };
-                                rover?: {
-                                    id: "curiosity" | "opportunity" | "perseverance" | "spirit";
-                                    /** @constant */
-                                    type: "rover";
-                                    attributes: {
-                                        name: string;
-                                        status: "active" | "complete";
-                                    };
-                                };
-                                camera?: {
-                                    id: string;
-                                    /** @constant */
-                                    type: "camera";
-                                    attributes?: {
-                                        full_name: string;
-                                    };
-                                };
-                            };
-                        }[];
+                        data: components["schemas"]["Photo"][];
                         meta: {
                             /** @description Photos matching the filters */
                             total_count: number;
@@ -6096,113 +4089,7 @@ export interface operations {
                     };
                     "text/plain": {
                         /** @description In request order; a repeated id once; unknown ids skipped */
-                        data: {
-                            /** @description Photo id */
-                            id: number;
-                            /** @constant */
-                            type: "photo";
-                            /** @description Presets (`field_set`): minimal = sol, earth_date, one image; standard = nasa_id, sol, earth_date, date_taken_utc, images, sample_type, title, credit; extended = standard + date_taken_mars, caption, dimensions, location (no coordinates); scientific = extended + telemetry and coordinates; complete = every attribute and raw, plus the attributes beyond the interface (date_received, added_at). Without `fields` or `field_set` every attribute the photo has is written (no raw). */
-                            attributes: {
-                                /** @description NASA image id */
-                                nasa_id?: string;
-                                /** @description Mission day */
-                                sol?: number;
-                                /** Format: date */
-                                earth_date?: string;
-                                /** Format: date-time */
-                                date_taken_utc?: string;
-                                /** @description Local mean solar time, e.g. Sol-01311M17:23:55.682 */
-                                date_taken_mars?: string;
-                                /** @description Image URLs by size. Only Perseverance has small, medium and large; the `minimal` preset writes one image (medium, else large, else full, else small). `image_sizes` narrows the sizes, `exclude_images` drops the member. */
-                                images?: {
-                                    /** Format: uri */
-                                    small?: string;
-                                    /** Format: uri */
-                                    medium?: string;
-                                    /** Format: uri */
-                                    large?: string;
-                                    /** Format: uri */
-                                    full?: string;
-                                };
-                                dimensions?: {
-                                    width?: number;
-                                    height?: number;
-                                };
-                                sample_type?: string;
-                                title?: string;
-                                caption?: string;
-                                credit?: string;
-                                location?: {
-                                    site?: number;
-                                    drive?: number;
-                                    /** @description Site-frame coordinates; not in the standard and extended presets */
-                                    coordinates?: {
-                                        x: number;
-                                        y: number;
-                                        z: number;
-                                    };
-                                };
-                                telemetry?: {
-                                    mast_azimuth?: number;
-                                    mast_elevation?: number;
-                                };
-                                /** @description Where the sun stood at capture: as the record states it (Curiosity PDS3 labels, MER index tables), else Mars24 at the rover's position (docs/derived-fields.md). Beyond the interface: with `complete` or `fields=sun`. */
-                                sun?: {
-                                    /** @description Degrees above the local horizon */
-                                    elevation: number;
-                                    /** @description Degrees from north, clockwise */
-                                    azimuth?: number;
-                                };
-                                /** @description Areocentric solar longitude Ls in degrees (the Martian season), stated or Mars24. Beyond the interface: with `complete` or `fields=solar_longitude`. */
-                                solar_longitude?: number;
-                                /**
-                                 * Format: date-time
-                                 * @description When the image reached Earth, as NASA's records state it (absent where they do not). Beyond the interface: with `complete` or by name in `fields`.
-                                 */
-                                date_received?: string;
-                                /**
-                                 * Format: date-time
-                                 * @description When this service first published the photo (the arrival ledger; docs/follow-new-photos.md). Beyond the interface: with `complete` or by name in `fields`.
-                                 */
-                                added_at?: string;
-                                /** @description The source record as NASA published it (`complete` preset only) */
-                                raw?: unknown;
-                            };
-                            /** @description stereo and sequence on every photo that has them; rover and camera with `include=rover` and/or `include=camera` */
-                            relationships?: {
-                                /** @description The other eye of a stereo pair (docs/derived-fields.md) */
-                                stereo?: {
-                                    /** @description The photo of the other eye of the stereo pair */
-                                    id: number;
-                                    /** @constant */
-                                    type: "photo";
-                                };
-                                /** @description The observation sequence the photo belongs to */
-                                sequence?: {
-                                    /** @description <rover>-<sol>-<SEQUENCE>; list it with GET /api/v2/photos?sequence=<id> */
-                                    id: string;
-                                    /** @description Photos of the sequence */
-                                    size: number;
-                                };
-                                rover?: {
-                                    id: "curiosity" | "opportunity" | "perseverance" | "spirit";
-                                    /** @constant */
-                                    type: "rover";
-                                    attributes: {
-                                        name: string;
-                                        status: "active" | "complete";
-                                    };
-                                };
-                                camera?: {
-                                    id: string;
-                                    /** @constant */
-                                    type: "camera";
-                                    attributes?: {
-                                        full_name: string;
-                                    };
-                                };
-                            };
-                        }[];
+                        data: components["schemas"]["Photo"][];
                         meta: {
                             /** @description Photos matching the filters */
                             total_count: number;
@@ -6333,6 +4220,8 @@ export interface operations {
                 lon?: number;
                 /** @description Keeps photos taken within this many metres (great circle on the Mars sphere of radius 3,389.5 km) of the centre, across every sol; photos without a known position never match. 1 to 5000. The drive-based location_radius is another thing. */
                 radius_m?: number;
+                /** @description Leaves out the photos of this sol (of every rover), e.g. with near_photo the photos taken on the same sol as it (as /related counts its nearby photos). */
+                exclude_sol?: number;
                 /** @description Only photos this service first published after this instant (exclusive): an RFC 3339 date-time with an offset, e.g. 2024-05-01T12:00:00Z. */
                 added_since?: string;
                 /** @description Only photos first published at or before this instant (inclusive), RFC 3339 date-time. */
@@ -6471,6 +4360,8 @@ export interface operations {
                 lon?: number;
                 /** @description Keeps photos taken within this many metres (great circle on the Mars sphere of radius 3,389.5 km) of the centre, across every sol; photos without a known position never match. 1 to 5000. The drive-based location_radius is another thing. */
                 radius_m?: number;
+                /** @description Leaves out the photos of this sol (of every rover), e.g. with near_photo the photos taken on the same sol as it (as /related counts its nearby photos). */
+                exclude_sol?: number;
                 /** @description Only photos this service first published after this instant (exclusive): an RFC 3339 date-time with an offset, e.g. 2024-05-01T12:00:00Z. */
                 added_since?: string;
                 /** @description Only photos first published at or before this instant (inclusive), RFC 3339 date-time. */
@@ -6608,6 +4499,8 @@ export interface operations {
                 lon?: number;
                 /** @description Keeps photos taken within this many metres (great circle on the Mars sphere of radius 3,389.5 km) of the centre, across every sol; photos without a known position never match. 1 to 5000. The drive-based location_radius is another thing. */
                 radius_m?: number;
+                /** @description Leaves out the photos of this sol (of every rover), e.g. with near_photo the photos taken on the same sol as it (as /related counts its nearby photos). */
+                exclude_sol?: number;
                 /** @description Only photos this service first published after this instant (exclusive): an RFC 3339 date-time with an offset, e.g. 2024-05-01T12:00:00Z. */
                 added_since?: string;
                 /** @description Only photos first published at or before this instant (inclusive), RFC 3339 date-time. */
@@ -6763,6 +4656,8 @@ export interface operations {
                 lon?: number;
                 /** @description Keeps photos taken within this many metres (great circle on the Mars sphere of radius 3,389.5 km) of the centre, across every sol; photos without a known position never match. 1 to 5000. The drive-based location_radius is another thing. */
                 radius_m?: number;
+                /** @description Leaves out the photos of this sol (of every rover), e.g. with near_photo the photos taken on the same sol as it (as /related counts its nearby photos). */
+                exclude_sol?: number;
                 /** @description Only photos this service first published after this instant (exclusive): an RFC 3339 date-time with an offset, e.g. 2024-05-01T12:00:00Z. */
                 added_since?: string;
                 /** @description Only photos first published at or before this instant (inclusive), RFC 3339 date-time. */
@@ -7009,6 +4904,8 @@ export interface operations {
                 lon?: number;
                 /** @description Keeps photos taken within this many metres (great circle on the Mars sphere of radius 3,389.5 km) of the centre, across every sol; photos without a known position never match. 1 to 5000. The drive-based location_radius is another thing. */
                 radius_m?: number;
+                /** @description Leaves out the photos of this sol (of every rover), e.g. with near_photo the photos taken on the same sol as it (as /related counts its nearby photos). */
+                exclude_sol?: number;
                 /** @description Only photos this service first published after this instant (exclusive): an RFC 3339 date-time with an offset, e.g. 2024-05-01T12:00:00Z. */
                 added_since?: string;
                 /** @description Only photos first published at or before this instant (inclusive), RFC 3339 date-time. */

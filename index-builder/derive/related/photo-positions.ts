@@ -7,13 +7,20 @@ import type { PhotoColumns, TraverseColumns } from '../../../src/store/schema'
  * more than the distances "taken near here" answers, so it has no position (NaN).
  */
 export function photoPositions(p: PhotoColumns, t: TraverseColumns): { lat: Float64Array; lon: Float64Array } {
-  const at = new Map<string, number>()
-  for (let i = 0; i < t.length; i++) at.set(`${t.rover[i]}_${t.site[i]}_${t.drive[i]}`, i)
+  // Per rover and site, the traverse row of each drive: number keys, no string per photo (the
+  // synthetic catalogue places all of its 1.9M photos).
+  const at = new Map<number, Map<number, number>>()
+  for (let i = 0; i < t.length; i++) {
+    const k = t.rover[i]! * 2 ** 32 + t.site[i]!
+    let drives = at.get(k)
+    if (!drives) at.set(k, (drives = new Map()))
+    drives.set(t.drive[i]!, i)
+  }
   const lat = new Float64Array(p.length).fill(NaN)
   const lon = new Float64Array(p.length).fill(NaN)
   for (let r = 0; r < p.length; r++) {
     if (p.site[r]! < 0 || p.drive[r]! < 0) continue
-    const i = at.get(`${p.rover[r]}_${p.site[r]}_${p.drive[r]}`)
+    const i = at.get(p.rover[r]! * 2 ** 32 + p.site[r]!)?.get(p.drive[r]!)
     if (i === undefined || !Number.isFinite(t.lat[i]!) || !Number.isFinite(t.lon[i]!)) continue
     lat[r] = t.lat[i]!
     lon[r] = ((t.lon[i]! % 360) + 360) % 360

@@ -36,16 +36,29 @@ export function readManifestVolumes(rover: 'curiosity' | 'opportunity' | 'spirit
   return photos.map((p) => ({ sol: p.sol, count: p.total_photos, cameras: p.cameras }))
 }
 
-/** A waypoint: the rover reached (site, drive) on `sol`. */
+/** A waypoint: the rover reached (site, drive) on `sol`, at lat/lon (planetocentric, east) when the table states them. */
 export interface Waypoint {
   sol: number
   site: number
   drive: number
+  lat?: number
+  lon?: number
+}
+
+type WaypointProperties = { sol: number; site: number; drive: number; lat?: unknown; lon?: unknown }
+
+/** A table's waypoint, with its position when both coordinates are numbers. */
+function waypointOf(p: WaypointProperties): Waypoint {
+  const w: Waypoint = { sol: Number(p.sol), site: Number(p.site), drive: Number(p.drive) }
+  const lat = p.lat === undefined || p.lat === null || p.lat === '' ? NaN : Number(p.lat)
+  const lon = p.lon === undefined || p.lon === null || p.lon === '' ? NaN : Number(p.lon)
+  if (Number.isFinite(lat) && Number.isFinite(lon)) { w.lat = lat; w.lon = lon }
+  return w
 }
 
 function geojsonWaypoints(path: string): Waypoint[] {
-  const features = readJson(path).features as Array<{ properties: { sol: number; site: number; drive: number } }>
-  return features.map((f) => ({ sol: Number(f.properties.sol), site: Number(f.properties.site), drive: Number(f.properties.drive) }))
+  const features = readJson(path).features as Array<{ properties: WaypointProperties }>
+  return features.map((f) => waypointOf(f.properties))
 }
 
 /** Reads the files of an ustar archive (512-byte headers, SOURCES.md §2.9 daily snapshots). */
@@ -83,8 +96,7 @@ export function readWaypoints(rover: RoverSlug, used: ShapingFile[]): Waypoint[]
     let n = 0
     for (const f of files) {
       for (const feature of JSON.parse(new TextDecoder().decode(f.data)).features ?? []) {
-        const p = feature.properties
-        list.push({ sol: Number(p.sol), site: Number(p.site), drive: Number(p.drive) })
+        list.push(waypointOf(feature.properties))
         n++
       }
     }
@@ -93,12 +105,12 @@ export function readWaypoints(rover: RoverSlug, used: ShapingFile[]): Waypoint[]
     const path = join(RAW_DIR, 'jumpjack__VST-converter', 'drives.tsv')
     const lines = new TextDecoder().decode(readMaybeGz(path)).split('\n')
     const head = lines[0]!.split('\t')
-    const [si, di, fi] = ['rmcSite', 'rmcDrive', 'firstSol'].map((c) => head.indexOf(c))
+    const [si, di, fi, lat, lon] = ['rmcSite', 'rmcDrive', 'firstSol', 'latitude', 'longitude'].map((c) => head.indexOf(c))
     let n = 0
     for (const line of lines.slice(1)) {
       const cells = line.split('\t')
       if (cells.length < head.length) continue
-      list.push({ sol: Number(cells[fi!]), site: Number(cells[si!]), drive: Number(cells[di!]) })
+      list.push(waypointOf({ sol: Number(cells[fi!]), site: Number(cells[si!]), drive: Number(cells[di!]), lat: cells[lat!], lon: cells[lon!] }))
       n++
     }
     used.push({ path, format: 'waypoints', records: n })

@@ -7,7 +7,9 @@ import { parsePathId } from './get-photo'
 import { PHOTOS_PATH } from './list-photos'
 import { Order, type SortKey } from '../order/order'
 import { firstValues, numberParam, readParam, type ParamSpec } from '../params/param-parsers'
-import { PHOTO_PARAMS, parsePhotoQuery, querySchema } from '../params/photo-params'
+import { OUTPUT_PARAMS, parsePhotoOutput, querySchema } from '../params/photo-params'
+import type { OutputSpec } from '../params/photo-fields'
+import type { NearCircle, PhotoFilters } from '../scan/filters'
 import { writePhoto } from '../render/photo-json'
 import { runQuery } from '../page/run-query'
 import { writeDouble } from '../bytes/float32-text'
@@ -25,11 +27,10 @@ export const SEQUENCE_PHOTOS = 25
 export const NEARBY_PHOTOS = 10
 export const NEARBY_DEFAULT_M = 50
 
-const OUTPUT_NAMES = ['fields', 'field_set', 'include', 'image_sizes', 'exclude_images']
 const RADIUS = numberParam('radius_m', 1, 5000, `Nearby photos of other sols: taken within this many metres of this photo's position (great circle), 1 to 5000, default ${NEARBY_DEFAULT_M}.`)
 
 /** The query parameters of the route: the list's output parameters and radius_m. */
-export const RELATED_PARAMS: ParamSpec<unknown>[] = [...PHOTO_PARAMS.filter((s) => OUTPUT_NAMES.includes(s.name)), RADIUS as ParamSpec<unknown>]
+export const RELATED_PARAMS: ParamSpec<unknown>[] = [...OUTPUT_PARAMS, RADIUS as ParamSpec<unknown>]
 export const RELATED_QUERY_SCHEMA = querySchema(RELATED_PARAMS)
 
 const EXPOSURE_ORDER: SortKey[] = [{ field: 'date_taken_utc', desc: false }]
@@ -37,10 +38,10 @@ const EXPOSURE_ORDER: SortKey[] = [{ field: 'date_taken_utc', desc: false }]
 export function relatedPhotos(store: Store, rawId: string, params: URLSearchParams, base: string): string {
   const errors: ParamError[] = []
   const id = parsePathId(rawId, errors)
-  const radius = readParam(firstValues(params), RADIUS, errors) ?? NEARBY_DEFAULT_M
-  const output = new URLSearchParams()
-  for (const [k, v] of params) if (OUTPUT_NAMES.includes(k)) output.append(k, v)
-  const q = parsePhotoQuery(output, store, errors)
+  // One read of the query: each of the route's parameters once (the route's schema admitted only them).
+  const query = firstValues(params)
+  const output = parsePhotoOutput(query, errors)
+  const radius = readParam(query, RADIUS, errors) ?? NEARBY_DEFAULT_M
   if (id === undefined || errors.length) throw validationError(errors)
   const row = store.paths.rowOfId(id)
   if (row < 0) throw notFound(`No photo has id ${id}.`)
@@ -48,11 +49,11 @@ export function relatedPhotos(store: Store, rawId: string, params: URLSearchPara
 
   const sink = answerSink()
   sink.text(DATA_OPEN)
-  writePhoto(sink, store, row, q.output)
+  writePhoto(sink, store, row, output)
   sink.text(',"related":{"stereo":')
   const partner = p.stereo_partner[row]!
   const partnerRow = partner >= 0 ? store.paths.rowOfId(partner) : -1
-  if (partnerRow >= 0) writePhoto(sink, store, partnerRow, q.output)
+  if (partnerRow >= 0) writePhoto(sink, store, partnerRow, output)
   else sink.text('null')
 
   sink.text(',"sequence":')
@@ -60,34 +61,37 @@ export function relatedPhotos(store: Store, rawId: string, params: URLSearchPara
   if (sequence !== '') {
     const found = runQuery(store, { sequence }, new Order(EXPOSURE_ORDER, p, store.paths), { offset: 0, limit: SEQUENCE_PHOTOS })
     sink.text(`{"id":${JSON.stringify(sequence)},"size":${found.total},"photos":`)
-    writeList(sink, store, found.rows, q.output)
+    writeList(sink, store, found.rows, output)
     sink.text(`,"links":{"photos":${JSON.stringify(`${base}${PHOTOS_PATH}?sequence=${encodeURIComponent(sequence)}`)}}}`)
   } else sink.text('null')
 
   sink.text(',"nearby":')
   if (!Number.isNaN(p.lat[row]!)) {
+    // The photos of other sols, nearest first: the list's own filters (the circle and exclude_sol),
+    // so only the page is ordered and the link below answers exactly the set counted.
     const near = { lat: p.lat[row]!, lon: p.lon[row]!, radiusM: radius }
     const sol = p.sol[row]!
-    const within = distancePage(store, { near }, { offset: 0, limit: Number.MAX_SAFE_INTEGER })
-    const others = Array.from(within.rows).filter((r) => p.sol[r] !== sol)
+    const filters: PhotoFilters & { near: NearCircle } = sol >= 0 ? { near, excludeSol: sol } : { near }
+    const nearest = distancePage(store, filters, { offset: 0, limit: NEARBY_PHOTOS })
     sink.text(`{"radius_m":`)
     writeDouble(sink, radius)
-    sink.text(`,"total":${others.length},"photos":[`)
-    others.slice(0, NEARBY_PHOTOS).forEach((r, i) => {
+    sink.text(`,"total":${nearest.total},"photos":[`)
+    nearest.rows.forEach((r, i) => {
       if (i > 0) sink.byte(0x2c)
       sink.text('{"distance_m":')
       writeDouble(sink, Math.round(distanceM(store, near, r) * 1000) / 1000)
       sink.text(',"photo":')
-      writePhoto(sink, store, r, q.output)
+      writePhoto(sink, store, r, output)
       sink.byte(0x7d)
     })
-    sink.text(`],"links":{"photos":${JSON.stringify(`${base}${PHOTOS_PATH}?near_photo=${id}&radius_m=${radius}&sort=distance`)}}}`)
+    const others = sol >= 0 ? `&exclude_sol=${sol}` : ''
+    sink.text(`],"links":{"photos":${JSON.stringify(`${base}${PHOTOS_PATH}?near_photo=${id}&radius_m=${radius}${others}&sort=distance`)}}}`)
   } else sink.text('null')
   sink.text(`},"links":{"self":${JSON.stringify(`${base}${PHOTOS_PATH}/${id}/related`)}}}`)
   return sink.toString()
 }
 
-function writeList(sink: ReturnType<typeof answerSink>, store: Store, rows: Int32Array, output: ReturnType<typeof parsePhotoQuery>['output']): void {
+function writeList(sink: ReturnType<typeof answerSink>, store: Store, rows: Int32Array, output: OutputSpec): void {
   sink.byte(0x5b)
   rows.forEach((r, i) => {
     if (i > 0) sink.byte(0x2c)

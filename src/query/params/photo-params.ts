@@ -6,11 +6,11 @@ import { validationError, type ParamError } from '../../http/problems'
 import { PUBLIC_SORT_FIELDS as SORT_FIELDS, type SortField } from '../../store/access-paths'
 import type { Store } from '../../store/store'
 import type { FloatRange, IntRange, PhotoFilters } from '../scan/filters'
-import { DISTANCE_SORT_PATTERN, NEAR_PARAMS, parseNear, SEQUENCE_PARAM, STEREO_PARAM } from './related-params'
+import { DISTANCE_SORT_PATTERN, EXCLUDE_SOL_PARAM, NEAR_PARAMS, parseNear, SEQUENCE_PARAM, STEREO_PARAM } from './related-params'
 import { DEFAULT_SORT, type SortKey } from '../order/order'
 import {
   INT32_MAX, PAGE_PARAM, PER_PAGE_PARAM, ROVERS_PARAM, SOL_MAX_PARAM, SOL_MIN_PARAM, boolParam, checkRange, dateParam, echo,
-  firstValues, instantParam, intParam, listParam, listPattern, MAX_SCALAR_LENGTH, numberParam, rawParam, readParam, readPaging, splitList, type Paging, type ParamSpec,
+  firstValues, instantParam, intParam, listParam, listPattern, MAX_SCALAR_LENGTH, numberParam, rawParam, readParam, readPaging, splitList, type Paging, type ParamSource, type ParamSpec,
 } from './param-parsers'
 import { ATTRIBUTES, FIELD_NAMES, IMAGE_SIZES, PRESETS, outputSpec, type ImageSize, type OutputSpec, type Preset } from './photo-fields'
 
@@ -97,6 +97,7 @@ export const PHOTO_PARAMS: ParamSpec<unknown>[] = [
   ASPECT_RATIO_MIN, ASPECT_RATIO_MAX, MAST_EL_MIN, MAST_EL_MAX, MAST_AZ_MIN, MAST_AZ_MAX, IMAGE_SIZES_PARAM, EXCLUDE_IMAGES,
   SUN_EL_MIN, SUN_EL_MAX,
   STEREO_PARAM, SEQUENCE_PARAM, ...NEAR_PARAMS,
+  EXCLUDE_SOL_PARAM,
   ADDED_SINCE, ADDED_BEFORE, RECEIVED_SINCE, RECEIVED_BEFORE,
 ] as ParamSpec<unknown>[]
 
@@ -158,9 +159,7 @@ export function parsePhotoQuery(query: URLSearchParams, store: Store, extra: Par
   const sortRaw = rawParam(params, 'sort')
   const near = parseNear(params, store, sortRaw, errors)
   const sort = near.byDistance ? undefined : parseSort(near.sortRest, errors)
-  const fields = parseFieldList('fields', rawParam(params, 'fields'), errors)
-  const fieldSet = parseFieldSet(rawParam(params, 'field_set'), errors)
-  const include = readParam(params, INCLUDE, errors)
+  const output = parsePhotoOutput(params, errors)
 
   // Mars time (behaviour.md §18, decisions.md: across midnight when min > max; golden hour ANDs)
   const tMin = readParam(params, MARS_TIME_MIN, errors)
@@ -254,6 +253,7 @@ export function parsePhotoQuery(query: URLSearchParams, store: Store, extra: Par
   const sequence = readParam(params, SEQUENCE_PARAM, errors)
   if (sequence !== undefined) filters.sequence = sequence
   if (near.circle) filters.near = near.circle
+  filters.excludeSol = readParam(params, EXCLUDE_SOL_PARAM, errors)
   // arrival times: ms are whole numbers, so "after T" is ">= floor(T) + 1" and "at or before T" "<= floor(T)"
   const instants = (since: ParamSpec<number>, before: ParamSpec<number>): FloatRange | undefined => {
     const s = readParam(params, since, errors)
@@ -269,8 +269,6 @@ export function parsePhotoQuery(query: URLSearchParams, store: Store, extra: Par
   // A whole Perseverance id written with its product version finds the photo served without it.
   if (nasa !== undefined) filters.nasaId = splitProductVersion(nasa).id.toLowerCase()
 
-  const imageSizes = readParam(params, IMAGE_SIZES_PARAM, errors)
-  const excludeImages = readParam(params, EXCLUDE_IMAGES, errors)
   const paging = readPaging(params, errors)
   const cursor = rawParam(params, 'cursor')
   if (cursor !== undefined && cursor.length > 2048) errors.push({ parameter: 'cursor', message: 'is not a cursor this service issued' })
@@ -281,7 +279,7 @@ export function parsePhotoQuery(query: URLSearchParams, store: Store, extra: Par
     filters,
     // A sequence lists in exposure order unless another order is asked for.
     sort: sort ?? (filters.sequence !== undefined ? SEQUENCE_SORT : DEFAULT_SORT),
-    output: outputSpec({ preset: fieldSet?.preset, fields: mergeFields(fields, fieldSet?.fields), imageSizes, excludeImages, include }),
+    output,
     paging,
     cursor,
     ...(near.byDistance ? { byDistance: true } : {}),
@@ -289,6 +287,19 @@ export function parsePhotoQuery(query: URLSearchParams, store: Store, extra: Par
 }
 
 const SEQUENCE_SORT: SortKey[] = [{ field: 'date_taken_utc', desc: false }]
+
+/** The parameters that shape how each photo is written (not which photos): every route writing photos takes them. */
+export const OUTPUT_PARAMS: ParamSpec<unknown>[] = [FIELDS, FIELD_SET, INCLUDE, IMAGE_SIZES_PARAM, EXCLUDE_IMAGES] as ParamSpec<unknown>[]
+
+/** How each photo is written, from the output parameters (OUTPUT_PARAMS); bad values pushed to `errors`. */
+export function parsePhotoOutput(params: ParamSource, errors: ParamError[]): OutputSpec {
+  const fields = parseFieldList('fields', rawParam(params, 'fields'), errors)
+  const fieldSet = parseFieldSet(rawParam(params, 'field_set'), errors)
+  const include = readParam(params, INCLUDE, errors)
+  const imageSizes = readParam(params, IMAGE_SIZES_PARAM, errors)
+  const excludeImages = readParam(params, EXCLUDE_IMAGES, errors)
+  return outputSpec({ preset: fieldSet?.preset, fields: mergeFields(fields, fieldSet?.fields), imageSizes, excludeImages, include })
+}
 
 /**
  * The cameras parameter valid for a set of rovers (decisions.md, Filters), made once per set:

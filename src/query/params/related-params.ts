@@ -42,6 +42,12 @@ export const DISTANCE_SORT_PATTERN = `^[\\s,]*${itemAlternation(['distance'], tr
 
 export const NEAR_PARAMS: ParamSpec<unknown>[] = [NEAR_PHOTO, LAT, LON, RADIUS_M] as ParamSpec<unknown>[]
 
+/**
+ * Every sol but one: the nearby photos of /related are those of other sols than the photo's own,
+ * and the link to all of them is the list with this filter, so it returns exactly the set counted.
+ */
+export const EXCLUDE_SOL_PARAM = intParam('exclude_sol', 0, INT32_MAX, 'Leaves out the photos of this sol (of every rover), e.g. with near_photo the photos taken on the same sol as it (as /related counts its nearby photos).')
+
 export interface NearRequest {
   circle?: NearCircle
   /** sort=distance, with a centre. */

@@ -2,6 +2,8 @@ import type { SortField } from '../../store/access-paths'
 import type { PhotoColumns } from '../../store/schema'
 import type { Store } from '../../store/store'
 import { cameraGroup, roverGroups, roverSpan, type RoverGroups } from './rover-groups'
+import { circleSlices, POSITION_SOURCE, positionCells } from './position-cells'
+import { relationLists } from './relation-lists'
 import type { FilterName, IntRange, PhotoFilters } from '../scan/filters'
 
 /**
@@ -14,7 +16,10 @@ import type { FilterName, IntRange, PhotoFilters } from '../scan/filters'
  *  - (rover, camera) row lists of `by_rover_camera` (each in the default order);
  *  - (rover, camera, Earth date range) slices of `by_rover_camera_date`;
  *  - a value range of any sortable field's permutation (sol, earth_date, site, drive, width,
- *    height, Mars time, mast angles), already in that field's order.
+ *    height, Mars time, mast angles), already in that field's order;
+ *  - the runs of photos at one position inside a "taken near here" circle (position-cells.ts),
+ *    each in the default order;
+ *  - the rows with a stereo partner, or of one sequence (relation-lists.ts), in the default order.
  * The planner (run-query.ts) counts on the smallest and walks the one in sort order when that
  * is cheaper.
  */
@@ -149,6 +154,19 @@ export function indexSources(store: Store, f: PhotoFilters, cameraCodes: number[
     const values = p[col] as ArrayLike<number>
     const key = values instanceof Int32Array ? (r: number) => intRangeKey(values[r]) : (r: number) => floatKey(values[r])
     out.push(make(paths.perm[field], valueSlices(paths.perm[field], key, [range]), [filter], false, `perm-${field}`, field))
+  }
+  if (f.stereo === true || f.sequence !== undefined) {
+    const lists = relationLists(store)
+    if (f.stereo === true) out.push(make(lists.stereo, [0, lists.stereo.length], ['stereo'], true, 'stereo-rows'))
+    if (f.sequence !== undefined) {
+      const c = lists.sequenceCode.get(f.sequence)
+      const slice = c === undefined ? [0, 0] : [lists.sequenceStarts[c]!, lists.sequenceStarts[c + 1]!]
+      out.push(make(lists.bySequence, slice, ['sequence'], true, 'sequence-rows'))
+    }
+  }
+  if (f.near) {
+    const cells = positionCells(store)
+    out.push(make(cells.perm, circleSlices(cells, f.near, p.lat, p.lon), ['near'], true, POSITION_SOURCE))
   }
   if (f.marsTime) {
     const perm = paths.perm.date_taken_mars

@@ -57,6 +57,8 @@ export interface PhotoFilters {
   sequence?: string
   /** Taken within `radiusM` metres (great circle) of a position; photos without a position never pass. */
   near?: NearCircle
+  /** Photos of every sol but this one (photos without a sol pass). */
+  excludeSol?: number
   /** ms since the Unix epoch, inclusive (the parser turns `since` into its next millisecond). */
   addedAt?: FloatRange
   dateReceived?: FloatRange
@@ -159,8 +161,31 @@ export function nearCircle(lat: Float64Array, lon: Float64Array, c: NearCircle):
   }
 }
 
+/**
+ * Photos are taken by the hundred at one stop (one position), and the rows of a stop sit together
+ * in the table and in the position cells: the distance of the last position is kept, so a run
+ * of photos of one place costs one great circle.
+ */
+let memoLat = NaN
+let memoLon = NaN
+let memoLat0 = NaN
+let memoLon0 = NaN
+let memoM = NaN
+
 function withinM(lat: number, lon: number, lat0: number, lon0: number, radiusM: number): boolean {
-  return greatCircleM(lon0, lat0, lon, lat) <= radiusM
+  if (lat !== memoLat || lon !== memoLon || lat0 !== memoLat0 || lon0 !== memoLon0) {
+    memoLat = lat
+    memoLon = lon
+    memoLat0 = lat0
+    memoLon0 = lon0
+    memoM = greatCircleM(lon0, lat0, lon, lat)
+  }
+  return memoM <= radiusM
+}
+
+/** The value differs from v. */
+export function notValue(col: Int32Array, v: number): Filter {
+  return { shape: 'not-value', args: [col, v], code: ([c, x]) => `${c}[r] !== ${x}` }
 }
 
 /** Keeps nothing (a filter whose bounds exclude every value). */
@@ -224,14 +249,35 @@ export function compileFilters(p: PhotoColumns, folded: Utf8Column, f: PhotoFilt
   // A photo's partner is its id (never negative), -1 without one.
   if (f.stereo !== undefined) byName.set('stereo', f.stereo ? valueRange(p.stereo_partner, 0, 2_147_483_647) : valueRange(p.stereo_partner, -1, -1))
   if (f.sequence !== undefined) {
-    const allowed = dictMask(p.sequence.dict, new Set([f.sequence]), (s) => s)
-    if (!allowed.includes(1)) empty = true
-    byName.set('sequence', codeSet(p.sequence.codes, allowed))
+    // One code of a dictionary of tens of thousands of sequences: looked up, not masked.
+    const code = codeOf(p.sequence.dict, f.sequence)
+    if (code < 0) empty = true
+    byName.set('sequence', equalTo(p.sequence.codes, code))
   }
   if (f.near) byName.set('near', nearCircle(p.lat, p.lon, f.near))
+  if (f.excludeSol !== undefined) byName.set('excludeSol', notValue(p.sol, f.excludeSol))
   if (f.addedAt && p.added_at) float('addedAt', p.added_at, f.addedAt)
   float('dateReceived', p.date_received, f.dateReceived)
   return { byName, empty }
+}
+
+/** The row's code is `code`. */
+function equalTo(codes: DictColumn['codes'], code: number): Filter {
+  return { shape: `eq-${typeOf(codes)}`, args: [codes, code], code: ([c, x]) => `${c}[r] === ${x}` }
+}
+
+/** Code of each value of a dictionary ("" has none), made once per dictionary (a snapshot's column). */
+const codeMaps = new WeakMap<string[], Map<string, number>>()
+
+/** Code of `value` in `dict`, or -1. */
+function codeOf(dict: string[], value: string): number {
+  let codes = codeMaps.get(dict)
+  if (!codes) {
+    codes = new Map()
+    for (let i = 0; i < dict.length; i++) if (dict[i] !== '') codes.set(dict[i]!, i)
+    codeMaps.set(dict, codes)
+  }
+  return codes.get(value) ?? -1
 }
 
 /** 1 for each dictionary code whose (normalised) value is wanted; "" (absent) never is. */
