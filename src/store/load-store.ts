@@ -3,10 +3,11 @@ import { join } from 'node:path'
 import { tableFromIPC, type Table } from 'apache-arrow'
 import { loadAccessPaths, type AccessPaths } from './access-paths'
 import { columnsFromTable } from './arrow-columns'
-import { JOURNEY_STOP_LAYOUT, LOCATION_LAYOUT, PANORAMA_LAYOUT, PHOTO_LAYOUT, SOL_MANIFEST_LAYOUT, TRAVERSE_LAYOUT, type ColumnLayout } from './column-layout'
+import { JOURNEY_STOP_LAYOUT, LOCATION_LAYOUT, PANORAMA_LAYOUT, PHOTO_LAYOUT, RAW_ENDS_LAYOUT, SOL_MANIFEST_LAYOUT, TRAVERSE_LAYOUT, type ColumnLayout } from './column-layout'
 import { loadBatchedTable, ONE_BUFFER_LIMIT } from './batched-table'
 import { IndexLoadError } from './index-load-error'
-import { FILES, type JourneyStopColumns, type LocationColumns, type Manifest, type PanoramaColumns, type PhotoColumns, type SolManifestColumns, type TraverseColumns } from './schema'
+import { rawTextColumn } from './raw-text'
+import { FILES, RAW_FILES, type JourneyStopColumns, type LocationColumns, type Manifest, type PanoramaColumns, type PhotoColumns, type SolManifestColumns, type TraverseColumns } from './schema'
 import type { Store } from './store'
 import { ROVER_SLUGS } from '../catalog/rovers'
 import { addArrivalSorts } from '../ledger/arrival-sorts'
@@ -56,6 +57,9 @@ export async function loadStore(indexDir: string, opts: LoadOptions = {}): Promi
   if (verify !== 'size') verifyMapped(dir, FILES.accessPaths, manifest, verify)
   for (const name of Object.keys(manifest.files)) if (verify !== 'size' && !(TABLE_FILES as readonly string[]).includes(name)) verifyMapped(dir, name, manifest, verify)
   const photos = (await loadPhotos(dir, manifest, verify)) as unknown as PhotoColumns
+  // A big catalogue's raw JSON is in raw.bin, mapped, instead of photos.arrow (raw-text.ts).
+  const rawEnds = manifest.files[RAW_FILES.ends] ? (mapTable(dir, RAW_FILES.ends, await readChecked(dir, RAW_FILES.ends, manifest, verify), RAW_ENDS_LAYOUT, manifest.rows.photos).raw_end as Float64Array) : undefined
+  photos.raw = rawTextColumn(dir, manifest, photos.raw, rawEnds)
   const [locationBytes, panoramaBytes, solManifestBytes] = await Promise.all(
     [FILES.locations, FILES.panoramas, FILES.solManifest].map((name) => readChecked(dir, name, manifest, verify)),
   )
