@@ -19,7 +19,7 @@ import { batchedIfHuge, tableFromColumns } from './encode/arrow-table'
 import { BUILDER, contentVersion, digestFiles, manifestJson, readManifest } from './encode/manifest'
 import { encodePhotoColumns } from './encode/photo-columns'
 import { photoTableFromRecords } from './encode/photo-table'
-import { rawInlineBytes, writeRawFiles, type PhotoTable } from './encode/raw-file'
+import { rawInlineBytes, RawStash, writeRawFiles, type PhotoTable } from './encode/raw-file'
 import { normalizeSources } from './normalize/normalize-sources'
 import { CURRENT, publish, stagingDir } from './encode/publish'
 import { appendToLedger, giveLedgerTo, newIds, previousLedger, writeLedger } from './encode/ledger'
@@ -128,20 +128,28 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
   } else {
     if (opts.pageStore) pageStore = pageStoreDigest(opts.pageStore)
     const paths = opts.pageStore && existsSync(opts.pageStore) ? [...(opts.sources ?? DEFAULT_SOURCE_DIRS), opts.pageStore] : opts.sources
-    // Feed records' raw JSON is read again from its page when the table is written, not held (raw-ref.ts).
-    const files = readSourceFiles(paths, { skipBad: opts.skipBad, rawByRef: true, onProgress: (d, t) => progress.update(d, t, 'read') })
-    lap('read')
-    const read = normalizeSources(files, { skipBad: opts.skipBad })
-    // The drafts hold the same records: let go here, so the table below can free each record as it fills.
-    files.drafts.length = 0
-    sources = read.sources
-    skipped = read.skipped.map((s) => ({ file: s.file, record: String(s.record), reason: s.reason }))
-    derived = read.derived
-    derivationErrors = read.checks.derivationErrors
-    nasaManifests = read.manifests
-    waypoints = read.waypoints
-    // Raw JSON past RAW_INLINE_BYTES waits in a spill beside the versions, then becomes raw.bin.
-    table = photoTableFromRecords(read.records, { consume: true, rawSpill: { dir: opts.out, inlineBytes: opts.rawInlineBytes ?? rawInlineBytes() } })
+    // Records' raw JSON waits in a stash beside the versions, not in memory (encode/raw-file.ts).
+    const stash = new RawStash(opts.out)
+    try {
+      const files = readSourceFiles(paths, { skipBad: opts.skipBad, rawStash: stash, onProgress: (d, t) => progress.update(d, t, 'read') })
+      lap('read')
+      const read = normalizeSources(files, { skipBad: opts.skipBad })
+      // The drafts hold the same records: let go here, so the table below can free each record as it fills.
+      files.drafts.length = 0
+      sources = read.sources
+      skipped = read.skipped.map((s) => ({ file: s.file, record: String(s.record), reason: s.reason }))
+      derived = read.derived
+      derivationErrors = read.checks.derivationErrors
+      nasaManifests = read.manifests
+      waypoints = read.waypoints
+      // Raw JSON past RAW_INLINE_BYTES stays in the stash, to become raw.bin; else it is in the table now.
+      table = photoTableFromRecords(read.records, { consume: true, rawStash: stash, rawInlineBytes: opts.rawInlineBytes ?? rawInlineBytes() })
+      // Inline, the texts are in the table now; spilled, the table owns the stash.
+      if (!table.rawSpill) stash.discard()
+    } catch (e) {
+      stash.discard()
+      throw e
+    }
     tableBytes = 256 * table.length
     lap('normalize')
   }

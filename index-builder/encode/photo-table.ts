@@ -3,9 +3,8 @@ import { INT_ABSENT, type PhotoColumns } from '../../src/store/schema'
 import { roverCode } from '../../src/catalog/rovers'
 import { assignIds } from '../normalize/assign-ids'
 import { releaseMemory } from './release-memory'
-import { RawRereader } from '../sources/raw-ref'
 import { DictBuilder, Utf8Builder } from './utf8-builder'
-import { RawSpill, type PhotoTable } from './raw-file'
+import { RAW_INLINE_BYTES, RawSpill, type PhotoTable, type RawStash } from './raw-file'
 
 const DAY_MS = 86_400_000
 const SIZES = ['small', 'medium', 'large', 'full'] as const
@@ -30,11 +29,12 @@ const BYTES_PER_RECORD = 5_000
  * written, and the engine is asked to collect as it goes (RELEASES), so a big build holds the
  * records or their columns, not both at once (the records are ~3x the bytes of their row).
  *
- * With `rawSpill`, raw JSON of more than `inlineBytes` in all goes to a spill file in `dir`
- * instead of the `raw` column, which stays all "" (encode/raw-file.ts): the table then carries
- * the spill as `rawSpill`, and whoever takes the table discards it.
+ * Records read with a `rawStash` hold where their raw JSON is in it (`raw_at`, `raw_bytes`), the
+ * stash given here. Raw JSON of more than `rawInlineBytes` in all (default RAW_INLINE_BYTES) then
+ * stays in the stash instead of the `raw` column, which is all "" (encode/raw-file.ts): the table
+ * carries it as `rawSpill`, and whoever takes the table discards it.
  */
-export function photoTableFromRecords(records: Array<PhotoRecord | undefined>, opts: { consume?: boolean; rawSpill?: { dir: string; inlineBytes: number } } = {}): PhotoTable {
+export function photoTableFromRecords(records: Array<PhotoRecord | undefined>, opts: { consume?: boolean; rawStash?: RawStash; rawInlineBytes?: number } = {}): PhotoTable {
   const n = records.length
   const ids = publicIds(records as PhotoRecord[])
   const cols = {
@@ -72,10 +72,10 @@ export function photoTableFromRecords(records: Array<PhotoRecord | undefined>, o
   const chars = textChars(records as PhotoRecord[])
   // A text column holds at most 2 GiB (Int32 offsets, here and in the served index): said before
   // any row is built, for the columns counted exactly (the image URLs are counted with their directory).
-  const spill = opts.rawSpill && chars.raw > opts.rawSpill.inlineBytes ? new RawSpill(opts.rawSpill.dir, n) : undefined
+  const stash = opts.rawStash
+  const spill = stash && chars.raw > (opts.rawInlineBytes ?? RAW_INLINE_BYTES) ? new RawSpill(stash, n) : undefined
   for (const name of ['nasa_id', 'date_taken_mars', 'raw'] as const) {
     const total = name === 'raw' && spill ? 0 : chars[name]
-    if (total > MAX_COLUMN_BYTES) spill?.discard()
     if (total > MAX_COLUMN_BYTES) throw new Error(`the ${n} photos' ${name} values come to ${total} bytes, over the ${MAX_COLUMN_BYTES} a text column of the index holds (Utf8 column over 2 GiB)`)
   }
   const text = {
@@ -88,60 +88,58 @@ export function photoTableFromRecords(records: Array<PhotoRecord | undefined>, o
     raw: new Utf8Builder(n, spill ? 0 : chars.raw / Math.max(1, n)),
   }
 
-  const rereader = new RawRereader()
   const releaseRows = Math.max(MIN_RELEASE_ROWS, Math.ceil(n / RELEASES))
-  try {
-    for (let i = 0; i < n; i++) {
-      const r = records[i]!
-      if (opts.consume) {
-        records[i] = undefined
-        if (i % releaseRows === releaseRows - 1) releaseMemory(releaseRows * BYTES_PER_RECORD)
-      }
-      const where = `${r.source}: record ${r.nasa_id}`
-      const rover = roverCode(r.rover)
-      if (rover < 0) throw new Error(`${where}: unknown rover "${r.rover}"`)
-      cols.rover[i] = rover
-      cols.sol[i] = intOr(r.sol, where, 'sol')
-      cols.earth_date[i] = epochDay(r.earth_date, where)
-      cols.date_taken_utc[i] = r.date_taken_utc ?? NaN
-      cols.mars_time_ms[i] = intOr(r.mars_time_ms, where, 'mars_time_ms')
-      cols.width[i] = intOr(r.width, where, 'width')
-      cols.height[i] = intOr(r.height, where, 'height')
-      cols.site[i] = intOr(r.site, where, 'site')
-      cols.drive[i] = intOr(r.drive, where, 'drive')
-      cols.coord_x[i] = r.xyz?.[0] ?? NaN
-      cols.coord_y[i] = r.xyz?.[1] ?? NaN
-      cols.coord_z[i] = r.xyz?.[2] ?? NaN
-      cols.mast_azimuth[i] = r.mast_azimuth ?? NaN
-      cols.mast_elevation[i] = r.mast_elevation ?? NaN
-      cols.sclk[i] = r.sclk ?? NaN
-      cols.sun_elevation[i] = r.sun_elevation ?? NaN
-      cols.sun_azimuth[i] = r.sun_azimuth ?? NaN
-      cols.solar_longitude[i] = r.solar_longitude ?? NaN
-      sequenceCodes[i] = sequences.code(r.sequence_id ?? '')
-      cols.date_received[i] = r.date_received ?? NaN
-      codes.camera[i] = dicts.camera.code(r.camera)
-      codes.sample_type[i] = dicts.sample_type.code(r.sample_type ?? '')
-      codes.title[i] = dicts.title.code(r.title ?? '')
-      codes.caption[i] = dicts.caption.code(r.caption ?? '')
-      codes.credit[i] = dicts.credit.code(r.credit ?? '')
-      text.nasa_id.push(r.nasa_id)
-      text.date_taken_mars.push(r.date_taken_mars)
-      const raw = r.raw ?? (r.raw_ref ? rereader.text(r.raw_ref) : undefined)
-      if (spill) {
-        spill.push(raw)
-        text.raw.end()
-      } else text.raw.push(raw)
-      const dir = imageDir(r.images)
-      codes.image_dir[i] = dicts.image_dir.code(dir)
-      text.image_small.push(r.images.small?.slice(dir.length))
-      text.image_medium.push(r.images.medium?.slice(dir.length))
-      text.image_large.push(r.images.large?.slice(dir.length))
-      text.image_full.push(r.images.full?.slice(dir.length))
+  for (let i = 0; i < n; i++) {
+    const r = records[i]!
+    if (opts.consume) {
+      records[i] = undefined
+      if (i % releaseRows === releaseRows - 1) releaseMemory(releaseRows * BYTES_PER_RECORD)
     }
-  } catch (e) {
-    spill?.discard()
-    throw e
+    const where = `${r.source}: record ${r.nasa_id}`
+    const rover = roverCode(r.rover)
+    if (rover < 0) throw new Error(`${where}: unknown rover "${r.rover}"`)
+    cols.rover[i] = rover
+    cols.sol[i] = intOr(r.sol, where, 'sol')
+    cols.earth_date[i] = epochDay(r.earth_date, where)
+    cols.date_taken_utc[i] = r.date_taken_utc ?? NaN
+    cols.mars_time_ms[i] = intOr(r.mars_time_ms, where, 'mars_time_ms')
+    cols.width[i] = intOr(r.width, where, 'width')
+    cols.height[i] = intOr(r.height, where, 'height')
+    cols.site[i] = intOr(r.site, where, 'site')
+    cols.drive[i] = intOr(r.drive, where, 'drive')
+    cols.coord_x[i] = r.xyz?.[0] ?? NaN
+    cols.coord_y[i] = r.xyz?.[1] ?? NaN
+    cols.coord_z[i] = r.xyz?.[2] ?? NaN
+    cols.mast_azimuth[i] = r.mast_azimuth ?? NaN
+    cols.mast_elevation[i] = r.mast_elevation ?? NaN
+    cols.sclk[i] = r.sclk ?? NaN
+    cols.sun_elevation[i] = r.sun_elevation ?? NaN
+    cols.sun_azimuth[i] = r.sun_azimuth ?? NaN
+    cols.solar_longitude[i] = r.solar_longitude ?? NaN
+    sequenceCodes[i] = sequences.code(r.sequence_id ?? '')
+    cols.date_received[i] = r.date_received ?? NaN
+    codes.camera[i] = dicts.camera.code(r.camera)
+    codes.sample_type[i] = dicts.sample_type.code(r.sample_type ?? '')
+    codes.title[i] = dicts.title.code(r.title ?? '')
+    codes.caption[i] = dicts.caption.code(r.caption ?? '')
+    codes.credit[i] = dicts.credit.code(r.credit ?? '')
+    text.nasa_id.push(r.nasa_id)
+    text.date_taken_mars.push(r.date_taken_mars)
+    if (r.raw_at !== undefined && !stash) throw new Error(`${where}: its raw JSON is in a stash the table was not given`)
+    if (spill) {
+      if (r.raw_at !== undefined) spill.pushStashed(r.raw_at, r.raw_bytes ?? 0)
+      else spill.push(r.raw)
+      text.raw.end()
+    } else if (r.raw_at !== undefined) {
+      if (r.raw_bytes) text.raw.bytes(stash!.view(r.raw_at, r.raw_bytes))
+      text.raw.end()
+    } else text.raw.push(r.raw)
+    const dir = imageDir(r.images)
+    codes.image_dir[i] = dicts.image_dir.code(dir)
+    text.image_small.push(r.images.small?.slice(dir.length))
+    text.image_medium.push(r.images.medium?.slice(dir.length))
+    text.image_large.push(r.images.large?.slice(dir.length))
+    text.image_full.push(r.images.full?.slice(dir.length))
   }
 
   if (opts.consume) records.length = 0
@@ -182,7 +180,7 @@ function textChars(records: readonly PhotoRecord[]): Record<'nasa_id' | 'date_ta
     c.image_medium += r.images.medium?.length ?? 0
     c.image_large += r.images.large?.length ?? 0
     c.image_full += r.images.full?.length ?? 0
-    c.raw += r.raw?.length ?? r.raw_ref?.length ?? 0
+    c.raw += r.raw?.length ?? r.raw_bytes ?? 0
   }
   return c
 }
