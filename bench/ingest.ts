@@ -13,8 +13,13 @@
  *   disk       the page store against the feed bytes received, and the index.
  * Goals (issue figures): build ≤ 3× synthetic and ≤ 6 GB peak RSS; the new sol served ≤ 15 s after
  * update starts and ≤ 20% of a full build (quick: ≤ 25% of update --rebuild); page store ≤ feed bytes.
+ *
+ * INGEST_FEEDS=<dir> keeps the mirror's page store in <dir> (and its figures in <dir>.mirror.json);
+ * a later run given the same <dir> of the same size measures on a copy of it instead of mirroring
+ * again (a 1.5M mirror is ~10 minutes), and says so (`mirror.reused`). INGEST_UPDATE=0 leaves the
+ * update step out (its goals are then not measured).
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { readManifest } from '../index-builder/encode/manifest'
@@ -85,15 +90,29 @@ export async function benchIngest(o: ScenarioOptions): Promise<Record<string, un
   let server: { url: string; proc: ReturnType<typeof Bun.spawn> } | undefined
   try {
     o.log(`ingest: stand-in origin ${url}: ${sols} Perseverance sols × ${perSol} records`)
-    const mirror = await measured(o.root, ['index-builder/fetch/cli.ts', '--all', '--feed-dir', feeds, '--base-url', url, '--rate', '1000', '--json'])
-    if (mirror.code !== 0) throw new Error(`the mirror failed (exit ${mirror.code})`)
-    const summaries = mirror.out.trim().split('\n').map((l) => JSON.parse(l) as { rover: string; bytes: number; requests: number; images: { new: number } })
-    const feedBytes = summaries.reduce((n, s) => n + s.bytes, 0)
-    // The page store as the mirror left it, before the update adds a sol to it.
-    const pageStoreBytes = diskBytes(feeds)
-    o.log(`ingest: mirror ${mirror.seconds} s, ${summaries.map((s) => `${s.rover} ${s.images.new} images`).join(', ')}; page store ${pageStoreBytes} bytes of ${feedBytes} received`)
+    const kept = process.env.INGEST_FEEDS
+    const keptFigures = kept ? `${kept}.mirror.json` : undefined
+    let mirrorFigures: { seconds: number; peak_rss_mb: number; requests: number; images: number; feed_bytes: number; page_store_bytes: number; stand_in?: string; reused?: string }
+    const standIn = `${sols}x${perSol}`
+    if (kept && existsSync(keptFigures!) && JSON.parse(readFileSync(keptFigures!, 'utf8')).stand_in === standIn) {
+      mirrorFigures = { ...JSON.parse(readFileSync(keptFigures!, 'utf8')), reused: keptFigures }
+      cpSync(kept, feeds, { recursive: true })
+      o.log(`ingest: the mirror of ${kept} (${keptFigures}), copied`)
+    } else {
+      const mirror = await measured(o.root, ['index-builder/fetch/cli.ts', '--all', '--feed-dir', kept ?? feeds, '--base-url', url, '--rate', '1000', '--json'])
+      if (mirror.code !== 0) throw new Error(`the mirror failed (exit ${mirror.code})`)
+      const summaries = mirror.out.trim().split('\n').map((l) => JSON.parse(l) as { rover: string; bytes: number; requests: number; images: { new: number } })
+      // The page store as the mirror left it, before the update adds a sol to it.
+      mirrorFigures = { seconds: mirror.seconds, peak_rss_mb: mirror.peak_rss_mb, requests: summaries.reduce((n, s) => n + s.requests, 0), images: summaries.reduce((n, s) => n + s.images.new, 0), feed_bytes: summaries.reduce((n, s) => n + s.bytes, 0), page_store_bytes: diskBytes(kept ?? feeds), stand_in: standIn }
+      if (kept) {
+        writeFileSync(keptFigures!, JSON.stringify({ ...mirrorFigures, measured_at: new Date().toISOString() }))
+        cpSync(kept, feeds, { recursive: true })
+      }
+    }
+    const feedBytes = mirrorFigures.feed_bytes
+    const pageStoreBytes = mirrorFigures.page_store_bytes
+    o.log(`ingest: mirror ${mirrorFigures.seconds} s, ${mirrorFigures.images} images; page store ${pageStoreBytes} bytes of ${feedBytes} received`)
 
-    const mirrorFigures = { seconds: mirror.seconds, peak_rss_mb: mirror.peak_rss_mb, requests: summaries.reduce((n, s) => n + s.requests, 0), images: summaries.reduce((n, s) => n + s.images.new, 0), feed_bytes: feedBytes, page_store_bytes: pageStoreBytes }
     // INGEST_MIRROR_ONLY=1: the mirror and its disk alone (a machine without the memory of the build at this size).
     if (process.env.INGEST_MIRROR_ONLY === '1') return { load_avg_1m: (await import('node:os')).loadavg()[0], stand_in: { perseverance_sols: sols, per_sol: perSol, records: sols * perSol }, mirror: mirrorFigures }
     const build = await measured(o.root, ['index-builder/cli.ts', '--out', index, '--page-store', feeds], buildEnv)
@@ -109,54 +128,60 @@ export async function benchIngest(o: ScenarioOptions): Promise<Record<string, un
     rmSync(join(work, 'synthetic'), { recursive: true, force: true })
     o.log(`ingest: synthetic build ${synth.seconds} s, ${synthRows} photos, peak ${synth.peak_rss_mb} MiB`)
 
-    const keysDb = join(work, 'keys.sqlite')
-    const keys = KeyStore.open(keysDb)
-    const key = keys.create('ingest@example.com', { hourly: 10_000_000, daily: 10_000_000, concurrent: 1000 })
-    keys.close()
-    server = await startLoggedServer(o.root, { KEYS_DB: keysDb, INDEX_DIR: index, WATCH_INDEX: '1' })
-    origin.kill('SIGUSR1')
-    const added = Number(/added sol (\d+)/.exec((await lines.next()).value as string)?.[1])
-    const answered = async () => {
-      const r = await fetch(`${server!.url}/api/v2/photos?rovers=perseverance&sol=${added}&per_page=1`, { headers: { 'x-api-key': key } })
-      return r.status === 200 && ((await r.json()) as { data: unknown[] }).data.length > 0
-    }
-    if (await answered()) throw new Error(`sol ${added} is served before it was fetched`)
-    const t0 = performance.now()
-    const upd = Bun.spawn([process.execPath, 'index-builder/fetch/update-cli.ts', '--since-sols', '1', '--rover', 'perseverance', '--feed-dir', feeds, '--index-dir', index, '--base-url', url, '--rate', '1000', '--json'], { cwd: o.root, env: { ...process.env, ...buildEnv }, stdout: 'pipe', stderr: 'inherit' })
-    const updRss = sampleTreeRss(upd.pid, 200)
-    let servedS: number | undefined
-    while (servedS === undefined && performance.now() - t0 < 30 * 60_000) {
-      if (await answered()) servedS = round((performance.now() - t0) / 1000)
-      else await Bun.sleep(100)
-    }
-    const updOut = await new Response(upd.stdout).text()
-    const updCode = await upd.exited
-    updRss.stop()
-    const updateSeconds = round((performance.now() - t0) / 1000)
-    const updReport = JSON.parse(updOut) as { build: { ms?: number; merged?: boolean; fallback?: string; output?: string } }
-    const how = updReport.build.merged ? `merged: ${updReport.build.output}` : `a full build${updReport.build.fallback ? ` (merge not possible: ${updReport.build.fallback})` : ''}`
-    o.log(`ingest: update after one new sol: served after ${servedS} s (update exit ${updCode}, its build ${updReport.build.ms} ms, ${how})`)
+    const measureUpdate = async () => {
+      const keysDb = join(work, 'keys.sqlite')
+      const keys = KeyStore.open(keysDb)
+      const key = keys.create('ingest@example.com', { hourly: 10_000_000, daily: 10_000_000, concurrent: 1000 })
+      keys.close()
+      server = await startLoggedServer(o.root, { KEYS_DB: keysDb, INDEX_DIR: index, WATCH_INDEX: '1' })
+      origin.kill('SIGUSR1')
+      const added = Number(/added sol (\d+)/.exec((await lines.next()).value as string)?.[1])
+      const answered = async () => {
+        const r = await fetch(`${server!.url}/api/v2/photos?rovers=perseverance&sol=${added}&per_page=1`, { headers: { 'x-api-key': key } })
+        return r.status === 200 && ((await r.json()) as { data: unknown[] }).data.length > 0
+      }
+      if (await answered()) throw new Error(`sol ${added} is served before it was fetched`)
+      const t0 = performance.now()
+      const upd = Bun.spawn([process.execPath, 'index-builder/fetch/update-cli.ts', '--since-sols', '1', '--rover', 'perseverance', '--feed-dir', feeds, '--index-dir', index, '--base-url', url, '--rate', '1000', '--json'], { cwd: o.root, env: { ...process.env, ...buildEnv }, stdout: 'pipe', stderr: 'inherit' })
+      const updRss = sampleTreeRss(upd.pid, 200)
+      let servedS: number | undefined
+      while (servedS === undefined && performance.now() - t0 < 30 * 60_000) {
+        if (await answered()) servedS = round((performance.now() - t0) / 1000)
+        else await Bun.sleep(100)
+      }
+      const updOut = await new Response(upd.stdout).text()
+      const updCode = await upd.exited
+      updRss.stop()
+      const updateSeconds = round((performance.now() - t0) / 1000)
+      const updReport = JSON.parse(updOut) as { build: { ms?: number; merged?: boolean; fallback?: string; output?: string } }
+      const how = updReport.build.merged ? `merged: ${updReport.build.output}` : `a full build${updReport.build.fallback ? ` (merge not possible: ${updReport.build.fallback})` : ''}`
+      o.log(`ingest: update after one new sol: served after ${servedS} s (update exit ${updCode}, its build ${updReport.build.ms} ms, ${how})`)
 
-    let rebuild: Measured | undefined
-    if (o.quick) rebuild = await measured(o.root, ['index-builder/fetch/update-cli.ts', '--since-sols', '1', '--rover', 'perseverance', '--feed-dir', feeds, '--index-dir', index, '--base-url', url, '--rate', '1000', '--rebuild', '--json'], buildEnv)
+      let rebuild: Measured | undefined
+      if (o.quick) rebuild = await measured(o.root, ['index-builder/fetch/update-cli.ts', '--since-sols', '1', '--rover', 'perseverance', '--feed-dir', feeds, '--index-dir', index, '--base-url', url, '--rate', '1000', '--rebuild', '--json'], buildEnv)
+      return { added, servedS, updateSeconds, updCode, updReport, updPeak: Math.round(updRss.peak() / 2 ** 20), rebuild }
+    }
+    const u = process.env.INGEST_UPDATE === '0' ? undefined : await measureUpdate()
+    const servedS = u?.servedS
+    const rebuild = u?.rebuild
 
     const indexBytes = diskBytes(join(index, 'current'))
     const goals = [
       { goal: 'build from pages ≤ 3× synthetic build', value: round(build.seconds / synth.seconds), limit: 3, met: build.seconds <= 3 * synth.seconds },
       { goal: 'build from pages ≤ 6 GB peak RSS', value: build.peak_rss_mb, limit: 6000, met: build.peak_rss_mb <= 6000 },
-      { goal: 'new sol served ≤ 15 s after update starts', value: servedS ?? null, limit: 15, met: servedS !== undefined && servedS <= 15 },
+      { goal: 'new sol served ≤ 15 s after update starts', value: servedS ?? null, limit: 15, met: servedS !== undefined && servedS <= 15, ...(u ? {} : { measured: false }) },
       o.quick
         ? { goal: 'new sol served ≤ 25% of update --rebuild', value: rebuild && servedS !== undefined ? round(servedS / rebuild.seconds) : null, limit: 0.25, met: !!rebuild && servedS !== undefined && servedS <= 0.25 * rebuild.seconds }
-        : { goal: 'new sol served ≤ 20% of a full build', value: servedS !== undefined ? round(servedS / build.seconds) : null, limit: 0.2, met: servedS !== undefined && servedS <= 0.2 * build.seconds },
+        : { goal: 'new sol served ≤ 20% of a full build', value: servedS !== undefined ? round(servedS / build.seconds) : null, limit: 0.2, met: servedS !== undefined && servedS <= 0.2 * build.seconds, ...(u ? {} : { measured: false }) },
       { goal: 'page store ≤ feed bytes', value: round(pageStoreBytes / feedBytes, 3), limit: 1, met: pageStoreBytes <= feedBytes },
     ]
     return {
       load_avg_1m: (await import('node:os')).loadavg()[0],
-      stand_in: { perseverance_sols: sols, per_sol: perSol, records: sols * perSol, curiosity_records: summaries.find((s) => s.rover === 'curiosity')?.images.new ?? 0 },
+      stand_in: { perseverance_sols: sols, per_sol: perSol, records: sols * perSol, curiosity_records: mirrorFigures.images - sols * perSol },
       mirror: mirrorFigures,
       build: { seconds: build.seconds, peak_rss_mb: build.peak_rss_mb, photos: rows },
       synthetic: { seconds: synth.seconds, peak_rss_mb: synth.peak_rss_mb, photos: synthRows, scale: round(scale, 4) },
-      update: { new_sol: added, served_after_s: servedS ?? null, update_seconds: updateSeconds, update_exit: updCode, build_ms: updReport.build.ms ?? null, merged: updReport.build.merged === true, peak_rss_mb: Math.round(updRss.peak() / 2 ** 20), ...(rebuild ? { rebuild_seconds: rebuild.seconds } : {}) },
+      ...(u ? { update: { new_sol: u.added, served_after_s: servedS ?? null, update_seconds: u.updateSeconds, update_exit: u.updCode, build_ms: u.updReport.build.ms ?? null, merged: u.updReport.build.merged === true, peak_rss_mb: u.updPeak, ...(rebuild ? { rebuild_seconds: rebuild.seconds } : {}) } } : {}),
       disk: { page_store_bytes: pageStoreBytes, feed_bytes: feedBytes, index_bytes: indexBytes },
       goals,
     }

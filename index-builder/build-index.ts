@@ -19,6 +19,7 @@ import { batchedIfHuge, tableFromColumns } from './encode/arrow-table'
 import { BUILDER, contentVersion, digestFiles, manifestJson, readManifest } from './encode/manifest'
 import { encodePhotoColumns } from './encode/photo-columns'
 import { photoTableFromRecords } from './encode/photo-table'
+import { rawInlineBytes, RawStash, writeRawFiles, type PhotoTable } from './encode/raw-file'
 import { normalizeSources } from './normalize/normalize-sources'
 import { CURRENT, publish, stagingDir } from './encode/publish'
 import { appendToLedger, giveLedgerTo, newIds, previousLedger, writeLedger } from './encode/ledger'
@@ -67,6 +68,8 @@ export interface BuildOptions {
   force?: boolean
   /** An update's merge (merge/merge-update.ts): the photo table and tables it made, instead of reading sources. */
   merged?: MergedInput
+  /** Raw JSON bytes kept in photos.arrow before they go to raw.bin (encode/raw-file.ts); default BUILD_RAW_INLINE_BYTES or RAW_INLINE_BYTES. */
+  rawInlineBytes?: number
 }
 
 /** What an update's merge hands the build's later stages (encode onwards run as for any build). */
@@ -115,7 +118,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
     mark = now
   }
 
-  let table: PhotoColumns
+  let table: PhotoTable
   let sources: ManifestSource[]
   let skipped: BuildSummary['skipped'] = []
   let derived: Record<string, number> = {}
@@ -145,27 +148,76 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
     if (opts.pageStore) pageStore = pageStoreDigest(opts.pageStore)
     const folders = opts.pageStore ? { pages: pageFolders(opts.pageStore), sources: sourcesDigest(opts.sources ?? DEFAULT_SOURCE_DIRS) } : undefined
     const paths = opts.pageStore && existsSync(opts.pageStore) ? [...(opts.sources ?? DEFAULT_SOURCE_DIRS), opts.pageStore] : opts.sources
-    // Feed records' raw JSON is read again from its page when the table is written, not held (raw-ref.ts).
-    const files = readSourceFiles(paths, { skipBad: opts.skipBad, rawByRef: true, onProgress: (d, t) => progress.update(d, t, 'read') })
-    lap('read')
-    // What an update needs to merge new pages into this index later (merge/merge-state.ts).
-    const groups = folders ? solGroups(files, opts.pageStore!) : undefined
-    const read = normalizeSources(files, { skipBad: opts.skipBad })
-    // The drafts hold the same records: let go here, so the table below can free each record as it fills.
-    files.drafts.length = 0
-    sources = read.sources
-    skipped = read.skipped.map((s) => ({ file: s.file, record: String(s.record), reason: s.reason }))
-    derived = read.derived
-    derivationErrors = read.checks.derivationErrors
-    nasaManifests = read.manifests
-    waypoints = read.waypoints
-    if (groups) mergeState = { schema: 1, builder: BUILDER, page_store: displayPath(opts.pageStore!), roots: (opts.sources ?? DEFAULT_SOURCE_DIRS).map(displayPath), sources_digest: folders!.sources, skip_bad: opts.skipBad ?? false, folders: folders!.pages, groups, manifests: read.manifests, timetables: read.timetables, waypoints: read.waypoints }
-    table = photoTableFromRecords(read.records, { consume: true })
+    // Records' raw JSON waits in a stash beside the versions, not in memory (encode/raw-file.ts).
+    const stash = new RawStash(opts.out)
+    try {
+      // A full collection every sixteenth of the files: each page leaves its text and parsed
+      // objects behind, and by the engine's own schedule that garbage grew to GBs on top of the
+      // records (a 1.5M-record build peaked at 7 GB, its live records under 3).
+      const collectEvery = (t: number) => (t >= 1024 ? Math.ceil(t / 16) : Infinity)
+      const files = readSourceFiles(paths, {
+        skipBad: opts.skipBad,
+        rawStash: stash,
+        onProgress: (d, t) => {
+          progress.update(d, t, 'read')
+          if (d % collectEvery(t) === 0) releaseMemory(1 << 30)
+        },
+      })
+      tableBytes = 1024 * files.drafts.length
+      lap('read')
+      // What an update needs to merge new pages into this index later (merge/merge-state.ts).
+      const groups = folders ? solGroups(files, opts.pageStore!) : undefined
+      const read = normalizeSources(files, { skipBad: opts.skipBad })
+      // The drafts hold the same records: let go here, so the table below can free each record as it fills.
+      files.drafts.length = 0
+      sources = read.sources
+      skipped = read.skipped.map((s) => ({ file: s.file, record: String(s.record), reason: s.reason }))
+      derived = read.derived
+      derivationErrors = read.checks.derivationErrors
+      nasaManifests = read.manifests
+      waypoints = read.waypoints
+      if (groups) mergeState = { schema: 1, builder: BUILDER, page_store: displayPath(opts.pageStore!), roots: (opts.sources ?? DEFAULT_SOURCE_DIRS).map(displayPath), sources_digest: folders!.sources, skip_bad: opts.skipBad ?? false, folders: folders!.pages, groups, manifests: read.manifests, timetables: read.timetables, waypoints: read.waypoints }
+      // Raw JSON past RAW_INLINE_BYTES stays in the stash, to become raw.bin; else it is in the table now.
+      table = photoTableFromRecords(read.records, { consume: true, rawStash: stash, rawInlineBytes: opts.rawInlineBytes ?? rawInlineBytes() })
+      // Inline, the texts are in the table now; spilled, the table owns the stash.
+      if (!table.rawSpill) stash.discard()
+    } catch (e) {
+      stash.discard()
+      throw e
+    }
     tableBytes = 256 * table.length
     lap('normalize')
   }
+  const rawSpill = table.rawSpill
+  try {
+    return await assemble(opts, table, { started, progress, timings, lap, kind, seed, sources, skipped, derived, derivationErrors, nasaManifests, waypoints, pageStore, mergeState })
+  } finally {
+    rawSpill?.discard()
+  }
+}
+
+interface Gathered {
+  started: number
+  progress: Progress
+  timings: Record<string, number>
+  lap: (stage: string) => void
+  kind: Manifest['kind']
+  seed: number | undefined
+  sources: ManifestSource[]
+  skipped: BuildSummary['skipped']
+  derived: Record<string, number>
+  derivationErrors: DerivationErrors
+  nasaManifests: RoverManifest[]
+  waypoints: Waypoint[]
+  pageStore: PageStoreDigest | undefined
+  mergeState: MergeState | undefined
+}
+
+/** Encode, derive, write and publish a photo table read or generated by buildIndex. */
+async function assemble(opts: BuildOptions, table: PhotoTable, g: Gathered): Promise<BuildResult> {
+  const { started, progress, timings, lap, kind, seed, sources, skipped, derived, derivationErrors, nasaManifests, waypoints, pageStore, mergeState } = g
   progress.update(0, 1, 'encode')
-  let photos: PhotoColumns = encodePhotoColumns(table)
+  let photos: PhotoTable = encodePhotoColumns(table)
   lap('encode')
 
   if (!opts.force) {
@@ -194,6 +246,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
   try {
     progress.update(0, 4, 'write photos')
     await writeArrowFile(join(staging, FILES.photos), batchedIfHuge(tableFromColumns(PHOTO_LAYOUT, photos as never, photos.length)))
+    const rawInFile = photos.rawSpill ? await writeRawFiles(staging, photos.rawSpill) : undefined
     progress.update(1, 4, 'write tables')
     await writeArrowFile(join(staging, FILES.locations), tableFromColumns(LOCATION_LAYOUT, locations as never, locations.length))
     await writeArrowFile(join(staging, FILES.panoramas), tableFromColumns(PANORAMA_LAYOUT, panoramas as never, panoramas.length))
@@ -201,6 +254,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
     await writeArrowFile(join(staging, FILES.traverses), tableFromColumns(TRAVERSE_LAYOUT, traverses.columns as never, traverses.columns.length))
     await writeArrowFile(join(staging, FILES.journeyStops), tableFromColumns(JOURNEY_STOP_LAYOUT, journeyStops as never, journeyStops.length))
     const coverage = photoCoverage(photos)
+    if (rawInFile !== undefined) coverage.raw = rawInFile
     const perRover = Object.fromEntries(ROVER_SLUGS.map((s) => [s, 0])) as Record<RoverSlug, number>
     for (let i = 0; i < photos.length; i++) perRover[ROVER_SLUGS[photos.rover[i]!]!]++
     const rows = photos.length

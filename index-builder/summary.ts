@@ -1,4 +1,4 @@
-import type { Manifest, ManifestSource, PhotoColumns, Utf8Column } from '../src/store/schema'
+import type { Manifest, ManifestSource, PhotoColumns, TextColumn } from '../src/store/schema'
 import type { RoverSlug } from '../src/catalog/rovers'
 import type { DerivationErrors } from './normalize/measure-derivations'
 import type { TraverseBuild } from './derive/traverses'
@@ -36,7 +36,7 @@ export interface BuildSummary {
 /** Photos having each field, counted over the columns (absent = sentinel, "" or NaN). */
 export function photoCoverage(p: PhotoColumns): Record<string, number> {
   const n = p.length
-  const nonEmpty = (c: Utf8Column) => {
+  const nonEmpty = (c: TextColumn) => {
     let k = 0
     for (let i = 0; i < n; i++) if (c.offsets[i + 1]! > c.offsets[i]!) k++
     return k

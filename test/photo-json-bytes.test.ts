@@ -8,7 +8,7 @@ import { float32Text, float32TextExact, writeDouble, writeFloat32 } from '../src
 import { isoTime } from '../src/query/bytes/iso-time'
 import { A, IMAGE_SIZES, outputSpec, PRESETS, SIZE, type OutputRequest, type OutputSpec } from '../src/query/params/photo-fields'
 import { writePhoto, writePhotos } from '../src/query/render/photo-json'
-import type { Utf8Column } from '../src/store/schema'
+import type { TextColumn } from '../src/store/schema'
 import type { Store } from '../src/store/store'
 import { testStore } from './setup/test-app'
 
@@ -36,7 +36,7 @@ function photosJson(store: Store, rows: ArrayLike<number>, out: OutputSpec): str
   writePhotos(sink, store, rows, out)
   return sink.toString()
 }
-const text = (col: Utf8Column, row: number) => decoder.decode(col.data.subarray(col.offsets[row], col.offsets[row + 1]))
+const text = (col: TextColumn, row: number) => decoder.decode(col.data.subarray(col.offsets[row], col.offsets[row + 1]))
 
 /** Photos per sequence id, counted from the column's values (not its codes). */
 let sequenceSizes: Map<string, number> | undefined

@@ -1,7 +1,7 @@
 /**
  * The photo table built from normalised records (index-builder/encode/photo-table.ts): letting
- * each record go as its row is written, and reading a feed record's JSON again from its page
- * instead of holding it, change nothing in the table.
+ * each record go as its row is written, and keeping each record's JSON in a stash file from the
+ * read to the table instead of in memory (encode/raw-file.ts), change nothing in the table.
  */
 import { expect, test } from 'bun:test'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -11,24 +11,26 @@ import { photoTableFromRecords } from '../index-builder/encode/photo-table'
 import { readSources } from '../index-builder/normalize/normalize-sources'
 import type { PhotoRecord } from '../index-builder/normalize/photo-record'
 import { DEFAULT_INCOMING_DIR, DEFAULT_RAW_DIR } from '../index-builder/sources/read-sources'
+import { RawStash } from '../index-builder/encode/raw-file'
 
 const FEEDS = join(import.meta.dir, 'fixtures/feeds')
 
-test('a photo table built consuming the records (each let go once written), their feed JSON read again from its pages, equals the table built keeping every record whole, column for column', async () => {
+test('a photo table built consuming the records (each let go once written), their JSON read back from the stash it was put in when read, equals the table built keeping every record whole, column for column', async () => {
   // A gzipped feed list (1,196 real records), the two feed page fixtures, and v1 records (which keep their JSON).
   const paths = [join(DEFAULT_INCOMING_DIR, 'mchapman87501__mars_perseverance_images'), join(DEFAULT_RAW_DIR, 'david-c-oliveros__mars-tour-backend'), join(FEEDS, 'm2020-raw-images-page.json'), join(FEEDS, 'msl-raw-image-items-page.json')]
   const whole = (await readSources(paths)).records
-  const byRef = (await readSources(paths, { rawByRef: true })).records
+  const dir = mkdtempSync(join(tmpdir(), 'raw-stash-'))
+  const stash = new RawStash(dir)
+  const byRef = (await readSources(paths, { rawStash: stash })).records
   expect(byRef.length).toBe(whole.length)
   expect(whole.length).toBeGreaterThan(1_000)
-  // Feed records point at their pages instead of holding their JSON; the others keep theirs.
-  const pointed = byRef.filter((r) => r.raw_ref !== undefined).length
-  expect(pointed).toBeGreaterThan(1_000)
-  expect(pointed).toBeLessThan(whole.length)
-  expect(byRef.filter((r) => r.raw !== undefined).length).toBe(whole.length - pointed)
+  // Every record points into the stash instead of holding its JSON.
+  expect(byRef.every((r) => r.raw === undefined && r.raw_at !== undefined)).toBe(true)
   const kept = photoTableFromRecords([...whole])
   const list: Array<PhotoRecord | undefined> = [...byRef]
-  const consumed = photoTableFromRecords(list, { consume: true })
+  const consumed = photoTableFromRecords(list, { consume: true, rawStash: stash })
+  stash.discard()
+  rmSync(dir, { recursive: true, force: true })
   expect(list.length).toBe(0)
   expect(consumed.length).toBe(kept.length)
   const a = kept as unknown as Record<string, unknown>
@@ -41,18 +43,46 @@ test('a photo table built consuming the records (each let go once written), thei
   for (const i of [0, Math.floor(whole.length / 2), whole.length - 1]) expect(dec.decode(raw.data.subarray(raw.offsets[i]!, raw.offsets[i + 1]!))).toBe(whole[i]!.raw ?? '')
 }, 180_000)
 
-test('a feed page changed after its records were read fails the table naming the page, instead of serving another record as raw JSON', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'raw-ref-'))
+test('a feed page changed after its records were read changes nothing in the table: the JSON served is the one read', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'raw-stash-'))
+  const stash = new RawStash(dir)
   try {
     const page = join(dir, 'page.json')
     writeFileSync(page, readFileSync(join(FEEDS, 'm2020-raw-images-page.json')))
-    const { records } = await readSources([page], { rawByRef: true })
-    expect(records.every((r) => r.raw_ref !== undefined && r.raw === undefined)).toBe(true)
+    const { records } = await readSources([page], { rawStash: stash })
+    const asRead = (await readSources([page])).records.map((r) => r.raw)
     const doc = JSON.parse(readFileSync(page, 'utf8')) as { images: Array<Record<string, unknown>> }
     doc.images.reverse()
     writeFileSync(page, JSON.stringify(doc))
-    expect(() => photoTableFromRecords(records)).toThrow(/page changed while the index was built/)
+    const table = photoTableFromRecords(records, { rawStash: stash })
+    const dec = new TextDecoder()
+    expect(asRead.length).toBeGreaterThan(1)
+    asRead.forEach((raw, i) => expect(dec.decode(table.raw.data.subarray(table.raw.offsets[i]!, table.raw.offsets[i + 1]!))).toBe(raw!))
   } finally {
+    stash.discard()
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('past rawInlineBytes the table keeps no raw JSON: its rows stay in the stash, written in the given order as raw.bin with where each ends', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'raw-stash-'))
+  const stash = new RawStash(dir)
+  try {
+    const page = join(dir, 'page.json')
+    writeFileSync(page, readFileSync(join(FEEDS, 'm2020-raw-images-page.json')))
+    const asRead = (await readSources([page])).records.map((r) => r.raw!)
+    const { records } = await readSources([page], { rawStash: stash })
+    const table = photoTableFromRecords(records, { rawStash: stash, rawInlineBytes: 100 })
+    expect(table.raw.data.length).toBe(0)
+    const spill = table.rawSpill!
+    const order = Int32Array.from(asRead.map((_, i) => asRead.length - 1 - i))
+    spill.order = order
+    const ends = spill.writeOrdered(join(dir, 'raw.bin'))
+    const bin = readFileSync(join(dir, 'raw.bin'))
+    expect(ends[ends.length - 1]).toBe(bin.length)
+    for (let k = 0; k < order.length; k++) expect(bin.subarray(k === 0 ? 0 : ends[k - 1]!, ends[k]!).toString('utf8')).toBe(asRead[order[k]!]!)
+  } finally {
+    stash.discard()
     rmSync(dir, { recursive: true, force: true })
   }
 })
@@ -65,7 +95,8 @@ function plain(c: unknown): unknown {
 }
 
 test('records whose source JSON comes to more than a 2 GiB text column holds fail the table before a row is built, naming the column', () => {
-  // Pointed-at JSON of 1 GiB each (no page is read: the sizes alone decide).
-  const rec = (i: number): PhotoRecord => ({ rover: 'perseverance', camera: 'NAVCAM_LEFT', nasa_id: `N${i}`, sol: 1, earth_date: '2021-02-20', images: {}, source: 'x', raw_ref: { file: '/nonexistent', display: 'x', item: i, length: 2 ** 30, crc: 0 } })
-  expect(() => photoTableFromRecords([rec(0), rec(1), rec(2)])).toThrow(/raw values come to 3221225472 bytes, over the 2147483647 a text column of the index holds/)
+  // Stashed JSON of 1 GiB each (nothing is read: the sizes alone decide), with no limit to spill past.
+  const stash = { view: () => new Uint8Array(0) } as unknown as RawStash
+  const rec = (i: number): PhotoRecord => ({ rover: 'perseverance', camera: 'NAVCAM_LEFT', nasa_id: `N${i}`, sol: 1, earth_date: '2021-02-20', images: {}, source: 'x', raw_at: i * 2 ** 30, raw_bytes: 2 ** 30 })
+  expect(() => photoTableFromRecords([rec(0), rec(1), rec(2)], { rawStash: stash, rawInlineBytes: Infinity })).toThrow(/raw values come to 3221225472 bytes, over the 2147483647 a text column of the index holds/)
 })

@@ -11,13 +11,13 @@ import { ROVER_SLUGS } from '../src/catalog/rovers'
 import { PHOTO_LAYOUT } from '../src/store/column-layout'
 import { IndexLoadError } from '../src/store/index-load-error'
 import { loadStore, resolveIndexDir } from '../src/store/load-store'
-import { FILES, INT_ABSENT, type Manifest, type Utf8Column } from '../src/store/schema'
+import { FILES, INT_ABSENT, type Manifest, type TextColumn } from '../src/store/schema'
 import type { Store } from '../src/store/store'
 
 const INDEX_DIR = process.env.INDEX_DIR!
 const REPO = resolve(import.meta.dir, '..')
 const decoder = new TextDecoder()
-const text = (c: Utf8Column, row: number) => decoder.decode(c.data.subarray(c.offsets[row], c.offsets[row + 1]))
+const text = (c: TextColumn, row: number) => decoder.decode(c.data.subarray(c.offsets[row], c.offsets[row + 1]))
 
 /** The PhotoRecord fields a store row gives back (absent = left out, as in PhotoRecord). */
 function recordAt(s: Store, row: number): Omit<PhotoRecord, 'source'> {

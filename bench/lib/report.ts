@@ -159,7 +159,7 @@ export function renderMarkdown(r: BenchResult): string {
 
 interface IngestFigures {
   stand_in: { records: number; perseverance_sols: number; per_sol: number }
-  mirror: { seconds: number; peak_rss_mb: number; requests: number; images: number; feed_bytes: number; page_store_bytes?: number }
+  mirror: { seconds: number; peak_rss_mb: number; requests: number; images: number; feed_bytes: number; page_store_bytes?: number; reused?: string }
   build?: { seconds: number; peak_rss_mb: number; photos: number }
   synthetic?: { seconds: number; peak_rss_mb: number; photos: number }
   update?: { served_after_s: number | null; build_ms: number | null; rebuild_seconds?: number }
@@ -190,7 +190,7 @@ function ingestSection(g: IngestFigures): string {
   const mb = (b: number) => `${Math.round(b / 1e6)} MB`
   const rows: string[][] = [
     ['stand-in feed', `${g.stand_in.perseverance_sols} Perseverance sols × ${g.stand_in.per_sol} (${g.stand_in.records} records) + the real Curiosity records`],
-    ['mirror at --rate 1000', `${g.mirror.seconds} s, ${g.mirror.requests} requests, ${g.mirror.images} images, peak RSS ${g.mirror.peak_rss_mb} MiB`],
+    ['mirror at --rate 1000', `${g.mirror.seconds} s, ${g.mirror.requests} requests, ${g.mirror.images} images, peak RSS ${g.mirror.peak_rss_mb} MiB${g.mirror.reused ? ` (an earlier run's, ${g.mirror.reused})` : ''}`],
     ['page store / feed bytes', `${mb(g.mirror.page_store_bytes ?? g.disk?.page_store_bytes ?? NaN)} / ${mb(g.mirror.feed_bytes)}`],
   ]
   if (g.build && g.synthetic) {

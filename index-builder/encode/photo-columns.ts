@@ -2,6 +2,7 @@ import type { DictColumn, PhotoColumns, Utf8Column } from '../../src/store/schem
 import { numberOrder, radixSortRows } from './linear-sorts'
 import { takenSortColumn } from '../../src/query/order/sort-values'
 import { dropColumns } from './release-memory'
+import type { PhotoTable } from './raw-file'
 
 /**
  * The one photo column encoder, for every source (records of the real files through
@@ -17,12 +18,15 @@ import { dropColumns } from './release-memory'
  * column twice at most, never the whole table twice. (An in-place cycle permutation would
  * save that column but follows one dependent random read after another: ~40x slower.)
  */
-export function encodePhotoColumns(table: PhotoColumns): PhotoColumns {
+export function encodePhotoColumns(table: PhotoTable): PhotoTable {
   const n = table.length
   checkIds(table.id, n)
   const order = defaultOrder(takenSortColumn(table.date_taken_utc, table.earth_date, n), table.id, n)
   // A table already in this order (an update's merge: index-builder/merge/) keeps its columns as they are.
   const inOrder = isIdentity(order)
+  // Raw JSON in a spill is put in this order when raw.bin is written (encode/raw-file.ts).
+  const rawSpill = table.rawSpill
+  if (rawSpill) rawSpill.order = order
   const src = table as unknown as Record<string, unknown>
   const take = <T>(name: keyof PhotoColumns): T => {
     const c = src[name] as T
@@ -88,6 +92,7 @@ export function encodePhotoColumns(table: PhotoColumns): PhotoColumns {
     caption: dict('caption'),
     credit: dict('credit'),
     raw: text('raw'),
+    ...(rawSpill ? { rawSpill } : {}),
   }
 }
 

@@ -3,8 +3,8 @@ import { INT_ABSENT, type PhotoColumns } from '../../src/store/schema'
 import { roverCode } from '../../src/catalog/rovers'
 import { assignIds } from '../normalize/assign-ids'
 import { releaseMemory } from './release-memory'
-import { RawRereader } from '../sources/raw-ref'
 import { DictBuilder, Utf8Builder } from './utf8-builder'
+import { RAW_INLINE_BYTES, RawSpill, type PhotoTable, type RawStash } from './raw-file'
 
 const DAY_MS = 86_400_000
 const SIZES = ['small', 'medium', 'large', 'full'] as const
@@ -28,8 +28,13 @@ const BYTES_PER_RECORD = 5_000
  * With `consume`, the list is emptied as the table fills: each record is let go once its row is
  * written, and the engine is asked to collect as it goes (RELEASES), so a big build holds the
  * records or their columns, not both at once (the records are ~3x the bytes of their row).
+ *
+ * Records read with a `rawStash` hold where their raw JSON is in it (`raw_at`, `raw_bytes`), the
+ * stash given here. Raw JSON of more than `rawInlineBytes` in all (default RAW_INLINE_BYTES) then
+ * stays in the stash instead of the `raw` column, which is all "" (encode/raw-file.ts): the table
+ * carries it as `rawSpill`, and whoever takes the table discards it.
  */
-export function photoTableFromRecords(records: Array<PhotoRecord | undefined>, opts: { consume?: boolean } = {}): PhotoColumns {
+export function photoTableFromRecords(records: Array<PhotoRecord | undefined>, opts: { consume?: boolean; rawStash?: RawStash; rawInlineBytes?: number } = {}): PhotoTable {
   const n = records.length
   const ids = publicIds(records as PhotoRecord[])
   const cols = {
@@ -67,8 +72,10 @@ export function photoTableFromRecords(records: Array<PhotoRecord | undefined>, o
   const chars = textChars(records as PhotoRecord[])
   // A text column holds at most 2 GiB (Int32 offsets, here and in the served index): said before
   // any row is built, for the columns counted exactly (the image URLs are counted with their directory).
+  const stash = opts.rawStash
+  const spill = stash && chars.raw > (opts.rawInlineBytes ?? RAW_INLINE_BYTES) ? new RawSpill(stash, n) : undefined
   for (const name of ['nasa_id', 'date_taken_mars', 'raw'] as const) {
-    const total = chars[name]
+    const total = name === 'raw' && spill ? 0 : chars[name]
     if (total > MAX_COLUMN_BYTES) throw new Error(`the ${n} photos' ${name} values come to ${total} bytes, over the ${MAX_COLUMN_BYTES} a text column of the index holds (Utf8 column over 2 GiB)`)
   }
   const text = {
@@ -78,10 +85,9 @@ export function photoTableFromRecords(records: Array<PhotoRecord | undefined>, o
     image_medium: new Utf8Builder(n, chars.image_medium / Math.max(1, n)),
     image_large: new Utf8Builder(n, chars.image_large / Math.max(1, n)),
     image_full: new Utf8Builder(n, chars.image_full / Math.max(1, n)),
-    raw: new Utf8Builder(n, chars.raw / Math.max(1, n)),
+    raw: new Utf8Builder(n, spill ? 0 : chars.raw / Math.max(1, n)),
   }
 
-  const rereader = new RawRereader()
   const releaseRows = Math.max(MIN_RELEASE_ROWS, Math.ceil(n / RELEASES))
   for (let i = 0; i < n; i++) {
     const r = records[i]!
@@ -119,7 +125,15 @@ export function photoTableFromRecords(records: Array<PhotoRecord | undefined>, o
     codes.credit[i] = dicts.credit.code(r.credit ?? '')
     text.nasa_id.push(r.nasa_id)
     text.date_taken_mars.push(r.date_taken_mars)
-    text.raw.push(r.raw ?? (r.raw_ref ? rereader.text(r.raw_ref) : undefined))
+    if (r.raw_at !== undefined && !stash) throw new Error(`${where}: its raw JSON is in a stash the table was not given`)
+    if (spill) {
+      if (r.raw_at !== undefined) spill.pushStashed(r.raw_at, r.raw_bytes ?? 0)
+      else spill.push(r.raw)
+      text.raw.end()
+    } else if (r.raw_at !== undefined) {
+      if (r.raw_bytes) text.raw.bytes(stash!.view(r.raw_at, r.raw_bytes))
+      text.raw.end()
+    } else text.raw.push(r.raw)
     const dir = imageDir(r.images)
     codes.image_dir[i] = dicts.image_dir.code(dir)
     text.image_small.push(r.images.small?.slice(dir.length))
@@ -148,6 +162,7 @@ export function photoTableFromRecords(records: Array<PhotoRecord | undefined>, o
     image_large: text.image_large.finish(),
     image_full: text.image_full.finish(),
     raw: text.raw.finish(),
+    ...(spill ? { rawSpill: spill } : {}),
   }
 }
 
@@ -165,7 +180,7 @@ function textChars(records: readonly PhotoRecord[]): Record<'nasa_id' | 'date_ta
     c.image_medium += r.images.medium?.length ?? 0
     c.image_large += r.images.large?.length ?? 0
     c.image_full += r.images.full?.length ?? 0
-    c.raw += r.raw?.length ?? r.raw_ref?.length ?? 0
+    c.raw += r.raw?.length ?? r.raw_bytes ?? 0
   }
   return c
 }

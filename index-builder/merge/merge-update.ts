@@ -5,11 +5,12 @@ import { PHOTO_LAYOUT } from '../../src/store/column-layout'
 import { resolveIndexDir } from '../../src/store/load-store'
 import { columnsFromTable } from '../../src/store/arrow-columns'
 import { loadBatchedTable, ONE_BUFFER_LIMIT } from '../../src/store/batched-table'
-import { FILES, type DictColumn, type Manifest, type ManifestSource, type PhotoColumns, type Utf8Column } from '../../src/store/schema'
+import { FILES, RAW_FILES, type TextColumn, type DictColumn, type Manifest, type ManifestSource, type PhotoColumns, type Utf8Column } from '../../src/store/schema'
 import { tableFromIPC } from 'apache-arrow'
 import { buildIndex, type BuildResult } from '../build-index'
 import { BUILDER, readManifest } from '../encode/manifest'
 import { photoTableFromRecords } from '../encode/photo-table'
+import { rawInlineBytes } from '../encode/raw-file'
 import { defaultOrder } from '../encode/photo-columns'
 import { takenSortColumn } from '../../src/query/order/sort-values'
 import { pageStoreDigest } from '../fetch/page-store-digest'
@@ -135,6 +136,8 @@ async function merge(opts: MergeOptions): Promise<MergeOutcome> {
   lap('read_sols')
 
   const manifest = readManifest(dir) ?? refuse('the published index has no readable manifest')
+  // Its photos.arrow `raw` column is all "": the texts are in raw.bin, which the merge does not carry across.
+  if (manifest.files[RAW_FILES.text]) refuse(`the published index keeps its raw JSON in ${RAW_FILES.text}`)
   const old = await publishedPhotos(dir, manifest)
   lap('load_index')
   const keep = new Uint8Array(old.length)
@@ -163,6 +166,8 @@ async function merge(opts: MergeOptions): Promise<MergeOutcome> {
 
   const fresh = photoTableFromRecords(records, { consume: true })
   const table = concatRows(old, keep, fresh, newIds)
+  // Past the limit a full build writes the raw JSON to raw.bin; a merged index must be that build's.
+  if (table.raw.offsets[table.length]! > rawInlineBytes()) refuse(`the raw JSON would pass ${rawInlineBytes()} bytes (BUILD_RAW_INLINE_BYTES), where a build writes ${RAW_FILES.text}`)
   const storeDisplay = `${state.page_store}/`
   const rereadFolders = new Set([...reread].map((k) => `${storeDisplay}${folderOf(k.split('/')[0]!, Number(k.split('/')[1]))}/`))
   const inReread = (p: string) => p.startsWith(storeDisplay) && rereadFolders.has(p.slice(0, p.lastIndexOf('/') + 1))
@@ -192,7 +197,7 @@ async function publishedPhotos(dir: string, manifest: Manifest): Promise<PhotoCo
 /** The pages of the given groups' folders, read as a build reads them, and their groups. */
 function readGroups(opts: MergeOptions, keys: string[], refuse: (why: string) => never) {
   const paths = keys.sort().map((k) => join(opts.pageStore, folderOf(k.split('/')[0]!, Number(k.split('/')[1]))))
-  const files = readSourceFiles(paths, { skipBad: opts.skipBad, rawByRef: true })
+  const files = readSourceFiles(paths, { skipBad: opts.skipBad })
   if (files.waypoints.length || files.traverses.length || files.timetables.length || files.manifests.length) refuse('a page read again holds tables besides photos')
   const groups = solGroups(files, opts.pageStore)
   const wanted = new Set(keys)
@@ -210,7 +215,7 @@ function byteHash(data: Uint8Array, from: number, to: number): number {
   return h >>> 0
 }
 
-function utf8At(c: Utf8Column, r: number): Uint8Array {
+function utf8At(c: TextColumn, r: number): Uint8Array {
   return c.data.subarray(c.offsets[r]!, c.offsets[r + 1]!)
 }
 

@@ -50,20 +50,10 @@ export interface PhotoRecord {
   credit?: string
   /** The source record as JSON text (kept for field_set=complete). */
   raw?: string
-  /** Instead of `raw` in a big build: where to read that text again when the photo table is written (sources/raw-ref.ts). */
-  raw_ref?: RawRef
+  /** Instead of `raw` in a build: where that text is in the build's stash (encode/raw-file.ts RawStash), and its bytes. */
+  raw_at?: number
+  raw_bytes?: number
   /** Which source file the record came from (path as given to the builder). */
   source: string
 }
 
-/**
- * Where a feed record's raw JSON can be read again (sources/raw-ref.ts): the page file, the
- * record's place in its list, and the length and CRC-32 of the text first read.
- */
-export interface RawRef {
-  file: string
-  display: string
-  item: number
-  length: number
-  crc: number
-}

@@ -99,20 +99,29 @@ export function jsonShape(text: string): { depth: number; longestString: number 
   let depth = 0
   let max = 0
   let longest = 0
-  let start = -1
-  for (let i = 0; i < text.length; i++) {
+  const n = text.length
+  for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i)
-    if (start >= 0) {
-      if (c === 92) i++ // backslash: skip the escaped character
-      else if (c === 34) {
-        if (i - start - 1 > longest) longest = i - start - 1
-        start = -1
+    if (c === 34) {
+      // A string: its closing quote is the first one after an even run of backslashes (most of a
+      // feed page is strings; found by indexOf, not character by character).
+      const start = i
+      let end = text.indexOf('"', i + 1)
+      while (end > 0) {
+        let k = end - 1
+        while (text.charCodeAt(k) === 92) k--
+        if ((end - 1 - k) % 2 === 0) break
+        end = text.indexOf('"', end + 1)
       }
-    } else if (c === 34) start = i
-    else if (c === 91 || c === 123) {
+      if (end < 0) {
+        if (n - start - 1 > longest) longest = n - start - 1
+        break
+      }
+      if (end - start - 1 > longest) longest = end - start - 1
+      i = end
+    } else if (c === 91 || c === 123) {
       if (++depth > max) max = depth
     } else if (c === 93 || c === 125) depth--
   }
-  if (start >= 0 && text.length - start - 1 > longest) longest = text.length - start - 1
   return { depth: max, longestString: longest }
 }

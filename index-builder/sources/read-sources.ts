@@ -9,7 +9,7 @@ import { readM2020RawImages } from './m2020-raw-images'
 import { readMslRawImageItems } from './msl-raw-image-items'
 import { readMruRecord } from './mru-record'
 import { openFile } from './open-file'
-import { rawRefTo, REREADABLE_FORMATS } from './raw-ref'
+import type { RawStash } from '../encode/raw-file'
 import type { PhotoDraft } from './photo-draft'
 import { RecordError, SourceError, type ReadContext, type Skipped } from './source-error'
 import { validateRecord } from '../normalize/validate-record'
@@ -26,10 +26,11 @@ export { DEFAULT_INCOMING_DIR, DEFAULT_RAW_DIR, DEFAULT_SOURCE_DIRS, REPO_ROOT, 
 export interface ReadOptions {
   skipBad?: boolean
   /**
-   * Keep a feed page record's raw JSON as a reference to its page (raw-ref.ts), read again when the
-   * photo table is written, instead of holding the text from the read to the end (big builds).
+   * Put each record's raw JSON in this stash as its file is read, the record keeping only where
+   * it is (`raw_at`, `raw_bytes`), instead of holding the text from the read to the photo table
+   * (~2 KB of a feed record's ~2.5 KB in memory).
    */
-  rawByRef?: boolean
+  rawStash?: RawStash
   onProgress?: (done: number, total: number, label: string) => void
 }
 
@@ -83,7 +84,7 @@ export function readSourceFiles(paths?: string[], opts: ReadOptions = {}): Sourc
     try {
       // Read the whole file before keeping anything, so a bad file contributes nothing.
       const fileUnmapped = new Map<string, number>()
-      const got = readFileSafely(abs, display, { skipBad, skipped, unmapped: fileUnmapped }, imageIdVsUrl, opts.rawByRef ?? false)
+      const got = readFileSafely(abs, display, { skipBad, skipped, unmapped: fileUnmapped }, imageIdVsUrl, opts.rawStash)
       for (const [k, n] of fileUnmapped) unmapped.set(k, (unmapped.get(k) ?? 0) + n)
       source.format = got.format
       source.records = got.records
@@ -136,7 +137,7 @@ function readOneFile(
   display: string,
   shared: Pick<ReadContext, 'skipBad' | 'skipped' | 'unmapped'>,
   imageIdVsUrl: SourceFiles['imageIdVsUrl'],
-  rawByRef: boolean,
+  rawStash: RawStash | undefined,
 ): FileResult {
   const out: FileResult = { format: '', records: 0, drafts: [], waypoints: [], traverses: [], timetables: [], manifests: [] }
   const formats = new Set<string>()
@@ -211,13 +212,13 @@ function readOneFile(
     append(out.drafts, curiosityVoDrafts(urls, labels, labelCtx))
   }
   out.drafts = validDrafts(out.drafts, shared)
-  // A page file of one list of records (not an archive member): each record's place in it is enough to read its JSON again.
-  if (rawByRef && entries.length === 1 && entries[0]!.member === undefined && [...formats].every((f) => REREADABLE_FORMATS.has(f))) {
+  if (rawStash) {
     for (const d of out.drafts) {
       const rec = d.record
-      if (d.item === undefined || rec.raw === undefined) continue
-      rec.raw_ref = rawRefTo(abs, display, d.item, rec.raw)
-      delete rec.raw
+      if (rec.raw === undefined) continue
+      rec.raw_at = rawStash.put(rec.raw)
+      rec.raw_bytes = rawStash.lastBytes
+      rec.raw = undefined
     }
   }
   out.format = [...formats].join('+') || 'empty'

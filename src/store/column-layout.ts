@@ -57,6 +57,9 @@ export const PHOTO_LAYOUT: ColumnLayout = [
   ['raw', 'utf8'],
 ]
 
+/** raw-ends.arrow: one row per photo, in photos.arrow's order: where its text in raw.bin ends (a byte count, an exact integer). */
+export const RAW_ENDS_LAYOUT: ColumnLayout = [['raw_end', 'f64']]
+
 export const LOCATION_LAYOUT: ColumnLayout = [
   ['rover', 'rover'],
   ['site', 'int32'],

@@ -3,10 +3,11 @@ import { join } from 'node:path'
 import { tableFromIPC, type Table } from 'apache-arrow'
 import { loadAccessPaths, type AccessPaths } from './access-paths'
 import { columnsFromTable } from './arrow-columns'
-import { JOURNEY_STOP_LAYOUT, LOCATION_LAYOUT, PANORAMA_LAYOUT, PHOTO_LAYOUT, SOL_MANIFEST_LAYOUT, TRAVERSE_LAYOUT, type ColumnLayout } from './column-layout'
-import { loadBatchedTable, ONE_BUFFER_LIMIT } from './batched-table'
+import { JOURNEY_STOP_LAYOUT, LOCATION_LAYOUT, PANORAMA_LAYOUT, PHOTO_LAYOUT, RAW_ENDS_LAYOUT, SOL_MANIFEST_LAYOUT, TRAVERSE_LAYOUT, type ColumnLayout } from './column-layout'
+import { loadBatchedTable, ONE_BUFFER_LIMIT, partChecksums } from './batched-table'
 import { IndexLoadError } from './index-load-error'
-import { FILES, type JourneyStopColumns, type LocationColumns, type Manifest, type PanoramaColumns, type PhotoColumns, type SolManifestColumns, type TraverseColumns } from './schema'
+import { rawTextColumn } from './raw-text'
+import { FILES, RAW_FILES, type JourneyStopColumns, type LocationColumns, type Manifest, type PanoramaColumns, type PhotoColumns, type SolManifestColumns, type TraverseColumns } from './schema'
 import type { Store } from './store'
 import { ROVER_SLUGS } from '../catalog/rovers'
 import { addArrivalSorts } from '../ledger/arrival-sorts'
@@ -56,6 +57,9 @@ export async function loadStore(indexDir: string, opts: LoadOptions = {}): Promi
   if (verify !== 'size') verifyMapped(dir, FILES.accessPaths, manifest, verify)
   for (const name of Object.keys(manifest.files)) if (verify !== 'size' && !(TABLE_FILES as readonly string[]).includes(name)) verifyMapped(dir, name, manifest, verify)
   const photos = (await loadPhotos(dir, manifest, verify)) as unknown as PhotoColumns
+  // A big catalogue's raw JSON is in raw.bin, mapped, instead of photos.arrow (raw-text.ts).
+  const rawEnds = manifest.files[RAW_FILES.ends] ? (mapTable(dir, RAW_FILES.ends, await readChecked(dir, RAW_FILES.ends, manifest, verify), RAW_ENDS_LAYOUT, manifest.rows.photos).raw_end as Float64Array) : undefined
+  photos.raw = rawTextColumn(dir, manifest, photos.raw, rawEnds)
   const [locationBytes, panoramaBytes, solManifestBytes] = await Promise.all(
     [FILES.locations, FILES.panoramas, FILES.solManifest].map((name) => readChecked(dir, name, manifest, verify)),
   )
@@ -197,6 +201,14 @@ function verifyMapped(dir: string, name: string, manifest: Manifest, verify: Ver
 }
 
 function checkMapped(path: string, want: Manifest['files'][string], verify: Verify): void {
+  if (want.xxh3_parts) {
+    // Hashed a GiB at a time, as the builder did (raw.bin): never mapped whole here.
+    const sha = verify === 'sha256' ? new Bun.CryptoHasher('sha256') : undefined
+    const parts = partChecksums(path, sha ? (part) => sha.update(part) : undefined)
+    if (!sha && (parts.length !== want.xxh3_parts.length || parts.some((h, i) => h !== want.xxh3_parts![i]))) throw new IndexLoadError(path, `checksum (XXH3) of its parts differs from manifest.json: the file is damaged`)
+    if (sha && sha.digest('hex') !== want.sha256) throw new IndexLoadError(path, `SHA-256 differs from manifest.json (${want.sha256}): the file is damaged`)
+    return
+  }
   const bytes = typeof Bun.mmap === 'function' && statSync(path).size > 0 ? Bun.mmap(path, { shared: false }) : new Uint8Array(readFileSync(path))
   checkContent(path, bytes, want, verify)
 }

@@ -34,11 +34,34 @@ export const FILES = {
   journeyStops: 'journey-stops.arrow',
 } as const
 
+/**
+ * Files of an index whose photos' raw JSON is too big for photos.arrow's `raw` column (which is
+ * then all ""); absent otherwise (index-builder/encode/raw-file.ts, src/store/raw-text.ts).
+ */
+export const RAW_FILES = {
+  /** The texts in the default row order, back to back. */
+  text: 'raw.bin',
+  /** Where each photo's text in raw.bin ends (RAW_ENDS_LAYOUT). */
+  ends: 'raw-ends.arrow',
+} as const
+
 /** A Utf8 column kept as raw bytes: value i = data[offsets[i] .. offsets[i+1]). */
 export interface Utf8Column {
   data: Uint8Array
   offsets: Int32Array
 }
+
+/**
+ * A text column past Int32 offsets (the raw JSON of a big catalogue, FILES.rawText): value i =
+ * data[offsets[i] .. offsets[i+1]), the offsets exact integers up to 2^53.
+ */
+export interface LargeUtf8Column {
+  data: Uint8Array
+  offsets: Float64Array
+}
+
+/** Either form of a text column. */
+export type TextColumn = Utf8Column | LargeUtf8Column
 
 /** A dictionary-encoded string column: value i = dict[codes[i]]. "" in dict means absent. */
 export interface DictColumn {
@@ -85,7 +108,7 @@ export interface PhotoColumns {
   title: DictColumn              // Arrow Dictionary, "" absent
   caption: DictColumn            // Arrow Dictionary, "" absent
   credit: DictColumn             // Arrow Dictionary, "" absent
-  raw: Utf8Column                // Arrow Utf8: the source record as JSON text (real sources only); "" absent
+  raw: TextColumn               // Arrow Utf8: the source record as JSON text (real sources only); "" absent; over RAW_INLINE_BYTES, raw.bin instead
   /** Not in photos.arrow: ms since the Unix epoch the photo was first published here, set at load from the ledger (src/ledger/arrivals.ts). */
   added_at?: Float64Array
 }

@@ -79,7 +79,7 @@ export class CsvRows implements RowWriter {
  * native search per such byte over the span's bytes, so that each row's value is then copied as
  * it is, unscanned. False when lo < 0 (rows too spread out: each value is checked).
  */
-function spanIsPlain(bytes: Buffer, offsets: Int32Array, lo: number, hi: number): boolean {
+function spanIsPlain(bytes: Buffer, offsets: Int32Array | Float64Array, lo: number, hi: number): boolean {
   if (lo < 0) return false
   const span = bytes.subarray(offsets[lo]!, offsets[hi + 1]!)
   return span.indexOf(0x22) < 0 && span.indexOf(0x2c) < 0 && span.indexOf(0x0a) < 0 && span.indexOf(0x0d) < 0

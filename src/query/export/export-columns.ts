@@ -1,6 +1,6 @@
 import { CAMERAS, findCamera } from '../../catalog/cameras'
 import { ROVERS } from '../../catalog/rovers'
-import type { DictColumn, PhotoColumns, Utf8Column } from '../../store/schema'
+import type { DictColumn, PhotoColumns, TextColumn, Utf8Column } from '../../store/schema'
 import { A, SIZE, type ImageSize, type OutputSpec } from '../params/photo-fields'
 
 /**
@@ -18,7 +18,7 @@ export type ExportColumn =
   /** `group`: the value is present only when every column of the group is finite (coordinates come as a whole). */
   | { name: string; kind: 'f64' | 'timestamp'; values: Float64Array; group?: Float64Array[] }
   | { name: string; kind: 'f32'; values: Float32Array }
-  | { name: string; kind: 'utf8'; col: Utf8Column }
+  | { name: string; kind: 'utf8'; col: TextColumn }
   | { name: string; kind: 'dict'; col: DictColumn }
   /** Codes into `dict` made per row from the rover (and camera) of the photo. */
   | { name: string; kind: 'rover'; dict: string[] }

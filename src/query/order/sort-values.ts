@@ -1,6 +1,6 @@
 import { ROVER_SLUGS } from '../../catalog/rovers'
 import type { SortField } from '../../store/access-paths'
-import type { PhotoColumns, Utf8Column } from '../../store/schema'
+import type { PhotoColumns, TextColumn, Utf8Column } from '../../store/schema'
 
 /**
  * The value a photo is sorted by, per sortable field (decisions.md, Sorting): numbers for the
@@ -16,7 +16,7 @@ export type SortValue = number | string | null
 
 const decoder = new TextDecoder()
 
-export function utf8At(col: Utf8Column, row: number): string {
+export function utf8At(col: TextColumn, row: number): string {
   const a = col.offsets[row]
   const b = col.offsets[row + 1]
   return a === b ? '' : decoder.decode(col.data.subarray(a, b))

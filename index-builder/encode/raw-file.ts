@@ -1,0 +1,203 @@
+import { closeSync, fsyncSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs'
+import { join } from 'node:path'
+import { ONE_BUFFER_LIMIT } from '../../src/store/batched-table'
+import { RAW_ENDS_LAYOUT } from '../../src/store/column-layout'
+import { RAW_FILES, type PhotoColumns } from '../../src/store/schema'
+import { tableFromColumns } from './arrow-table'
+import { writeArrowFile } from './write-arrow-file'
+
+/**
+ * The photos' raw JSON kept out of photos.arrow and out of memory, for a big catalogue. A Utf8
+ * column holds at most 2 GiB (Int32 offsets) and the raw JSON is most of a photo table's bytes
+ * (~1.9 KB of a feed record's ~2.5 KB): 1.5 million feed records make ~2.9 GB of it. A build
+ * puts each record's text in a stash file as it is read (RawStash); past `inlineBytes`
+ * (rawInlineBytes) the photo table's raw column stays in the stash too (RawSpill: 12 bytes a
+ * row), and once the default order is known the texts are copied from it into raw.bin in that
+ * order (RAW_FILES.text), with where each one ends in raw-ends.arrow; the stash is deleted. photos.arrow's `raw` column is
+ * then all "" and the server maps raw.bin (src/store/raw-text.ts). A catalogue whose raw JSON
+ * fits stays inline: the same index, byte for byte, as before raw.bin existed.
+ */
+
+/**
+ * Raw JSON bytes a photo table keeps inline (in memory, then photos.arrow) before it spills.
+ * 1 GiB, not the 2 GiB a column holds: an inline column is held twice while it is put in the
+ * default order, so past this the spill saves the most memory of any one step of a build.
+ * BUILD_RAW_INLINE_BYTES overrides it (tests force the spill on the bundled sources).
+ */
+export const RAW_INLINE_BYTES = 2 ** 30
+
+export function rawInlineBytes(): number {
+  const v = Number(process.env.BUILD_RAW_INLINE_BYTES)
+  return Number.isInteger(v) && v >= 0 ? v : RAW_INLINE_BYTES
+}
+
+/** raw.bin is mapped as one buffer by the server: at most what one ArrayBuffer holds. */
+export const MAX_RAW_FILE_BYTES = ONE_BUFFER_LIMIT - 1
+
+/** A photo table on its way to photos.arrow, its raw JSON possibly in a spill file. */
+export type PhotoTable = PhotoColumns & { rawSpill?: RawSpill }
+
+const CHUNK = 1 << 24
+const encoder = new TextEncoder()
+
+/**
+ * Raw JSON texts appended to a file as the records are read (ReadOptions.rawStash): a record
+ * keeps where its text is (`raw_at`, `raw_bytes`, 12 bytes) instead of the text (~2 KB of a
+ * feed record), from the read to the photo table. The text is the one the reader made, so a page
+ * replaced meanwhile changes nothing. Named like a staging folder, so a killed build's stash is
+ * removed by the next build (publish.ts).
+ */
+export class RawStash {
+  readonly path: string
+  #fd: number | undefined
+  #buf = new Uint8Array(CHUNK)
+  #fill = 0
+  #flushed = 0
+  #scratch = new Uint8Array(1 << 16)
+  /** Bytes of the text the last put() wrote. */
+  lastBytes = 0
+
+  constructor(dir: string) {
+    mkdirSync(dir, { recursive: true })
+    this.path = join(dir, `.staging-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}-raw`)
+    this.#fd = openSync(this.path, 'w+', 0o600)
+  }
+
+  /** Appends a text; returns where it starts (its byte count is lastBytes). */
+  put(text: string): number {
+    if (this.#fill + text.length * 3 > CHUNK) this.#flush()
+    const at = this.#flushed + this.#fill
+    if (text.length * 3 > CHUNK) {
+      const bytes = encoder.encode(text)
+      this.#write(bytes)
+      this.lastBytes = bytes.length
+    } else {
+      this.lastBytes = encoder.encodeInto(text, this.#buf.subarray(this.#fill)).written
+      this.#fill += this.lastBytes
+    }
+    return at
+  }
+
+  /** Bytes [at, at + bytes) into `into` at `offset` (a read through the page cache). */
+  read(at: number, bytes: number, into: Uint8Array, offset: number): void {
+    this.#flush()
+    for (let got = 0; got < bytes; ) {
+      const n = readSync(this.#fd!, into, offset + got, bytes - got, at + got)
+      if (n <= 0) throw new Error(`the raw JSON stash ${this.path} ends early (at byte ${at + got})`)
+      got += n
+    }
+  }
+
+  /** Bytes [at, at + bytes), in a buffer reused by the next call. */
+  view(at: number, bytes: number): Uint8Array {
+    if (this.#scratch.length < bytes) this.#scratch = new Uint8Array(bytes)
+    this.read(at, bytes, this.#scratch, 0)
+    return this.#scratch.subarray(0, bytes)
+  }
+
+  /** Closes and deletes the stash (idempotent). */
+  discard(): void {
+    if (this.#fd !== undefined) closeSync(this.#fd)
+    this.#fd = undefined
+    rmSync(this.path, { force: true })
+  }
+
+  #write(bytes: Uint8Array): void {
+    for (let off = 0; off < bytes.length; ) off += writeSync(this.#fd!, bytes, off, bytes.length - off)
+    this.#flushed += bytes.length
+  }
+
+  #flush(): void {
+    if (this.#fill === 0) return
+    this.#write(this.#buf.subarray(0, this.#fill))
+    this.#fill = 0
+  }
+}
+
+/**
+ * The raw column of a photo table kept out of memory: per row (record order) where its text is
+ * in a stash. The texts of records that held theirs are put in the stash as their rows are
+ * written; stashed ones are only pointed at.
+ */
+export class RawSpill {
+  readonly stash: RawStash
+  readonly #at: Float64Array
+  readonly #bytes: Int32Array
+  #rows = 0
+  /** The default order (row k of photos.arrow is record order[k]), set by the column encoder. */
+  order: Int32Array | undefined
+
+  constructor(stash: RawStash, rows: number) {
+    this.stash = stash
+    this.#at = new Float64Array(rows)
+    this.#bytes = new Int32Array(rows)
+  }
+
+  /** The next row's text, held ("" or undefined: none). */
+  push(text: string | undefined): void {
+    if (text) this.pushStashed(this.stash.put(text), this.stash.lastBytes)
+    else this.pushStashed(0, 0)
+  }
+
+  /** The next row's text, already in the stash. */
+  pushStashed(at: number, bytes: number): void {
+    this.#at[this.#rows] = at
+    this.#bytes[this.#rows++] = bytes
+  }
+
+  /**
+   * Writes raw.bin: the texts in the default order (`order`), each read from the stash (through
+   * the page cache: no mapping of it counts in the builder's memory). Returns where each row's
+   * text ends.
+   */
+  writeOrdered(path: string): Float64Array {
+    const order = this.order
+    if (!order) throw new Error('the raw JSON spill has no row order (the column encoder sets it)')
+    const n = order.length
+    let total = 0
+    for (let r = 0; r < this.#rows; r++) total += this.#bytes[r]!
+    if (total > MAX_RAW_FILE_BYTES) throw new Error(`the ${this.#rows} photos' raw JSON comes to ${total} bytes, over the ${MAX_RAW_FILE_BYTES} raw.bin holds (the server maps it as one buffer)`)
+    const ends = new Float64Array(n)
+    const out = openSync(path, 'w', 0o644)
+    let buf = new Uint8Array(CHUNK)
+    let fill = 0
+    let written = 0
+    const flush = () => {
+      for (let off = 0; off < fill; ) off += writeSync(out, buf, off, fill - off)
+      written += fill
+      fill = 0
+    }
+    try {
+      for (let k = 0; k < n; k++) {
+        const r = order[k]!
+        const len = this.#bytes[r]!
+        if (len > 0) {
+          if (fill + len > buf.length) flush()
+          if (len > buf.length) buf = new Uint8Array(len)
+          this.stash.read(this.#at[r]!, len, buf, fill)
+          fill += len
+        }
+        ends[k] = written + fill
+      }
+      flush()
+      fsyncSync(out)
+    } finally {
+      closeSync(out)
+    }
+    return ends
+  }
+
+  discard(): void {
+    this.stash.discard()
+  }
+}
+
+/** raw.bin and raw-ends.arrow in `dir` from a spill in the default order; the spill is deleted. Returns the photos with raw JSON. */
+export async function writeRawFiles(dir: string, spill: RawSpill): Promise<number> {
+  const ends = spill.writeOrdered(join(dir, RAW_FILES.text))
+  spill.discard()
+  await writeArrowFile(join(dir, RAW_FILES.ends), tableFromColumns(RAW_ENDS_LAYOUT, { raw_end: ends }, ends.length))
+  let withText = 0
+  for (let k = 0, prev = 0; k < ends.length; prev = ends[k++]!) if (ends[k]! > prev) withText++
+  return withText
+}
