@@ -166,8 +166,9 @@ function writeRow(f: PhotoFragments, sink: ByteSink, row: number, out: OutputSpe
   if (out.raw) writeRaw(f, sink, c, row)
   if (related.open(sink, row)) {
     if (out.includeRover || out.includeCamera) {
+      const tail = f.relationshipsTail(p.rover[row], p.camera.codes[row], out.includeRover, out.includeCamera)
       sink.byte(0x2c)
-      sink.bytes(f.relationshipsTail(p.rover[row], p.camera.codes[row], out.includeRover, out.includeCamera).subarray(RELATIONSHIPS_OPEN_BYTES))
+      sink.copy(tail, RELATIONSHIPS_OPEN_BYTES, tail.length)
       return
     }
     sink.byte(0x7d) // end of relationships
