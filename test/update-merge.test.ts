@@ -28,8 +28,11 @@ const origin = new StandInOrigin({ sols: 12, perSol: 150 })
 const empty = join(work, 'no-sources')
 const env = { ...process.env, BUILD_SOURCE_DIRS: empty }
 
+/** Set by a test to build with other settings (the raw JSON limit). */
+let extraEnv: Record<string, string> = {}
+
 async function run(args: string[], sources = empty): Promise<string> {
-  const p = Bun.spawn([process.execPath, ...args], { cwd: ROOT, env: { ...env, BUILD_SOURCE_DIRS: sources }, stdout: 'pipe', stderr: 'pipe' })
+  const p = Bun.spawn([process.execPath, ...args], { cwd: ROOT, env: { ...env, BUILD_SOURCE_DIRS: sources, ...extraEnv }, stdout: 'pipe', stderr: 'pipe' })
   const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited])
   expect({ args, code, err: code === 0 ? '' : err }).toEqual({ args, code: 0, err: '' })
   return out
@@ -173,6 +176,23 @@ test('a sol folder removed from the page store: the merge is refused, the update
   expect(upd.build).toMatchObject({ ran: true, merged: false, code: 0 })
   expect(upd.build.fallback).toContain('removed')
   await expectSameIndex(await cleanBuild('clean-3'))
+}, 240_000)
+
+test('an index whose raw JSON is in raw.bin (past BUILD_RAW_INLINE_BYTES): the merge is refused, the update says why and runs the full build, and the index (raw.bin included) equals a clean full build', async () => {
+  extraEnv = { BUILD_RAW_INLINE_BYTES: '1000' }
+  try {
+    // First the published index itself moves its raw JSON to raw.bin (a full build: the limit is not in the merge state).
+    await run(['index-builder/cli.ts', '--out', index, '--page-store', feeds])
+    expect(readManifest(join(index, 'current'))!.files['raw.bin']).toBeDefined()
+    const added = origin.addSol()
+    const upd = await update(1)
+    expect(upd.build).toMatchObject({ ran: true, merged: false, code: 0 })
+    expect(upd.build.fallback).toContain('raw.bin')
+    const merged = await expectSameIndex(await cleanBuild('clean-raw'), queries(added, 3))
+    expect(merged.manifest.files['raw.bin']).toBeDefined()
+  } finally {
+    extraEnv = {}
+  }
 }, 240_000)
 
 /**
