@@ -3,7 +3,7 @@ import type { Store } from '../../store/store'
 import type { NearCircle, PhotoFilters } from '../scan/filters'
 import { scanMatches, type PageRequest, type QueryOutcome } from './run-query'
 import { planQuery } from '../plan/query-plan'
-import { POSITION_SOURCE, positionCells } from '../plan/position-cells'
+import { firstRun, POSITION_SOURCE, positionCells } from '../plan/position-cells'
 import type { Source } from '../plan/sources'
 import { RowTest } from '../scan/row-test'
 
@@ -171,7 +171,7 @@ function byRuns(store: Store, c: NearCircle, src: Source, test: RowTest | undefi
   const { lat, lon, id } = store.photos
   const starts: number[] = []
   for (let i = 0; i < src.slices.length; i += 2) {
-    for (let k = runIndex(runs, src.slices[i]!); runs[k]! < src.slices[i + 1]!; k++) starts.push(runs[k]!)
+    for (let k = firstRun(runs, src.slices[i]!); runs[k]! < src.slices[i + 1]!; k++) starts.push(runs[k]!)
   }
   const dist = new Float64Array(starts.length)
   for (let j = 0; j < starts.length; j++) {
@@ -185,7 +185,7 @@ function byRuns(store: Store, c: NearCircle, src: Source, test: RowTest | undefi
   let total = 0
   for (const j of order) {
     const a = starts[j]!
-    const b = runs[runIndex(runs, a) + 1]!
+    const b = runs[firstRun(runs, a) + 1]!
     const d = dist[j]!
     const keep = d <= heap.worst() && !(req.after && d < d0)
     if (!keep && !test) { total += b - a; continue }
@@ -210,18 +210,6 @@ function byRuns(store: Store, c: NearCircle, src: Source, test: RowTest | undefi
   }
   const sorted = heap.sorted()
   return { total, rows: sorted.subarray(Math.min(from, sorted.length), Math.min(sorted.length, from + req.limit)), plan: 'distance-runs' }
-}
-
-/** Index of the run starting at position pos (a run start). */
-function runIndex(runs: Int32Array, pos: number): number {
-  let lo = 0
-  let hi = runs.length - 1
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (runs[mid]! < pos) lo = mid + 1
-    else hi = mid
-  }
-  return lo
 }
 
 /** Metres from the circle's centre to the photo's position (NaN without one). */

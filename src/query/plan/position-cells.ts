@@ -147,7 +147,7 @@ export function circleSlices(cells: PositionCells, c: NearCircle, lat: Float64Ar
 }
 
 /** Index of the run that starts at position pos (a run start). */
-function firstRun(runs: Int32Array, pos: number): number {
+export function firstRun(runs: Int32Array, pos: number): number {
   let lo = 0
   let hi = runs.length - 1
   while (lo < hi) {
