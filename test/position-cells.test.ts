@@ -8,17 +8,12 @@ import { describe, expect, test } from 'bun:test'
 import { greatCircleM } from '../src/geo/great-circle'
 import { circleSlices, positionCells } from '../src/query/plan/position-cells'
 import type { Store } from '../src/store/store'
+import { Rng } from '../index-builder/sources/synthetic/rng'
 
-/** A tiny deterministic generator (mulberry32), so a failure repeats. */
+/** The builder's seeded generator (mulberry32), so a failure repeats. */
 function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
+  const r = new Rng(seed)
+  return () => r.next()
 }
 
 const CENTRES = [
