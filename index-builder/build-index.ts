@@ -74,7 +74,7 @@ export interface BuildOptions {
 
 /** What an update's merge hands the build's later stages (encode onwards run as for any build). */
 export interface MergedInput {
-  table: PhotoColumns
+  table: PhotoTable
   sources: ManifestSource[]
   pageStore: PageStoreDigest
   state: MergeState

@@ -178,7 +178,7 @@ test('a sol folder removed from the page store: the merge is refused, the update
   await expectSameIndex(await cleanBuild('clean-3'))
 }, 240_000)
 
-test('an index whose raw JSON is in raw.bin (past BUILD_RAW_INLINE_BYTES): the merge is refused, the update says why and runs the full build, and the index (raw.bin included) equals a clean full build', async () => {
+test('an index whose raw JSON is in raw.bin (past BUILD_RAW_INLINE_BYTES): update merges a new sol, writing raw.bin from the published one and the new rows, and the index (raw.bin included) equals a clean full build', async () => {
   extraEnv = { BUILD_RAW_INLINE_BYTES: '1000' }
   try {
     // First the published index itself moves its raw JSON to raw.bin (a full build: the limit is not in the merge state).
@@ -186,10 +186,34 @@ test('an index whose raw JSON is in raw.bin (past BUILD_RAW_INLINE_BYTES): the m
     expect(readManifest(join(index, 'current'))!.files['raw.bin']).toBeDefined()
     const added = origin.addSol()
     const upd = await update(1)
-    expect(upd.build).toMatchObject({ ran: true, merged: false, code: 0 })
-    expect(upd.build.fallback).toContain('raw.bin')
+    expect(upd.build).toMatchObject({ ran: true, merged: true, code: 0 })
     const merged = await expectSameIndex(await cleanBuild('clean-raw'), queries(added, 3))
     expect(merged.manifest.files['raw.bin']).toBeDefined()
+    // A revised sol (a record withdrawn, one edited) in the middle of raw.bin: merged too.
+    origin.revise(5)
+    const revised = await update(origin.latest + 1)
+    expect(revised.build).toMatchObject({ ran: true, merged: true, code: 0 })
+    await expectSameIndex(await cleanBuild('clean-raw-revised'), queries(added, 3))
+  } finally {
+    extraEnv = {}
+  }
+}, 240_000)
+
+test('an index whose raw JSON is inline, merged with a limit it now passes: the merge writes raw.bin as a clean full build does, and back under the limit it is inline again', async () => {
+  await run(['index-builder/cli.ts', '--out', index, '--page-store', feeds])
+  expect(readManifest(join(index, 'current'))!.files['raw.bin']).toBeUndefined()
+  const bytes = (await loadStore(index)).photos.raw.data.length
+  // Past the published index's bytes, under those with one more sol: the merge crosses the limit.
+  extraEnv = { BUILD_RAW_INLINE_BYTES: String(bytes + 1000) }
+  try {
+    const added = origin.addSol()
+    expect((await update(1)).build).toMatchObject({ ran: true, merged: true, code: 0 })
+    expect((await expectSameIndex(await cleanBuild('clean-cross'), queries(added, 3))).manifest.files['raw.bin']).toBeDefined()
+    // A higher limit: the merge reads raw.bin and writes the texts inline again, as a clean build does.
+    extraEnv = { BUILD_RAW_INLINE_BYTES: String(bytes * 4) }
+    const next = origin.addSol()
+    expect((await update(1)).build).toMatchObject({ ran: true, merged: true, code: 0 })
+    expect((await expectSameIndex(await cleanBuild('clean-inline'), queries(next, 3))).manifest.files['raw.bin']).toBeUndefined()
   } finally {
     extraEnv = {}
   }

@@ -34,8 +34,20 @@ export function rawInlineBytes(): number {
 /** raw.bin is mapped as one buffer by the server: at most what one ArrayBuffer holds. */
 export const MAX_RAW_FILE_BYTES = ONE_BUFFER_LIMIT - 1
 
+/**
+ * Raw JSON on its way to raw.bin: a build's spill (RawSpill), or an update's merge of the
+ * published texts and the new rows' (merge/merged-raw.ts). The column encoder sets `order`.
+ */
+export interface RawTexts {
+  /** The default order (row k of photos.arrow is table row order[k]); unset: the table's own order. */
+  order: Int32Array | undefined
+  /** Writes raw.bin in the default order; returns where each row's text ends. */
+  writeOrdered(path: string): Float64Array
+  discard(): void
+}
+
 /** A photo table on its way to photos.arrow, its raw JSON possibly in a spill file. */
-export type PhotoTable = PhotoColumns & { rawSpill?: RawSpill }
+export type PhotoTable = PhotoColumns & { rawSpill?: RawTexts }
 
 const CHUNK = 1 << 24
 const encoder = new TextEncoder()
@@ -119,7 +131,7 @@ export class RawStash {
  * in a stash. The texts of records that held theirs are put in the stash as their rows are
  * written; stashed ones are only pointed at.
  */
-export class RawSpill {
+export class RawSpill implements RawTexts {
   readonly stash: RawStash
   readonly #at: Float64Array
   readonly #bytes: Int32Array
@@ -193,7 +205,7 @@ export class RawSpill {
 }
 
 /** raw.bin and raw-ends.arrow in `dir` from a spill in the default order; the spill is deleted. Returns the photos with raw JSON. */
-export async function writeRawFiles(dir: string, spill: RawSpill): Promise<number> {
+export async function writeRawFiles(dir: string, spill: RawTexts): Promise<number> {
   const ends = spill.writeOrdered(join(dir, RAW_FILES.text))
   spill.discard()
   await writeArrowFile(join(dir, RAW_FILES.ends), tableFromColumns(RAW_ENDS_LAYOUT, { raw_end: ends }, ends.length))

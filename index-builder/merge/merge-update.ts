@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { ROVER_SLUGS, type RoverSlug } from '../../src/catalog/rovers'
 import { splitProductVersion } from '../../src/catalog/nasa-id-form'
-import { PHOTO_LAYOUT } from '../../src/store/column-layout'
+import { PHOTO_LAYOUT, RAW_ENDS_LAYOUT, type ColumnLayout } from '../../src/store/column-layout'
 import { resolveIndexDir } from '../../src/store/load-store'
 import { columnsFromTable } from '../../src/store/arrow-columns'
 import { loadBatchedTable, ONE_BUFFER_LIMIT } from '../../src/store/batched-table'
@@ -10,7 +10,8 @@ import { tableFromIPC } from 'apache-arrow'
 import { buildIndex, type BuildResult } from '../build-index'
 import { BUILDER, readManifest } from '../encode/manifest'
 import { photoTableFromRecords } from '../encode/photo-table'
-import { rawInlineBytes } from '../encode/raw-file'
+import { rawInlineBytes, type PhotoTable } from '../encode/raw-file'
+import { rawTextColumn } from '../../src/store/raw-text'
 import { defaultOrder } from '../encode/photo-columns'
 import { takenSortColumn } from '../../src/query/order/sort-values'
 import { pageStoreDigest } from '../fetch/page-store-digest'
@@ -20,6 +21,7 @@ import type { Progress } from '../progress'
 import { DEFAULT_SOURCE_DIRS, displayPath } from '../sources/list-files'
 import { readSourceFiles } from '../sources/read-sources'
 import { clockRegions } from './clock-regions'
+import { MergedRaw } from './merged-raw'
 import { folderOf, groupKey, groupOfFolder, pageFolders, readMergeState, roverLabels, solGroups, sourcesDigest, type MergeState, type SolGroup } from './merge-state'
 
 /**
@@ -136,8 +138,6 @@ async function merge(opts: MergeOptions): Promise<MergeOutcome> {
   lap('read_sols')
 
   const manifest = readManifest(dir) ?? refuse('the published index has no readable manifest')
-  // Its photos.arrow `raw` column is all "": the texts are in raw.bin, which the merge does not carry across.
-  if (manifest.files[RAW_FILES.text]) refuse(`the published index keeps its raw JSON in ${RAW_FILES.text}`)
   const old = await publishedPhotos(dir, manifest)
   lap('load_index')
   const keep = new Uint8Array(old.length)
@@ -166,8 +166,6 @@ async function merge(opts: MergeOptions): Promise<MergeOutcome> {
 
   const fresh = photoTableFromRecords(records, { consume: true })
   const table = concatRows(old, keep, fresh, newIds)
-  // Past the limit a full build writes the raw JSON to raw.bin; a merged index must be that build's.
-  if (table.raw.offsets[table.length]! > rawInlineBytes()) refuse(`the raw JSON would pass ${rawInlineBytes()} bytes (BUILD_RAW_INLINE_BYTES), where a build writes ${RAW_FILES.text}`)
   const storeDisplay = `${state.page_store}/`
   const rereadFolders = new Set([...reread].map((k) => `${storeDisplay}${folderOf(k.split('/')[0]!, Number(k.split('/')[1]))}/`))
   const inReread = (p: string) => p.startsWith(storeDisplay) && rereadFolders.has(p.slice(0, p.lastIndexOf('/') + 1))
@@ -184,14 +182,24 @@ async function merge(opts: MergeOptions): Promise<MergeOutcome> {
  * just written or served: its pages are there, and a copy into fresh memory costs more than the
  * merge); a file too big for one mapping is read part by part.
  */
-async function publishedPhotos(dir: string, manifest: Manifest): Promise<PhotoColumns> {
-  const path = join(dir, FILES.photos)
+async function publishedPhotos(dir: string, manifest: Manifest): Promise<Published> {
   const rows = manifest.rows.photos
-  const bytes = manifest.files[FILES.photos]!.bytes
-  if (bytes >= ONE_BUFFER_LIMIT) return (await loadBatchedTable(path, PHOTO_LAYOUT, rows)) as unknown as PhotoColumns
+  const p = (await mappedTable(dir, manifest, FILES.photos, PHOTO_LAYOUT, rows)) as unknown as Published
+  // The raw JSON in raw.bin (photos.arrow's `raw` all ""): mapped, as the server maps it.
+  if (manifest.files[RAW_FILES.text]) p.raw = rawTextColumn(dir, manifest, p.raw, (await mappedTable(dir, manifest, RAW_FILES.ends, RAW_ENDS_LAYOUT, rows)).raw_end as Float64Array)
+  return p
+}
+
+/** The published columns, whose raw JSON may be raw.bin's (offsets past 2 GiB). */
+type Published = Omit<PhotoColumns, 'raw'> & { raw: TextColumn }
+
+async function mappedTable(dir: string, manifest: Manifest, name: string, layout: ColumnLayout, rows: number): Promise<Record<string, unknown>> {
+  const path = join(dir, name)
+  const bytes = manifest.files[name]!.bytes
+  if (bytes >= ONE_BUFFER_LIMIT) return await loadBatchedTable(path, layout, rows)
   const mapped = Bun.mmap(path, { shared: false })
   if (mapped.length !== bytes) throw new Error(`${path} is ${mapped.length} bytes, manifest.json says ${bytes}`)
-  return columnsFromTable(path, tableFromIPC(mapped), PHOTO_LAYOUT, rows) as unknown as PhotoColumns
+  return columnsFromTable(path, tableFromIPC(mapped), layout, rows)
 }
 
 /** The pages of the given groups' folders, read as a build reads them, and their groups. */
@@ -226,7 +234,7 @@ function utf8At(c: TextColumn, r: number): Uint8Array {
  * them, in key order against the ids taken outside the runs. Returns the ids of kept rows that
  * change (row → id).
  */
-function reassignIds(records: Array<{ id?: number; nasa_id: string; id_key?: string }>, old: PhotoColumns, outsideAt: Map<number, number>, freed: number[]): Map<number, number> {
+function reassignIds(records: Array<{ id?: number; nasa_id: string; id_key?: string }>, old: Published, outsideAt: Map<number, number>, freed: number[]): Map<number, number> {
   const next = (id: number) => (id + 1 >= 2 ** 31 ? ASSIGNED_ID_BASE : id + 1)
   const assigned = records.filter((r) => r.id! >= ASSIGNED_ID_BASE)
   const key = (r: { nasa_id: string; id_key?: string }) => r.id_key ?? r.nasa_id
@@ -256,7 +264,7 @@ function reassignIds(records: Array<{ id?: number; nasa_id: string; id_key?: str
 }
 
 /** The key a row's id was assigned by: the feed's image id as stated when the served nasa_id is another form of it (m2020-raw-images.ts). */
-function keyOfRow(p: PhotoColumns, row: number): string {
+function keyOfRow(p: Published, row: number): string {
   const text = new TextDecoder()
   const nasaId = text.decode(utf8At(p.nasa_id, row))
   try {
@@ -274,7 +282,7 @@ function keyOfRow(p: PhotoColumns, row: number): string {
  * in it already, so the new rows, ordered alone, are merged in as a second sorted run, and the
  * encoder then finds the table in order and copies nothing. (When ids change, the encoder orders it.)
  */
-function concatRows(old: PhotoColumns, keep: Uint8Array, fresh: PhotoColumns, newIds: Map<number, number>): PhotoColumns {
+function concatRows(old: Published, keep: Uint8Array, fresh: PhotoColumns, newIds: Map<number, number>): PhotoTable {
   const kept: number[] = []
   for (let r = 0; r < old.length; r++) if (keep[r]) kept.push(r)
   const m = fresh.length
@@ -312,8 +320,13 @@ function concatRows(old: PhotoColumns, keep: Uint8Array, fresh: PhotoColumns, ne
   const out: Record<string, unknown> = { length: n }
   const a = old as unknown as Record<string, unknown>
   const b = fresh as unknown as Record<string, unknown>
+  // Raw JSON past the limit goes to raw.bin, as a full build of the same pages writes it; the
+  // published texts (raw.bin mapped, or inline) are copied there in order, never gathered here.
+  const rawSpill = MergedRaw.bytesOf(old.raw, fresh.raw, src) > rawInlineBytes() ? new MergedRaw(old.raw, fresh.raw, src) : undefined
+  if (rawSpill) out.rawSpill = rawSpill
   for (const [name, kind] of PHOTO_LAYOUT) {
-    if (kind === 'utf8') out[name] = concatUtf8(a[name] as Utf8Column, b[name] as Utf8Column, src)
+    if (name === 'raw' && rawSpill) out[name] = { data: new Uint8Array(0), offsets: new Int32Array(n + 1) }
+    else if (kind === 'utf8') out[name] = concatUtf8(a[name] as TextColumn, b[name] as TextColumn, src)
     else if (name === 'sequence') out[name] = concatDict(statedSequences(old.sequence), fresh.sequence, src)
     else if (kind === 'dict' || kind === 'dict16') out[name] = concatDict(a[name] as DictColumn, b[name] as DictColumn, src)
     else {
@@ -332,7 +345,7 @@ function concatRows(old: PhotoColumns, keep: Uint8Array, fresh: PhotoColumns, ne
     const changed = src[k]! >= 0 ? newIds.get(src[k]!) : undefined
     if (changed !== undefined) id[k] = changed
   }
-  return out as unknown as PhotoColumns
+  return out as unknown as PhotoTable
 }
 
 /**
@@ -344,7 +357,7 @@ function statedSequences(c: DictColumn): DictColumn {
   return { codes: c.codes, dict: c.dict.map((v) => (v === '' ? '' : v.split('-').slice(2).join('-'))) }
 }
 
-function concatUtf8(x: Utf8Column, y: Utf8Column, src: Int32Array): Utf8Column {
+function concatUtf8(x: TextColumn, y: TextColumn, src: Int32Array): Utf8Column {
   const n = src.length
   const offsets = new Int32Array(n + 1)
   const xo = x.offsets
