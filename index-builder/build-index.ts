@@ -245,8 +245,9 @@ async function assemble(opts: BuildOptions, table: PhotoTable, g: Gathered): Pro
   const staging = stagingDir(opts.out)
   try {
     progress.update(0, 4, 'write photos')
-    await writeArrowFile(join(staging, FILES.photos), batchedIfHuge(tableFromColumns(PHOTO_LAYOUT, photos as never, photos.length)))
-    const rawInFile = photos.rawSpill ? await writeRawFiles(staging, photos.rawSpill) : undefined
+    const rawInline = photos.rawSpill?.inline ? photos.rawSpill : undefined
+    await writeArrowFile(join(staging, FILES.photos), batchedIfHuge(tableFromColumns(PHOTO_LAYOUT, photos as never, photos.length)), rawInline && { buffer: rawInline.placeholder!, write: (put) => rawInline.write!(put) })
+    const rawInFile = photos.rawSpill && !rawInline ? await writeRawFiles(staging, photos.rawSpill) : undefined
     progress.update(1, 4, 'write tables')
     await writeArrowFile(join(staging, FILES.locations), tableFromColumns(LOCATION_LAYOUT, locations as never, locations.length))
     await writeArrowFile(join(staging, FILES.panoramas), tableFromColumns(PANORAMA_LAYOUT, panoramas as never, panoramas.length))

@@ -25,9 +25,14 @@ export function encodePhotoColumns(table: PhotoTable): PhotoTable {
   // A table already in this order (an update's merge: index-builder/merge/) keeps its columns as they are.
   const inOrder = isIdentity(order)
   // Raw JSON in a spill is put in this order when raw.bin is written (encode/raw-file.ts).
-  const rawSpill = table.rawSpill
+  let rawSpill = table.rawSpill
   if (rawSpill) rawSpill.order = order
   const src = table as unknown as Record<string, unknown>
+  // Texts kept out of the inline column until it is written (an update's merge) are gathered to be reordered with it.
+  if (rawSpill?.inline && !inOrder) {
+    src.raw = rawSpill.materialize!()
+    rawSpill = undefined
+  }
   const take = <T>(name: keyof PhotoColumns): T => {
     const c = src[name] as T
     src[name] = undefined

@@ -2,7 +2,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readSync, rmSync, writeSync 
 import { join } from 'node:path'
 import { ONE_BUFFER_LIMIT } from '../../src/store/batched-table'
 import { RAW_ENDS_LAYOUT } from '../../src/store/column-layout'
-import { RAW_FILES, type PhotoColumns } from '../../src/store/schema'
+import { RAW_FILES, type PhotoColumns, type Utf8Column } from '../../src/store/schema'
 import { tableFromColumns } from './arrow-table'
 import { writeArrowFile } from './write-arrow-file'
 
@@ -44,6 +44,15 @@ export interface RawTexts {
   /** Writes raw.bin in the default order; returns where each row's text ends. */
   writeOrdered(path: string): Float64Array
   discard(): void
+  /**
+   * Texts that stay in photos.arrow (an update's merge under the limit): the table's `raw` column
+   * has their offsets over `placeholder`, whose bytes `write` hands over in its place when the
+   * file is written (write-arrow-file.ts); `materialize` gathers them for an encoder that reorders.
+   */
+  inline?: boolean
+  placeholder?: ArrayBufferLike
+  write?(put: (bytes: Uint8Array) => void): Float64Array
+  materialize?(): Utf8Column
 }
 
 /** A photo table on its way to photos.arrow, its raw JSON possibly in a spill file. */

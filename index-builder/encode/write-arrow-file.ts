@@ -8,13 +8,20 @@ import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs'
  * buffers plus small headers and padding, written one by one: the file is never assembled in
  * memory (a 19M-photo table is ~5 GB). Returns the byte size.
  */
-export async function writeArrowFile(path: string, table: Table): Promise<number> {
+export async function writeArrowFile(path: string, table: Table, substitute?: Substitute): Promise<number> {
   const writer = RecordBatchFileWriter.writeAll(table)
   const fd = openSync(path, 'w', 0o644)
   let size = 0
   try {
     for await (const chunk of writer) {
-      writeAll(fd, chunk)
+      if (substitute && chunk.buffer === substitute.buffer && chunk.byteLength > 0) {
+        let got = 0
+        substitute.write((bytes) => {
+          writeAll(fd, bytes)
+          got += bytes.length
+        })
+        if (chunk.byteOffset !== 0 || got !== chunk.byteLength || got !== substitute.buffer.byteLength) throw new Error(`${path}: the substituted column wrote ${got} bytes for a chunk of ${chunk.byteLength} at ${chunk.byteOffset} of its buffer's ${substitute.buffer.byteLength}`)
+      } else writeAll(fd, chunk)
       size += chunk.byteLength
     }
     fsyncSync(fd)
@@ -22,6 +29,15 @@ export async function writeArrowFile(path: string, table: Table): Promise<number
     closeSync(fd)
   }
   return size
+}
+
+/**
+ * A column buffer that is a placeholder (never filled): the writer's view of it is replaced by
+ * the bytes `write` hands over (an update's merged raw JSON: merge/merged-raw.ts).
+ */
+export interface Substitute {
+  buffer: ArrayBufferLike
+  write(put: (bytes: Uint8Array) => void): void
 }
 
 function writeAll(fd: number, bytes: Uint8Array): void {

@@ -322,10 +322,12 @@ function concatRows(old: Published, keep: Uint8Array, fresh: PhotoColumns, newId
   const b = fresh as unknown as Record<string, unknown>
   // Raw JSON past the limit goes to raw.bin, as a full build of the same pages writes it; the
   // published texts (raw.bin mapped, or inline) are copied there in order, never gathered here.
-  const rawSpill = MergedRaw.bytesOf(old.raw, fresh.raw, src) > rawInlineBytes() ? new MergedRaw(old.raw, fresh.raw, src) : undefined
-  if (rawSpill) out.rawSpill = rawSpill
+  // Under the limit they stay photos.arrow's column, written there from the same two sources.
+  const spill = MergedRaw.bytesOf(old.raw, fresh.raw, src) > rawInlineBytes()
+  const raw = new MergedRaw(old.raw, fresh.raw, src, !spill)
+  out.rawSpill = raw
   for (const [name, kind] of PHOTO_LAYOUT) {
-    if (name === 'raw' && rawSpill) out[name] = { data: new Uint8Array(0), offsets: new Int32Array(n + 1) }
+    if (name === 'raw') out[name] = spill ? { data: new Uint8Array(0), offsets: new Int32Array(n + 1) } : raw.column()
     else if (kind === 'utf8') out[name] = concatUtf8(a[name] as TextColumn, b[name] as TextColumn, src)
     else if (name === 'sequence') out[name] = concatDict(statedSequences(old.sequence), fresh.sequence, src)
     else if (kind === 'dict' || kind === 'dict16') out[name] = concatDict(a[name] as DictColumn, b[name] as DictColumn, src)
