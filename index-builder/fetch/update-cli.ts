@@ -28,7 +28,7 @@ import { baseUrlOption, capsOption, feedDirOption, numberOption, politeOptions, 
 import { formatFetchSummary } from './format-fetch-summary'
 import { acquireLock, LockHeld } from './lock-file'
 import { signalServer, type SignalOutcome } from './signal-server'
-import { mergeUpdate } from '../merge/merge-update'
+import { withRuntimeEnv } from '../../app/runtime-env'
 
 const USAGE = `usage: npm run update -- [options]
   --since-sols K         how many of the newest sols to fetch again (default 7)
@@ -149,15 +149,20 @@ async function main(): Promise<number> {
   }
 }
 
-/** The merge of the changed sols; a merge that fails (not one refused) is reported as refused, and the full build runs. */
+/**
+ * The merge of the changed sols, in a process of its own with the server's allocator setting
+ * (merge/merge-cli.ts says why); a merge that fails (not one refused) is reported as refused, and
+ * the full build runs.
+ */
 async function tryMerge(out: string, pageStore: string, skipBad: boolean, keep: number | undefined): Promise<{ merged: true; ms: number; output: string } | { merged: false; why: string }> {
   const started = performance.now()
+  const args = ['index-builder/merge/merge-cli.ts', out, pageStore, ...(skipBad ? ['--skip-bad'] : []), ...(keep ? ['--keep', String(keep)] : [])]
+  const p = Bun.spawn([process.execPath, ...args], { cwd: REPO_ROOT, env: withRuntimeEnv({ ...process.env }), stdout: 'pipe', stderr: 'pipe' })
+  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited])
   try {
-    const m = await mergeUpdate({ out, pageStore, skipBad, keep })
-    if (!m.merged) return m
-    const again = m.reread.length > 0 ? `; read again for the clock fit: ${m.reread.join(', ')}` : ''
-    const stages = Object.entries(m.timings).map(([k, ms]) => `${k} ${ms}`).join(', ')
-    return { merged: true, ms: Math.round(performance.now() - started), output: `${m.result.manifest.rows.photos} photos, version ${m.result.version}; sols merged: ${m.sols.join(', ')}${again}; stages (ms): ${stages}` }
+    if (code !== 0) throw new Error(stderr.trim().split('\n').slice(-3).join(' ') || `exit code ${code}`)
+    const m = JSON.parse(stdout.trim().split('\n').pop()!) as { merged: true; output: string } | { merged: false; why: string }
+    return m.merged ? { merged: true, ms: Math.round(performance.now() - started), output: m.output } : m
   } catch (e) {
     return { merged: false, why: `the merge failed: ${e instanceof Error ? e.message : String(e)}` }
   }

@@ -1,0 +1,29 @@
+import { mergeUpdate } from './merge-update'
+
+/**
+ * `bun index-builder/merge/merge-cli.ts OUT PAGE_STORE [--skip-bad] [--keep N]`: one update merge
+ * (merge-update.ts) in a process of its own, its outcome as one JSON line on stdout. `npm run
+ * update` runs the merge here, started with the server's allocator setting
+ * (app/runtime-env.ts, MIMALLOC_PURGE_DELAY=-1): each stage of a merge (rows, derive, write,
+ * access paths, digest) allocates about what the stage before it let go, and with purging on
+ * those pages went back to the kernel and were faulted in and zeroed again (fresh memory:
+ * ~12 ms a MB on the machines measured; reused, ~0.4). A merge then keeps its high-water mark
+ * until it exits; a full build, whose peak memory is its limit, keeps the allocator's default.
+ */
+const args = process.argv.slice(2)
+const [out, pageStore] = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--keep')
+if (!out || !pageStore) {
+  process.stderr.write('usage: bun index-builder/merge/merge-cli.ts OUT PAGE_STORE [--skip-bad] [--keep N]\n')
+  process.exit(2)
+}
+const keepAt = args.indexOf('--keep')
+const keep = keepAt >= 0 ? Number(args[keepAt + 1]) : undefined
+const started = performance.now()
+const m = await mergeUpdate({ out, pageStore, skipBad: args.includes('--skip-bad'), keep })
+const ms = Math.round(performance.now() - started)
+if (!m.merged) process.stdout.write(JSON.stringify({ merged: false, why: m.why }) + '\n')
+else {
+  const again = m.reread.length > 0 ? `; read again for the clock fit: ${m.reread.join(', ')}` : ''
+  const stages = Object.entries(m.timings).map(([k, t]) => `${k} ${t}`).join(', ')
+  process.stdout.write(JSON.stringify({ merged: true, ms, output: `${m.result.manifest.rows.photos} photos, version ${m.result.version}; sols merged: ${m.sols.join(', ')}${again}; stages (ms): ${stages}` }) + '\n')
+}
