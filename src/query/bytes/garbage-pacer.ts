@@ -4,14 +4,18 @@
  *
  * Why it is needed: the engine counts the mapped index (about 1 GB of columns at the full
  * catalogue) as memory of the JavaScript heap, and sizes the allowance between two collections
- * by the heap: about 1.2 GB of garbage before it collects on its own. Every answer text of a few
- * dozen KB or more is one large allocation, so until then each one lands on memory never touched
- * before, and the page faults cost more than writing the text: with the synthetic index loaded, a
- * 139 KB text (a page of 100 photos) took 0.6-0.8 ms p50 to make against 0.007 ms paced at 64 MB,
- * and the process held ~1.2 GB more RSS (measured on the 2-core development machine under load).
- * The collection asked for is asynchronous (Bun.gc(false)): no request waits for it.
+ * by the heap: about 1.2 GB of garbage before it collects on its own, where a heap without the
+ * index is collected every ~15 MB. Every answer text of a few dozen KB or more is one large
+ * allocation, so until then each one lands on memory never touched before, and the page faults
+ * cost more than writing the text: with the synthetic index loaded, making a 139 KB text (a page
+ * of 100 photos) took 0.6-0.8 ms p50 against 0.006 ms paced, and the process held ~1.2 GB more
+ * RSS (the 2-core development machine, under load). PACE_BYTES is the allowance of a heap without
+ * the index: after memory has been given back (a full collection, an idle scavenge) the first
+ * answers fault pages in only until the first paced collection, ~115 pages of 100 photos (at
+ * 64 MB, ~460: page-of-100 p50 0.64-0.73 ms in the 300 calls after a full collection; 16 MB:
+ * 0.14-0.21 ms). The collection asked for is asynchronous (Bun.gc(false)): no request waits.
  */
-export const PACE_BYTES = 64 * 1024 * 1024
+export const PACE_BYTES = 16 * 1024 * 1024
 
 export class GarbagePacer {
   #since = 0
