@@ -36,7 +36,7 @@ function writeBatch(store: Store, body: unknown, params: URLSearchParams, base: 
   }
   const sink = answerSink()
   sink.text(DATA_OPEN)
-  writePhotos(sink, store, rows.subarray(0, found), q.output)
+  writePhotos(sink, store, rows, q.output, found)
   const meta = `"total_count":${found},"returned_count":${found},"ids_requested":${ids!.length},"ids_found":${found},"ids_missing":${JSON.stringify(missing)},"timestamp":${TIMESTAMP_SLOT}`
   sink.text(`,"meta":{${meta}},"links":{"self":${JSON.stringify(base + BATCH_PATH)}}}`)
   return sink

@@ -46,15 +46,16 @@ function writeListPhotos(store: Store, params: URLSearchParams, base: string): {
   const offset = after ? 0 : (page - 1) * perPage
   const request = { offset, limit: perPage + 1, after }
   const outcome = near ? distancePage(store, { ...q.filters, near }, request) : runQuery(store, q.filters, order, request)
-  const more = outcome.rows.length > perPage
-  const rows = more ? outcome.rows.subarray(0, perPage) : outcome.rows
-  const last = rows[rows.length - 1]
+  const rows = outcome.rows
+  const more = rows.length > perPage
+  const returned = more ? perPage : rows.length
+  const last = rows[returned - 1]
   const next = more ? encodeCursor(fp, near ? [distanceM(store, near, last)] : order.valuesOf(last), store.photos.id[last]) : undefined
   const sink = answerSink()
   sink.text(DATA_OPEN)
-  writePhotos(sink, store, rows, q.output)
+  writePhotos(sink, store, rows, q.output, returned)
   sink.text(listEnvelopeTail({
-    returned: rows.length,
+    returned,
     total: outcome.total,
     paging: q.paging,
     base,

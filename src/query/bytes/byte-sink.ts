@@ -1,3 +1,5 @@
+import { noteAnswerBytes } from './garbage-pacer'
+
 /**
  * The growable byte buffer every JSON, CSV and Arrow writer renders into: ASCII members,
  * pre-encoded fragments and column bytes are copied in, numbers are written as digits, and text
@@ -133,11 +135,13 @@ export class ByteSink {
 
   /** The bytes written, as text (one UTF-8 decode). */
   toString(): string {
+    noteAnswerBytes(this.pos)
     return this.buf.toString('utf8', 0, this.pos)
   }
 
   /** A copy of the bytes written, owned by the caller (the sink is reused). */
   toBytes(): Uint8Array {
+    noteAnswerBytes(this.pos)
     return new Uint8Array(this.buf.subarray(0, this.pos))
   }
 }

@@ -23,8 +23,22 @@ export function fingerprint(filters: PhotoFilters, keys: SortKey[]): string {
   // plain text no bound is infinite, so the replacer, which costs a call per value, is skipped.
   let canonical = JSON.stringify(value)
   if (canonical.includes('null')) canonical = JSON.stringify(value, (_k, v) => (v === Infinity ? 'inf' : v === -Infinity ? '-inf' : v))
-  return createHash('sha256').update(canonical).digest('base64url').slice(0, 16)
+  let fp = recent.get(canonical)
+  if (fp === undefined) {
+    fp = createHash('sha256').update(canonical).digest('base64url').slice(0, 16)
+    if (recent.size >= RECENT_MAX) recent.clear()
+    recent.set(canonical, fp)
+  }
+  return fp
 }
+
+/**
+ * Fingerprints of recent queries by their canonical text: a page asks for its own and its next
+ * page's, and a hash object per answer cost more than the rest of the cursor work. Keyed on the
+ * whole canonical text (the fingerprint is a function of it alone); bounded, dropped whole when full.
+ */
+const RECENT_MAX = 4096
+const recent = new Map<string, string>()
 
 export function encodeCursor(fp: string, values: SortValue[], id: number): string {
   return Buffer.from(JSON.stringify([VERSION, fp, values, id])).toString('base64url')

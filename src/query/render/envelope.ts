@@ -1,5 +1,6 @@
 import { link } from '../../http/links'
 import { MAX_PER_PAGE, type Paging } from '../params/param-parsers'
+import { noteAnswerBytes } from '../bytes/garbage-pacer'
 
 /**
  * The list envelope (interface "Response envelopes"; decisions.md, Envelopes and pagination):
@@ -14,6 +15,8 @@ export const TIMESTAMP_SLOT = '"@@timestamp@@"'
 
 export function fillTimestamp(text: string, now: Date = new Date()): string {
   const i = text.indexOf(TIMESTAMP_SLOT)
+  // The filled text is a new copy of the whole answer (garbage-pacer.ts).
+  if (i >= 0) noteAnswerBytes(text.length)
   return i < 0 ? text : text.slice(0, i) + '"' + now.toISOString() + '"' + text.slice(i + TIMESTAMP_SLOT.length)
 }
 
