@@ -14,7 +14,7 @@ import { deriveTraverses, type TraverseBuild } from './derive/traverses'
 import { deriveSun } from './sun/derive-sun'
 import { addRelatedColumns } from './derive/related/related-columns'
 import { writeAccessPaths, type AccessPathInput } from './encode/access-paths'
-import { dropColumns, releaseMemory } from './encode/release-memory'
+import { collectYoung, dropColumns, releaseMemory } from './encode/release-memory'
 import { batchedIfHuge, tableFromColumns } from './encode/arrow-table'
 import { BUILDER, contentVersion, digestFiles, manifestJson, readManifest } from './encode/manifest'
 import { encodePhotoColumns } from './encode/photo-columns'
@@ -155,11 +155,15 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
       // objects behind, and by the engine's own schedule that garbage grew to GBs on top of the
       // records (a 1.5M-record build peaked at 7 GB, its live records under 3).
       const collectEvery = (t: number) => (t >= 1024 ? Math.ceil(t / 16) : Infinity)
+      // A young collection every few files frees each page's garbage while it is young and
+      // cheap to collect (release-memory.ts collectYoung).
+      const YOUNG_EVERY = 10
       const files = readSourceFiles(paths, {
         skipBad: opts.skipBad,
         rawStash: stash,
         onProgress: (d, t) => {
           progress.update(d, t, 'read')
+          if (d % YOUNG_EVERY === 0) collectYoung()
           if (d % collectEvery(t) === 0) releaseMemory(1 << 30)
         },
       })

@@ -1,8 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { FILES, RAW_FILES, type Manifest } from '../../src/store/schema'
-import { ONE_BUFFER_LIMIT, partChecksums } from '../../src/store/batched-table'
-import { releaseMemory } from './release-memory'
+import { FILES, type Manifest } from '../../src/store/schema'
+import { partChecksums } from '../../src/store/batched-table'
 
 /**
  * The builder that wrote an index. Raised when an index of the previous builder cannot be served
@@ -13,43 +12,36 @@ import { releaseMemory } from './release-memory'
 export const BUILDER = 'index-builder 0.3.0'
 
 /**
+ * Bytes of a written file read and hashed at a time (the digest's one reused buffer). A file of
+ * this size or less has one `xxh3`, as always; a larger one `xxh3_parts` of this size each.
+ */
+export const DIGEST_PART = 2 ** 26
+
+/**
  * Byte size, SHA-256 and XXH3-64 of every file in `dir` but the manifest. The server verifies
  * the XXH3 checksum at every load (src/store/load-store.ts): it reads at several GB/s, so the
  * content is checked within the load budget, where SHA-256 alone would not fit.
+ *
+ * Each file is read into one reused buffer of `partBytes`, never mapped: mapped, a file's pages
+ * counted in the builder's memory at the very end of a build, on top of everything it held
+ * (photos.arrow whole and raw.bin a GiB at a time: ~2 GB at 1.5M records). XXH3 cannot be fed in
+ * pieces, so a file larger than the buffer lists the XXH3 of each part (`xxh3_parts`, with
+ * `xxh3_part_bytes`); SHA-256, and so the content version, is the whole file's as before.
  */
-export function digestFiles(dir: string): Manifest['files'] {
+export function digestFiles(dir: string, partBytes = DIGEST_PART): Manifest['files'] {
   const files: Manifest['files'] = {}
-  for (const name of readdirSync(dir).sort()) {
-    if (name === FILES.manifest) continue
+  const names = readdirSync(dir).sort().filter((name) => name !== FILES.manifest && statSync(join(dir, name)).isFile())
+  const largest = names.reduce((m, name) => Math.max(m, statSync(join(dir, name)).size), 0)
+  const buffer = new Uint8Array(Math.min(partBytes, largest))
+  for (const name of names) {
     const path = join(dir, name)
-    if (!statSync(path).isFile()) continue
+    const sha = new Bun.CryptoHasher('sha256')
+    const parts = partChecksums(path, (part) => sha.update(part), partBytes, buffer)
     const size = statSync(path).size
-    // raw.bin (GBs the server maps, never reads whole) is hashed a GiB at a time like a file
-    // past one buffer: mapped whole, its pages counted in the builder's memory (+2.9 GB at 1.5M records).
-    if (size >= ONE_BUFFER_LIMIT || name === RAW_FILES.text) {
-      const sha = new Bun.CryptoHasher('sha256')
-      const parts = partChecksums(path, (part) => sha.update(part))
-      files[name] = { bytes: size, sha256: sha.digest('hex'), xxh3_parts: parts }
-      continue
-    }
-    let bytes: Uint8Array | undefined = fileBytes(path)
-    files[name] = { bytes: bytes.length, sha256: new Bun.CryptoHasher('sha256').update(bytes).digest('hex'), xxh3: xxh3Hex(bytes) }
-    // Unmap before the next file: two big files mapped at once would count twice in memory.
-    bytes = undefined
-    releaseMemory(size)
+    const sha256 = sha.digest('hex')
+    files[name] = parts.length <= 1 ? { bytes: size, sha256, xxh3: parts[0] ?? xxh3Hex(new Uint8Array(0)) } : { bytes: size, sha256, xxh3_parts: parts, xxh3_part_bytes: partBytes }
   }
   return files
-}
-
-/**
- * A file of 4 GiB or more (the photos.arrow of ~16M photos and more) cannot be hashed in one
- * XXH3 call (Bun caps an ArrayBuffer at 4 GiB): its entry carries `xxh3_parts`, the XXH3 of
- * each GiB, read part by part (src/store/batched-table.ts), instead of `xxh3`.
- */
-/** A file's bytes, memory-mapped: the mapped pages are the page cache's, not a second copy on the heap. */
-function fileBytes(path: string): Uint8Array {
-  if (statSync(path).size === 0) return new Uint8Array(0)
-  return Bun.mmap(path, { shared: false })
 }
 
 /**

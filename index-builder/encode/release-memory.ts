@@ -1,3 +1,5 @@
+import { edenGC } from 'bun:jsc'
+
 /**
  * Collects garbage now when the arrays just dropped are big (`droppedBytes` of 32 MiB or more:
  * a column of a million-row table, a mapped file). The engine frees a typed array's memory only when a collection finds it dead, and
@@ -7,6 +9,16 @@
  */
 export function releaseMemory(droppedBytes: number): void {
   if (droppedBytes >= 1 << 25 && typeof Bun !== 'undefined') Bun.gc(true)
+}
+
+/**
+ * A young-generation collection now: frees what was allocated since the last collection and is
+ * already dead (a source file's text and parsed objects once its records are taken) without
+ * marking everything older (the records read so far), so it costs what the file cost, not what
+ * the build holds. A full collection instead costs the whole heap each time.
+ */
+export function collectYoung(): void {
+  edenGC()
 }
 
 type Column = ArrayBufferView | { data: ArrayBufferView; offsets: ArrayBufferView } | { codes: ArrayBufferView } | undefined

@@ -13,7 +13,7 @@ import { fitClock, leaveOneSolOut, type ClockLabel } from './clock-fit'
 import { parseMarsTimeMs } from './date-taken-mars'
 import { parseImageId } from './parse-image-id'
 import { StatedValueCheck, TIME_TOLERANCE_MS } from './stated-values'
-import { releaseMemory } from '../encode/release-memory'
+import { collectYoung, releaseMemory } from '../encode/release-memory'
 import { BUILT_IN_CALIBRATION, calibrationFromTimetable, sclkToUtcFor, type SclkCalibration, type SclkToUtc } from './sclk-to-utc'
 
 export interface ReadChecks extends ManifestChecks {
@@ -49,6 +49,13 @@ export async function readSources(paths?: string[], opts: ReadOptions = {}): Pro
  * and cross-checks the result against the v1 manifests. Bad records throw a SourceError, or with
  * `skipBad` are listed in `skipped`.
  */
+/**
+ * Records between young collections in the per-record steps: each record leaves short-lived
+ * objects (parsed ids, labels, derived parts) that a young collection frees for little, where the
+ * engine's own schedule lets them pile up over the records in memory (release-memory.ts).
+ */
+const YOUNG_EVERY = 20_000
+
 export function normalizeSources(read: SourceFiles, opts: Pick<ReadOptions, 'skipBad'> & { clockLabels?: ClockLabels } = {}): ReadResult {
   const skipBad = opts.skipBad ?? false
   const { drafts, imageIdVsUrl, ...tables } = read
@@ -64,7 +71,9 @@ export function normalizeSources(read: SourceFiles, opts: Pick<ReadOptions, 'ski
   // (stated-values.ts) runs first: a contradicted value is neither served nor measured against.
   const stated = new StatedValueCheck(clocks, manifests)
   const corrected = new Set<PhotoRecord>()
+  let n = 0
   for (const entry of drafts) {
+    if (++n % YOUNG_EVERY === 0) collectYoung()
     const fields = stated.correct(entry.draft.record)
     if (fields.length === 0) continue
     corrected.add(entry.draft.record)
@@ -83,6 +92,7 @@ export function normalizeSources(read: SourceFiles, opts: Pick<ReadOptions, 'ski
     if (e!.lmst) table.lmst_from_sclk_loso = e!.lmst
   }
   for (const entry of drafts) {
+    if (++n % YOUNG_EVERY === 0) collectYoung()
     const rec = entry.draft.record
     const d = deriveFields(rec, clocks[rec.rover], fitted.lmst[rec.rover])
     if (rec.earth_date === '' && rec.date_taken_utc === undefined) {
@@ -179,8 +189,10 @@ function fitClocks(records: readonly PhotoRecord[], timetables: readonly MerTime
     let labels: readonly ClockLabel[] | ClockLabel[] | undefined = given[rover]
     if (!labels) {
       const own: ClockLabel[] = []
+      let n = 0
       for (const r of records) {
         if (r.rover !== rover) continue
+        if (++n % YOUNG_EVERY === 0) collectYoung()
         const l = clockLabelOf(r, base)
         if (l) own.push(l)
       }

@@ -11,6 +11,7 @@ import { readMruRecord } from './mru-record'
 import { openFile } from './open-file'
 import type { RawStash } from '../encode/raw-file'
 import type { PhotoDraft } from './photo-draft'
+import { SharedStrings } from './shared-strings'
 import { RecordError, SourceError, type ReadContext, type Skipped } from './source-error'
 import { validateRecord } from '../normalize/validate-record'
 import { curiosityVoDrafts, readPds3Label, readUrlIndex, type LabelFacts } from './pds3/curiosity-vo'
@@ -32,6 +33,8 @@ export interface ReadOptions {
    */
   rawStash?: RawStash
   onProgress?: (done: number, total: number, label: string) => void
+  /** Share the records' repeated texts (shared-strings.ts; default true). False reads each record's own copies: the same records, for comparing. */
+  shareStrings?: boolean
 }
 
 /** What the source files hold, as read: photo drafts (not yet normalised) and the tables beside them. */
@@ -75,6 +78,8 @@ export function readSourceFiles(paths?: string[], opts: ReadOptions = {}): Sourc
   const timetables: MerTimetableRow[] = []
   const manifests: RoverManifest[] = []
   const imageIdVsUrl: SourceFiles['imageIdVsUrl'] = []
+  // The records' repeated texts, one copy each for the whole read (shared-strings.ts).
+  const strings = opts.shareStrings === false ? undefined : new SharedStrings()
 
   files.data.forEach((abs, i) => {
     const display = displayPath(abs)
@@ -84,7 +89,7 @@ export function readSourceFiles(paths?: string[], opts: ReadOptions = {}): Sourc
     try {
       // Read the whole file before keeping anything, so a bad file contributes nothing.
       const fileUnmapped = new Map<string, number>()
-      const got = readFileSafely(abs, display, { skipBad, skipped, unmapped: fileUnmapped }, imageIdVsUrl, opts.rawStash)
+      const got = readFileSafely(abs, display, { skipBad, skipped, unmapped: fileUnmapped }, imageIdVsUrl, opts.rawStash, strings)
       for (const [k, n] of fileUnmapped) unmapped.set(k, (unmapped.get(k) ?? 0) + n)
       source.format = got.format
       source.records = got.records
@@ -138,6 +143,7 @@ function readOneFile(
   shared: Pick<ReadContext, 'skipBad' | 'skipped' | 'unmapped'>,
   imageIdVsUrl: SourceFiles['imageIdVsUrl'],
   rawStash: RawStash | undefined,
+  strings: SharedStrings | undefined,
 ): FileResult {
   const out: FileResult = { format: '', records: 0, drafts: [], waypoints: [], traverses: [], timetables: [], manifests: [] }
   const formats = new Set<string>()
@@ -212,6 +218,7 @@ function readOneFile(
     append(out.drafts, curiosityVoDrafts(urls, labels, labelCtx))
   }
   out.drafts = validDrafts(out.drafts, shared)
+  if (strings) for (const d of out.drafts) strings.shareRecord(d.record)
   if (rawStash) {
     for (const d of out.drafts) {
       const rec = d.record

@@ -4,7 +4,7 @@ import { tableFromIPC, type Table } from 'apache-arrow'
 import { loadAccessPaths, type AccessPaths } from './access-paths'
 import { columnsFromTable } from './arrow-columns'
 import { JOURNEY_STOP_LAYOUT, LOCATION_LAYOUT, PANORAMA_LAYOUT, PHOTO_LAYOUT, RAW_ENDS_LAYOUT, SOL_MANIFEST_LAYOUT, TRAVERSE_LAYOUT, type ColumnLayout } from './column-layout'
-import { loadBatchedTable, ONE_BUFFER_LIMIT, partChecksums } from './batched-table'
+import { CHECKSUM_PART, loadBatchedTable, ONE_BUFFER_LIMIT, partChecksums } from './batched-table'
 import { IndexLoadError } from './index-load-error'
 import { rawTextColumn } from './raw-text'
 import { FILES, RAW_FILES, type JourneyStopColumns, type LocationColumns, type Manifest, type PanoramaColumns, type PhotoColumns, type SolManifestColumns, type TraverseColumns } from './schema'
@@ -159,6 +159,8 @@ function readManifestFile(dir: string): Manifest {
     if (!Number.isInteger(f?.bytes) || f.bytes < 0 || typeof f?.sha256 !== 'string') bad(`entry for ${name} needs bytes and sha256`)
     if (f.xxh3 !== undefined && (typeof f.xxh3 !== 'string' || !/^[0-9a-f]{16}$/.test(f.xxh3))) bad(`entry for ${name} has a malformed xxh3`)
     if (f.xxh3_parts !== undefined && (!Array.isArray(f.xxh3_parts) || !f.xxh3_parts.every((h: unknown) => typeof h === 'string' && /^[0-9a-f]{16}$/.test(h)))) bad(`entry for ${name} has malformed xxh3_parts`)
+    if (f.xxh3_part_bytes !== undefined && (!Number.isInteger(f.xxh3_part_bytes) || f.xxh3_part_bytes < 1 || f.xxh3_part_bytes > CHECKSUM_PART || !Array.isArray(f.xxh3_parts))) bad(`entry for ${name} has a malformed xxh3_part_bytes`)
+    if (Array.isArray(f.xxh3_parts) && f.xxh3_parts.length !== Math.ceil(f.bytes / partBytesOf(f))) bad(`entry for ${name} lists ${f.xxh3_parts.length} xxh3_parts for ${f.bytes} bytes in parts of ${partBytesOf(f)}`)
   }
   if (m.nasa_manifests !== undefined) {
     const nm = m.nasa_manifests
@@ -218,11 +220,16 @@ function verifyMapped(dir: string, name: string, manifest: Manifest, verify: Ver
   if (size >= 1 << 26) Bun.gc(true)
 }
 
+/** Bytes per `xxh3_parts` checksum of a manifest entry: as it states, else a GiB (indexes written before it said). */
+function partBytesOf(f: { xxh3_part_bytes?: number }): number {
+  return f.xxh3_part_bytes ?? CHECKSUM_PART
+}
+
 function checkMapped(path: string, want: Manifest['files'][string], verify: Verify): void {
   if (want.xxh3_parts) {
-    // Hashed a GiB at a time, as the builder did (raw.bin): never mapped whole here.
+    // Hashed a part at a time, as the builder did, into one reused buffer: never mapped here.
     const sha = verify === 'sha256' ? new Bun.CryptoHasher('sha256') : undefined
-    const parts = partChecksums(path, sha ? (part) => sha.update(part) : undefined)
+    const parts = partChecksums(path, sha ? (part) => sha.update(part) : undefined, partBytesOf(want))
     if (!sha && (parts.length !== want.xxh3_parts.length || parts.some((h, i) => h !== want.xxh3_parts![i]))) throw new IndexLoadError(path, `checksum (XXH3) of its parts differs from manifest.json: the file is damaged`)
     if (sha && sha.digest('hex') !== want.sha256) throw new IndexLoadError(path, `SHA-256 differs from manifest.json (${want.sha256}): the file is damaged`)
     return
@@ -235,6 +242,13 @@ function checkContent(path: string, bytes: Uint8Array, want: Manifest['files'][s
   if (verify === 'checksum' && want.xxh3 !== undefined) {
     const got = Bun.hash.xxHash3(bytes).toString(16).padStart(16, '0')
     if (got !== want.xxh3) throw new IndexLoadError(path, `checksum (XXH3) ${got} differs from manifest.json (${want.xxh3}): the file is damaged`)
+  } else if (verify === 'checksum' && want.xxh3_parts !== undefined) {
+    // A file read whole that the builder hashed in parts (larger than its digest buffer).
+    const step = partBytesOf(want)
+    for (let i = 0, at = 0; at < bytes.length; i++, at += step) {
+      const got = Bun.hash.xxHash3(bytes.subarray(at, at + step)).toString(16).padStart(16, '0')
+      if (got !== want.xxh3_parts[i]) throw new IndexLoadError(path, `checksum (XXH3) of part ${i} is ${got}, manifest.json says ${want.xxh3_parts[i] ?? 'there is no such part'}: the file is damaged`)
+    }
   } else if (verify !== 'size') {
     const got = new Bun.CryptoHasher('sha256').update(bytes).digest('hex')
     if (got !== want.sha256) throw new IndexLoadError(path, `SHA-256 ${got} differs from manifest.json (${want.sha256}): the file is damaged`)
@@ -249,7 +263,7 @@ function checkContent(path: string, bytes: Uint8Array, want: Manifest['files'][s
 async function loadPhotos(dir: string, manifest: Manifest, verify: Verify): Promise<Record<string, unknown>> {
   const want = manifest.files[FILES.photos]!
   if (want.bytes < ONE_BUFFER_LIMIT) return mapTable(dir, FILES.photos, await mappedChecked(dir, FILES.photos, manifest, verify), PHOTO_LAYOUT, manifest.rows.photos)
-  const check = verify === 'size' ? {} : verify === 'checksum' && want.xxh3_parts ? { xxh3Parts: want.xxh3_parts } : { sha256: want.sha256 }
+  const check = verify === 'size' ? {} : verify === 'checksum' && want.xxh3_parts ? { xxh3Parts: want.xxh3_parts, partBytes: partBytesOf(want) } : { sha256: want.sha256 }
   const columns = await loadBatchedTable(join(dir, FILES.photos), PHOTO_LAYOUT, manifest.rows.photos, check)
   // The last part's mapping may outlive the reader's frame; it goes before the next file is mapped.
   Bun.gc(true)
