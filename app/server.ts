@@ -27,7 +27,7 @@ import { warmSnapshot } from '../src/query/warm-snapshot'
 import type { Store } from '../src/store/store'
 import { StoreHolder } from '../src/store/store-holder'
 import { supervise, WORKER_ENV, workersRefusal } from './supervisor'
-import { runtimeSettings } from './runtime-env'
+import { runtimeSettings } from '../src/runtime-env'
 import { mailLinkOrigin, publicUrlRefusal } from '../src/http/public-origin'
 import { startLines } from './start-lines'
 

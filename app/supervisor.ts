@@ -15,7 +15,7 @@ import type { Subprocess } from 'bun'
 import type { Config } from '../src/config'
 import type { Logger } from '../src/log'
 import { sumExpositions } from '../src/metrics/sum-expositions'
-import { withRuntimeEnv } from './runtime-env'
+import { withRuntimeEnv } from '../src/runtime-env'
 
 /** Set in a worker's environment: its number (1..N). Its presence makes app/server.ts serve instead of supervise. */
 export const WORKER_ENV = 'MV_WORKER'

@@ -19,7 +19,7 @@ import { machineInfo } from './lib/machine'
 import { checkGoals } from './lib/goals'
 import { renderMarkdown, renderSummary, withLatestBlock } from './lib/report'
 import type { ScenarioOptions } from './lib/scenario-options'
-import { withRuntimeEnv } from '../app/runtime-env'
+import { withRuntimeEnv } from '../src/runtime-env'
 import { unpackRef, type RefTree } from './lib/ref-tree'
 
 const log = (line: string) => process.stderr.write(line + '\n')

@@ -6,7 +6,7 @@ import { median, round3 } from './lib/measure'
 import { runProbe, runProbeMeasured } from './lib/probe'
 import type { ScenarioOptions } from './lib/scenario-options'
 import { QUICK_SCALE } from './lib/bench-options'
-import { NOT_SERVER_ENV } from '../app/runtime-env'
+import { NOT_SERVER_ENV } from '../src/runtime-env'
 
 interface LoadProbe { load_ms: number; rss_mb: number; baseline_rss_mb: number; photos: number; version: string; kind: string; dir: string }
 

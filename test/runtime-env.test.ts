@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { NOT_SERVER_ENV, RUNTIME_ENV, runtimeSettings, withRuntimeEnv } from '../app/runtime-env'
+import { NOT_SERVER_ENV, RUNTIME_ENV, runtimeSettings, withRuntimeEnv } from '../src/runtime-env'
 import { runProbe } from '../bench/lib/probe'
 
 const ROOT = join(import.meta.dir, '..')

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startRedis } from './setup/redis'
 import { spawnServer, type ServerProcess } from './setup/test-app'
-import { RUNTIME_ENV } from '../app/runtime-env'
+import { RUNTIME_ENV } from '../src/runtime-env'
 
 /** `WORKERS=N`: one supervisor, N server processes on one port, one budget through Redis. */
 const REPO = join(import.meta.dir, '..')

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Subprocess } from 'bun'
-import { withRuntimeEnv } from '../../app/runtime-env'
+import { withRuntimeEnv } from '../../src/runtime-env'
 import { KeyStore } from '../../src/keys/key-store'
 import { freePort, stopProcess, waitReady } from './processes'
 

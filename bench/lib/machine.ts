@@ -1,5 +1,5 @@
 import { cpus, freemem, loadavg, totalmem } from 'node:os'
-import { runtimeSettings, withRuntimeEnv } from '../../app/runtime-env'
+import { runtimeSettings, withRuntimeEnv } from '../../src/runtime-env'
 
 export interface Machine {
   cpu_model: string
@@ -11,7 +11,7 @@ export interface Machine {
   bun: string
   /** 1-minute load average when the run started (other work on the machine skews p99s). */
   load_avg_1m: number
-  /** The runtime settings the scenarios and the servers they start run under (app/runtime-env.ts). */
+  /** The runtime settings the scenarios and the servers they start run under (src/runtime-env.ts). */
   runtime_env?: Record<string, string>
 }
 

@@ -277,5 +277,5 @@ export function withLatestBlock(readme: string, block: string): string {
 /** The runtime settings of the measured processes, as a sentence (absent in results older than them). */
 function runtimeNote(env: Record<string, string> | undefined): string {
   const set = Object.entries(env ?? {})
-  return set.length ? ` Servers and in-process scenarios ran with ${set.map(([k, v]) => `${k}=${v}`).join(' ')} (app/runtime-env.ts).` : ''
+  return set.length ? ` Servers and in-process scenarios ran with ${set.map(([k, v]) => `${k}=${v}`).join(' ')} (src/runtime-env.ts).` : ''
 }

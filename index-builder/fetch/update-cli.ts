@@ -28,6 +28,7 @@ import { baseUrlOption, capsOption, feedDirOption, numberOption, politeOptions, 
 import { formatFetchSummary } from './format-fetch-summary'
 import { acquireLock, LockHeld } from './lock-file'
 import { signalServer, type SignalOutcome } from './signal-server'
+import { withRuntimeEnv } from '../../src/runtime-env'
 
 const USAGE = `usage: npm run update -- [options]
   --since-sols K         how many of the newest sols to fetch again (default 7)
@@ -156,8 +157,8 @@ async function main(): Promise<number> {
 async function tryMerge(out: string, pageStore: string, skipBad: boolean, keep: number | undefined): Promise<{ merged: true; ms: number; output: string } | { merged: false; why: string }> {
   const started = performance.now()
   const args = ['index-builder/merge/merge-cli.ts', out, pageStore, ...(skipBad ? ['--skip-bad'] : []), ...(keep ? ['--keep', String(keep)] : [])]
-  // The server's setting (app/runtime-env.ts, which the builder does not import); one the operator set wins.
-  const env = { ...process.env, MIMALLOC_PURGE_DELAY: process.env.MIMALLOC_PURGE_DELAY || '-1' }
+  // The server's runtime settings (one the operator set wins).
+  const env = withRuntimeEnv(process.env)
   const p = Bun.spawn([process.execPath, ...args], { cwd: REPO_ROOT, env, stdout: 'pipe', stderr: 'pipe' })
   const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited])
   try {

@@ -4,7 +4,7 @@ import { mergeUpdate } from './merge-update'
  * `bun index-builder/merge/merge-cli.ts OUT PAGE_STORE [--skip-bad] [--keep N]`: one update merge
  * (merge-update.ts) in a process of its own, its outcome as one JSON line on stdout. `npm run
  * update` runs the merge here, started with the server's allocator setting
- * (app/runtime-env.ts, MIMALLOC_PURGE_DELAY=-1): each stage of a merge (rows, derive, write,
+ * (src/runtime-env.ts, MIMALLOC_PURGE_DELAY=-1): each stage of a merge (rows, derive, write,
  * access paths, digest) allocates about what the stage before it let go, and with purging on
  * those pages went back to the kernel and were faulted in and zeroed again (fresh memory:
  * ~12 ms a MB on the machines measured; reused, ~0.4). A merge then keeps its high-water mark

@@ -1,6 +1,7 @@
 /**
  * Settings the runtime reads from the environment before any of our code runs, so whoever starts
- * the server (the npm scripts, the worker supervisor, the bench) must put them in place at spawn.
+ * the server (the npm scripts, the worker supervisor, the bench) or the update's merge process
+ * (index-builder/merge/merge-cli.ts) must put them in place at spawn.
  *
  * MIMALLOC_PURGE_DELAY=-1: Bun allocates strings and buffers with mimalloc, which hands pages
  * that fell free back to the kernel 100 ms later. Every answer is a fresh string of its size (a
