@@ -108,12 +108,7 @@ function readParts(path: string, partBytes: number, onPart: (part: Uint8Array, s
     }
     const buf = new Uint8Array(Math.min(partBytes, size))
     for (let pos = 0; pos < size; ) {
-      let n = 0
-      while (n < buf.length) {
-        const got = readSync(fd, buf, n, buf.length - n, pos + n)
-        if (got <= 0) break
-        n += got
-      }
+      const n = readFully(fd, buf, pos, buf.length)
       if (n === 0) break
       onPart(buf.subarray(0, n), pos)
       pos += n
