@@ -1,21 +1,16 @@
-import { afterAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import type { CounterStore, Limits } from '../src/limits/counter-store'
 import type { Logger } from '../src/log'
 import { MemoryCounterStore } from '../src/limits/memory-counter-store'
 import { RedisCounterStore } from '../src/limits/redis-counter-store'
-import { startRedis } from './setup/redis'
+import { redisForFile } from './setup/redis'
 
 /**
  * CounterStore.charge (what an export costs beyond its own call) and Lease.renew (a streamed
  * answer keeps its in-flight slot), in memory and against a real redis-server.
  */
-const redis = await startRedis()
+const { redis, closeAfter } = await redisForFile()
 const quiet: Logger = { log() {} }
-const stores: CounterStore[] = []
-afterAll(async () => {
-  for (const s of stores) await s.close()
-  await redis?.stop()
-})
 
 const LIMITS: Limits = { hourly: 10, daily: 100, concurrent: 1 }
 const T0 = Date.UTC(2026, 10, 24, 12, 0, 0)
@@ -39,15 +34,14 @@ async function chargeContract(make: () => Promise<CounterStore>) {
 describe('charge: all or nothing, in both windows', () => {
   test('memory', () => chargeContract(async () => new MemoryCounterStore()))
   test.skipIf(!redis)('redis', () => chargeContract(async () => {
-    const s = await RedisCounterStore.open(redis!.url, quiet)
-    stores.push(s)
-    return s
+    return closeAfter(await RedisCounterStore.open(redis!.url, quiet))
   }))
 
   test.skipIf(!redis)('redis: 40 concurrent charges of 3 from two instances against 30 left admit exactly 10, never more', async () => {
     const a = await RedisCounterStore.open(redis!.url, quiet)
     const b = await RedisCounterStore.open(redis!.url, quiet)
-    stores.push(a, b)
+    closeAfter(a)
+    closeAfter(b)
     const id = nextId++
     const limits = { hourly: 30, daily: 1000, concurrent: 5 }
     const results = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).charge(id, 3, limits, T0)))
@@ -70,7 +64,8 @@ describe('renew: a long answer keeps its in-flight slot past the stale delay', (
   test.skipIf(!redis)('redis: a slot held by a live instance stays held past the stale delay (its heartbeat keeps its grants), and is free once released', async () => {
     const a = await RedisCounterStore.open(redis!.url, quiet, { staleInFlightMs: 300 })
     const b = await RedisCounterStore.open(redis!.url, quiet, { staleInFlightMs: 300 })
-    stores.push(a, b)
+    closeAfter(a)
+    closeAfter(b)
     const id = nextId++
     const kept = await a.acquire(id, LIMITS, Date.now())
     expect(kept.refused).toBeUndefined()

@@ -1,41 +1,27 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { RedisClient } from 'bun'
+import { beforeEach, describe, expect, test } from 'bun:test'
 import type { Decision, Limits } from '../src/limits/counter-store'
 import { leaseKeys } from '../src/limits/lease-script'
 import { RedisCounterStore, type RedisCounterStoreOptions } from '../src/limits/redis-counter-store'
 import { windowsAt } from '../src/limits/windows'
-import { startRedis } from './setup/redis'
+import { flushedClient, redisForFile } from './setup/redis'
 
 /**
  * The leased Redis counter store against a real redis-server: the budget guarantees (never more
  * than a limit across instances, and how little is held back) and that Redis is off the per-call
  * path. Store-level: each instance is a RedisCounterStore of its own, as in separate processes.
  */
-const redis = await startRedis()
+const { redis, closeAfter } = await redisForFile()
 const quiet = { log() {} }
-const opened: RedisCounterStore[] = []
-afterAll(async () => {
-  for (const s of opened) await s.close()
-  await redis?.stop()
-})
 
 async function instance(opts: RedisCounterStoreOptions = {}): Promise<RedisCounterStore> {
-  const s = await RedisCounterStore.open(redis!.url, quiet, opts)
-  opened.push(s)
-  return s
+  return closeAfter(await RedisCounterStore.open(redis!.url, quiet, opts))
 }
 
 const admitted = (ds: Decision[]) => ds.filter((d) => !d.refused).length
 
 describe.skipIf(!redis)('leased Redis counters', () => {
-  let client: RedisClient
-  beforeAll(async () => {
-    client = new RedisClient(redis!.url)
-    await client.connect()
-  })
-  afterAll(() => client.close())
+  const client = flushedClient(() => redis!)
   beforeEach(async () => {
-    await client.send('FLUSHALL', [])
     await client.send('CONFIG', ['RESETSTAT'])
   })
 
@@ -87,7 +73,6 @@ describe.skipIf(!redis)('leased Redis counters', () => {
     expect(got).toBeLessThanOrEqual(40)
     expect(got).toBeGreaterThanOrEqual(40 - 3 * 2)
     for (const s of stores) await s.close()
-    opened.length = 0
     const [h] = leaseKeys(3, windowsAt(now).hourStart, windowsAt(now).dayStart)
     expect(Number(await client.send('GET', [h]))).toBe(got) // every unit leased and unused went back at close
   })

@@ -4,7 +4,7 @@ import type { StreamHold } from '../src/limits/counter-store'
 import { RedisCounterStore, type RedisCounterStoreOptions } from '../src/limits/redis-counter-store'
 import { OPEN_STREAM_SCRIPT, streamsKey } from '../src/limits/stream-script'
 import type { Logger } from '../src/log'
-import { startRedis, type RedisServer } from './setup/redis'
+import { flushedClient, redisForFile, startRedis, type RedisServer } from './setup/redis'
 
 /**
  * Open photo streams per key (STREAMS_PER_KEY) counted in a real redis-server, store-level: each
@@ -12,32 +12,17 @@ import { startRedis, type RedisServer } from './setup/redis'
  * atomic, a hold lives as long as its holder renews it, and Redis away falls back to the
  * process's own streams (the counters' fail-open choice).
  */
-const redis = await startRedis()
+const { redis, closeAfter } = await redisForFile()
 const quiet: Logger = { log() {} }
-const opened: RedisCounterStore[] = []
-afterAll(async () => {
-  for (const s of opened) await s.close()
-  await redis?.stop()
-})
 
 async function instance(opts: RedisCounterStoreOptions = {}, url = redis!.url, log = quiet): Promise<RedisCounterStore> {
-  const s = await RedisCounterStore.open(url, log, opts)
-  opened.push(s)
-  return s
+  return closeAfter(await RedisCounterStore.open(url, log, opts))
 }
 
 const granted = (hs: Array<StreamHold | undefined>) => hs.filter((h): h is StreamHold => h !== undefined)
 
 describe.skipIf(!redis)('open streams counted in Redis', () => {
-  let client: RedisClient
-  beforeAll(async () => {
-    client = new RedisClient(redis!.url)
-    await client.connect()
-  })
-  afterAll(() => client.close())
-  beforeEach(async () => {
-    await client.send('FLUSHALL', [])
-  })
+  const client = flushedClient(() => redis!)
   const members = async (id: number) => Number(await client.send('ZCARD', [streamsKey(id)]))
 
   test('two instances asking at once for 40 places of one key get exactly 5 between them; a released place goes to the next asker, and no sooner', async () => {

@@ -1,8 +1,8 @@
-import { afterAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { RedisClient } from 'bun'
 import { RedisCounterStore } from '../../src/limits/redis-counter-store'
 import type { Logger } from '../../src/log'
-import { startRedis } from '../setup/redis'
+import { redisForFile } from '../setup/redis'
 import { makeTestApp, type TestApp } from '../setup/test-app'
 
 /**
@@ -10,13 +10,8 @@ import { makeTestApp, type TestApp } from '../setup/test-app'
  * Redis, so a key guesser spreading requests over several instances meets one budget, not one per
  * instance. Skipped, with a message, where redis-server is absent.
  */
-const redis = await startRedis()
+const { redis, closeAfter } = await redisForFile()
 const quiet: Logger = { log() {} }
-const apps: TestApp[] = []
-afterAll(async () => {
-  for (const a of apps) await a.close()
-  await redis?.stop()
-})
 
 describe.skipIf(!redis)('failed-key throttle across two instances on one Redis', () => {
   test('5 allowed per address: 3 bad keys on each of two instances, from one address, make the 6th a 429', async () => {
@@ -27,7 +22,8 @@ describe.skipIf(!redis)('failed-key throttle across two instances on one Redis',
     const opts = { trustProxy: true, authFailLimit: 5, authFailWindowS: 60 }
     const a = await makeTestApp({ ...opts, limits: await RedisCounterStore.open(redis!.url, quiet) })
     const b = await makeTestApp({ ...opts, keysDb: a.deps.config.keysDb, limits: await RedisCounterStore.open(redis!.url, quiet) })
-    apps.push(a, b)
+    closeAfter(a)
+    closeAfter(b)
     const guess = (t: TestApp, from: string) => t.request('/api/v2/photos', { headers: { 'x-api-key': 'mv_live_' + '0'.repeat(40), 'x-forwarded-for': from } })
     const statuses: number[] = []
     for (let i = 0; i < 3; i++) statuses.push((await guess(a, '198.51.100.7')).status, (await guess(b, '198.51.100.7')).status)

@@ -1,4 +1,5 @@
-import type { Subprocess } from 'bun'
+import { afterAll, beforeAll, beforeEach } from 'bun:test'
+import { RedisClient, type Subprocess } from 'bun'
 
 /**
  * A real `redis-server` on a free loopback port, for the Redis counter-store tests.
@@ -104,4 +105,35 @@ export async function startRedis(opts: { persistDir?: string } = {}): Promise<Re
       proc = undefined
     },
   }
+}
+
+/**
+ * startRedis() for one test file: what its tests open against the server (counter stores, apps)
+ * is handed to `closeAfter` and closed after the file's tests, before the server stops.
+ */
+export async function redisForFile(): Promise<{ redis: RedisServer | undefined; closeAfter: <T extends { close(): unknown }>(x: T) => T }> {
+  const redis = await startRedis()
+  const owned: Array<{ close(): unknown }> = []
+  afterAll(async () => {
+    for (const x of owned) await x.close()
+    await redis?.stop()
+  })
+  return { redis, closeAfter: (x) => (owned.push(x), x) }
+}
+
+/**
+ * A plain client of the server for the enclosing describe: connected before its tests, the
+ * server emptied (FLUSHALL) before each one, closed after them.
+ */
+export function flushedClient(server: () => RedisServer): { send(command: string, args: string[]): Promise<unknown> } {
+  let client: RedisClient
+  beforeAll(async () => {
+    client = new RedisClient(server().url)
+    await client.connect()
+  })
+  afterAll(() => client.close())
+  beforeEach(async () => {
+    await client.send('FLUSHALL', [])
+  })
+  return { send: (command, args) => client.send(command, args) }
 }
