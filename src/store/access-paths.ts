@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { tableFromIPC, type Table } from 'apache-arrow'
+import { IdDirectory } from './id-directory'
 import { FILES, type PhotoColumns, type Utf8Column } from './schema'
 
 /**
@@ -9,7 +10,7 @@ import { FILES, type PhotoColumns, type Utf8Column } from './schema'
  *
  * Every column has one entry per photo row, so the file is one Arrow record batch:
  *  - `perm_<field>`: the rows sorted by that sortable field ascending, absent values last,
- *    then by photo id ascending. `perm_id` doubles as the id -> row lookup (binary search).
+ *    then by photo id ascending. `perm_id` doubles as the id -> row lookup (id-directory.ts).
  *  - `rank_id`: per row, its position in `perm_id` (the id tie-breaker of packed sort keys).
  *  - `rank_<field>`: per row, the dense rank of its value among the distinct present values
  *    (0 .. distinct-1), `distinct` for an absent value. Equal values share a rank, so a rank
@@ -103,8 +104,10 @@ export interface AccessPathColumns {
 
 /** Precomputed access paths over the photo table, loaded from FILES.accessPaths. */
 export interface AccessPaths extends AccessPathColumns {
-  /** Row of a photo id, or -1. */
+  /** Row of a photo id, or -1 (through idDirectory()). */
   rowOfId(id: number): number
+  /** The id -> row directory (id-directory.ts), made on first use. */
+  idDirectory(): IdDirectory
   /** The sol whose dense rank is k (k < distinct.sol). */
   solOfRank(k: number): number
   /** Position of a row in perm_id: orders rows by id with dense values 0..n-1. */
@@ -118,6 +121,7 @@ export function accessPathsFrom(cols: AccessPathColumns, photos: PhotoColumns): 
   const ids = photos.id
   let sols: Int32Array | undefined
   let idRank = cols.rankId
+  let directory: IdDirectory | undefined
   return {
     ...cols,
     idRank(): Int32Array {
@@ -132,15 +136,11 @@ export function accessPathsFrom(cols: AccessPathColumns, photos: PhotoColumns): 
       sols ??= rankValues(cols.perm.sol, cols.rank.sol, cols.meta.distinct.sol, photos.sol)
       return sols[k]
     },
+    idDirectory(): IdDirectory {
+      return (directory ??= new IdDirectory(ids, byId))
+    },
     rowOfId(id: number): number {
-      let lo = 0
-      let hi = byId.length
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1
-        if (ids[byId[mid]] < id) lo = mid + 1
-        else hi = mid
-      }
-      return lo < byId.length && ids[byId[lo]] === id ? byId[lo] : -1
+      return (directory ??= new IdDirectory(ids, byId)).rowOf(id)
     },
   }
 }

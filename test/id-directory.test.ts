@@ -1,0 +1,97 @@
+import { beforeAll, describe, expect, test } from 'bun:test'
+import { IdDirectory } from '../src/store/id-directory'
+import type { Store } from '../src/store/store'
+import { testStore } from './setup/test-app'
+
+/**
+ * The id -> row directory (src/store/id-directory.ts) answers what a binary search over the
+ * ids in ascending order answers, for every id of the real test index and for ids that are not
+ * there, and for id sets shaped to break a bucketed lookup: empty, one id, the whole int32
+ * range, every id in one bucket, runs of consecutive ids.
+ */
+let store: Store
+
+beforeAll(async () => {
+  store = await testStore()
+})
+
+/** The rows in ascending id order, as perm_id holds them. */
+function byIdOf(ids: Int32Array): Int32Array {
+  return Int32Array.from(ids.keys()).sort((a, b) => ids[a] - ids[b])
+}
+
+
+/** Every id, its neighbours and the int32 ends, against the reference. */
+function expectSameAnswers(ids: Int32Array): void {
+  const dir = new IdDirectory(ids, byIdOf(ids))
+  // The reference: every id's row, straight from the table.
+  const rows = new Map<number, number>()
+  ids.forEach((id, row) => rows.set(id, row))
+  const asked = new Set<number>([-(2 ** 31), 2 ** 31 - 1, 0, -1, 1])
+  for (const id of ids) for (const d of [-1, 0, 1]) if (id + d >= -(2 ** 31) && id + d < 2 ** 31) asked.add(id + d)
+  for (const id of asked) {
+    const got = dir.rowOf(id)
+    const want = rows.get(id) ?? -1
+    if (got !== want) throw new Error(`id ${id}: ${got}, the table says ${want}`)
+  }
+}
+
+describe('photo id directory', () => {
+  test('finds the row of every photo of the real test index, and -1 for the ids between and around them', () => {
+    const p = store.photos
+    const dir = store.paths.idDirectory()
+    for (let r = 0; r < p.length; r++) if (dir.rowOf(p.id[r]) !== r) throw new Error(`id ${p.id[r]}: row ${dir.rowOf(p.id[r])}, not ${r}`)
+    const sorted = Int32Array.from(p.id).sort()
+    let checked = 0
+    for (let k = 1; k < sorted.length; k++) {
+      if (sorted[k] - sorted[k - 1] < 2) continue
+      expect(dir.rowOf(sorted[k - 1] + 1)).toBe(-1)
+      expect(dir.rowOf(sorted[k] - 1)).toBe(-1)
+      checked++
+    }
+    expect(checked).toBeGreaterThan(1000)
+    expect(dir.rowOf(sorted[0] - 1)).toBe(-1)
+    expect(dir.rowOf(sorted[sorted.length - 1] + 1)).toBe(-1)
+  })
+
+  test('answers -1 for what is not an int32 id: NaN, fractions, values past int32', () => {
+    const dir = store.paths.idDirectory()
+    const some = store.photos.id[0]
+    for (const id of [NaN, some + 0.5, some - 0.25, 2 ** 31, -(2 ** 31) - 1, Infinity, -Infinity]) expect(dir.rowOf(id)).toBe(-1)
+  })
+
+  test('rowOfId of the access paths is the directory', () => {
+    const p = store.photos
+    for (let r = 0; r < p.length; r += 97) expect(store.paths.rowOfId(p.id[r])).toBe(r)
+  })
+
+  test('an empty table and a table of one photo', () => {
+    const empty = new IdDirectory(new Int32Array(0), new Int32Array(0))
+    for (const id of [0, -1, 2 ** 31 - 1, -(2 ** 31)]) expect(empty.rowOf(id)).toBe(-1)
+    expectSameAnswers(Int32Array.of(42))
+    expectSameAnswers(Int32Array.of(-(2 ** 31)))
+  })
+
+  test('ids spanning the whole int32 range, both ends included', () => {
+    const ids = Int32Array.of(2 ** 31 - 1, -(2 ** 31), 0, -1, 1, 2 ** 30, -(2 ** 30), 12345, 2 ** 31 - 2, -(2 ** 31) + 1)
+    expectSameAnswers(ids)
+  })
+
+  test('crowded buckets: a thousand consecutive ids beside two far apart, and random ids in clusters', () => {
+    const ids: number[] = [-(2 ** 31), 2 ** 31 - 1]
+    for (let i = 0; i < 1000; i++) ids.push(5_000_000 + i)
+    expectSameAnswers(Int32Array.from(ids).reverse())
+    let seed = 7
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) | 0)
+    const clustered = new Set<number>()
+    // High bits of the generator: its low bits cycle too soon to reach 5,000 distinct ids.
+    while (clustered.size < 5000) clustered.add(((next() >>> 29) & 7) * 100_000_000 + ((next() >>> 16) % 3000))
+    expectSameAnswers(Int32Array.from(clustered))
+  })
+
+  test('dense ids from 1, as the synthetic catalogue numbers them, in any row order', () => {
+    const n = 20_000
+    const ids = Int32Array.from({ length: n }, (_, i) => n - i)
+    expectSameAnswers(ids)
+  })
+})
