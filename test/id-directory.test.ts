@@ -34,6 +34,13 @@ function expectSameAnswers(ids: Int32Array): void {
     const want = rows.get(id) ?? -1
     if (got !== want) throw new Error(`id ${id}: ${got}, the table says ${want}`)
   }
+  // The same ids asked together (rowsOf) give the same rows, in the order asked.
+  const list = [...asked]
+  const together = new Int32Array(list.length)
+  dir.rowsOf(list, together)
+  list.forEach((id, i) => {
+    if (together[i] !== (rows.get(id) ?? -1)) throw new Error(`rowsOf: id ${id} at ${i}: ${together[i]}, the table says ${rows.get(id) ?? -1}`)
+  })
 }
 
 describe('photo id directory', () => {
@@ -54,10 +61,28 @@ describe('photo id directory', () => {
     expect(dir.rowOf(sorted[sorted.length - 1] + 1)).toBe(-1)
   })
 
-  test('answers -1 for what is not an int32 id: NaN, fractions, values past int32', () => {
+  test('answers -1 for what is not an int32 id: NaN, fractions, values past int32, one at a time and together', () => {
     const dir = store.paths.idDirectory()
     const some = store.photos.id[0]
-    for (const id of [NaN, some + 0.5, some - 0.25, 2 ** 31, -(2 ** 31) - 1, Infinity, -Infinity]) expect(dir.rowOf(id)).toBe(-1)
+    const odd = [NaN, some + 0.5, some - 0.25, 2 ** 31, -(2 ** 31) - 1, Infinity, -Infinity]
+    for (const id of odd) expect(dir.rowOf(id)).toBe(-1)
+    const rows = new Int32Array(odd.length + 1)
+    dir.rowsOf([...odd, some], rows)
+    expect([...rows]).toEqual([...odd.map(() => -1), 0])
+  })
+
+  test('rowsOf over every id of the real test index, shuffled, gives each its row', () => {
+    const p = store.photos
+    const order = Int32Array.from(p.id.keys())
+    let seed = 11
+    for (let i = order.length - 1; i > 0; i--) {
+      seed = (Math.imul(seed, 1103515245) + 12345) | 0
+      const j = (seed >>> 8) % (i + 1)
+      ;[order[i], order[j]] = [order[j], order[i]]
+    }
+    const rows = new Int32Array(order.length)
+    store.paths.idDirectory().rowsOf(Array.from(order, (r) => p.id[r]), rows)
+    for (let i = 0; i < order.length; i++) if (rows[i] !== order[i]) throw new Error(`position ${i}: row ${rows[i]}, not ${order[i]}`)
   })
 
   test('rowOfId of the access paths is the directory', () => {

@@ -61,6 +61,46 @@ export class IdDirectory {
     return (id - this.#min) >>> this.#shift
   }
 
+  /**
+   * The row of each of `ids` into `rows` (-1 for an id that is not there), in three passes over
+   * all of them (bucket bounds, search, row) instead of one lookup after another: the reads of one
+   * pass do not depend on each other, so the processor has them in flight together, where a lookup
+   * at a time waits for each of its three reads in turn (a batch of 100 random ids: ~20 µs of
+   * memory waits when the answer's writing has pushed the directory out of the cache).
+   */
+  rowsOf(ids: ArrayLike<number>, rows: Int32Array): void {
+    const n = ids.length
+    const starts = this.#starts
+    const sorted = this.#sorted
+    // First each id's bucket as [rows[i], ends[i]); then ends[i] is its position in the order (-1: absent).
+    const ends = new Int32Array(n)
+    for (let i = 0; i < n; i++) {
+      const id = ids[i]
+      if (!(id >= this.#min && id <= this.#max)) {
+        rows[i] = 0
+        ends[i] = -1
+        continue
+      }
+      const b = this.#bucket(id)
+      rows[i] = starts[b]
+      ends[i] = starts[b + 1]
+    }
+    for (let i = 0; i < n; i++) {
+      let lo = rows[i]
+      let hi = ends[i]
+      if (hi < 0) continue
+      const id = ids[i]
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1
+        if (sorted[mid] < id) lo = mid + 1
+        else hi = mid
+      }
+      ends[i] = lo < sorted.length && sorted[lo] === id ? lo : -1
+    }
+    const byId = this.#byId
+    for (let i = 0; i < n; i++) rows[i] = ends[i] < 0 ? -1 : byId[ends[i]]
+  }
+
   /** Row of a photo id, or -1. */
   rowOf(id: number): number {
     if (!(id >= this.#min && id <= this.#max)) return -1

@@ -28,11 +28,11 @@ function writeBatch(store: Store, body: unknown, params: URLSearchParams, base: 
   const missing: number[] = []
   // The rows found, in request order, written as one photo array (the snapshot's fragments looked up once).
   const rows = new Int32Array(ids!.length)
+  store.paths.idDirectory().rowsOf(ids!, rows)
   let found = 0
-  for (const id of ids!) {
-    const row = store.paths.rowOfId(id)
-    if (row < 0) missing.push(id)
-    else rows[found++] = row
+  for (let i = 0; i < ids!.length; i++) {
+    if (rows[i] < 0) missing.push(ids![i])
+    else rows[found++] = rows[i]
   }
   const sink = answerSink()
   sink.text(DATA_OPEN)
