@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { responseCacheFor } from '../src/query'
+import { listPhotos, responseCacheFor } from '../src/query'
 import type { Store } from '../src/store/store'
 import { bruteForce, plainPhotos, type PlainPhoto } from './support/brute-force'
 import { makeTestApp, testStore, type TestApp } from './setup/test-app'
@@ -56,6 +56,17 @@ describe('envelope', () => {
     expect(new URL(d.links.next).searchParams.get('page')).toBe('3')
     expect(new URL(d.links.prev).searchParams.get('page')).toBe('1')
     expect(new URL(d.links.last).searchParams.get('page')).toBe(String(d.pagination.total_pages))
+  })
+
+  test('no link of a list carries a credential, whatever the render function is handed (api_key, feed_token, any case)', () => {
+    // The app refuses these parameters on /api/v2 before rendering; the envelope must not depend on that.
+    const params = new URLSearchParams('per_page=2&page=2&feed_token=SECRET_F&Api_Key=SECRET_A&FEED_TOKEN=SECRET_G&rovers=curiosity')
+    const links = JSON.parse(listPhotos(store, params, 'https://mars-api.example')).links
+    expect(Object.keys(links).sort()).toEqual(['first', 'last', 'next', 'prev', 'self'])
+    for (const href of Object.values(links) as string[]) {
+      expect(href).not.toContain('SECRET')
+      expect(new URL(href).searchParams.get('rovers')).toBe('curiosity')
+    }
   })
 
   test('behind a trusted proxy the links use X-Forwarded-Proto and X-Forwarded-Host', async () => {

@@ -1,4 +1,5 @@
 import { link } from '../../http/links'
+import { isCredentialParam } from '../../http/request-key'
 import { MAX_PER_PAGE, type Paging } from '../params/param-parsers'
 import { noteAnswerBytes } from '../bytes/garbage-pacer'
 
@@ -91,12 +92,12 @@ export function wholeListEnvelope(items: string[], base: string, path: string, p
 /**
  * link(base, path, params, {cursor: undefined (cursor mode only), page: p, per_page}) as a
  * function of p: the kept parameters (in request order, without api_key, page, per_page and in
- * cursor mode cursor) are serialised once, and `page` and `per_page` follow them, as link()
+ * cursor mode cursor; like link(), never a credential) are serialised once, and `page` and `per_page` follow them, as link()
  * appends the parameters it sets.
  */
 function pageLinks(base: string, path: string, params: URLSearchParams, cursorMode: boolean, perPage: number): (page: number) => string {
   const kept = new URLSearchParams()
-  for (const [k, v] of params) if (k !== 'page' && k !== 'per_page' && !(cursorMode && k === 'cursor') && k.toLowerCase() !== 'api_key') kept.append(k, v)
+  for (const [k, v] of params) if (k !== 'page' && k !== 'per_page' && !(cursorMode && k === 'cursor') && !isCredentialParam(k)) kept.append(k, v)
   const head = `${base}${path}?${kept.size > 0 ? kept.toString() + '&' : ''}page=`
   const tail = `&per_page=${perPage}`
   return (page) => head + page + tail
