@@ -16,7 +16,7 @@ import { addRelatedColumns } from './derive/related/related-columns'
 import { writeAccessPaths, type AccessPathInput } from './encode/access-paths'
 import { collectYoung, dropColumns, releaseMemory } from './encode/release-memory'
 import { batchedIfHuge, tableFromColumns } from './encode/arrow-table'
-import { BUILDER, contentVersion, digestFiles, manifestJson, readManifest } from './encode/manifest'
+import { BUILDER, contentVersion, manifestJson, readManifest } from './encode/manifest'
 import { encodePhotoColumns } from './encode/photo-columns'
 import { photoTableFromRecords } from './encode/photo-table'
 import { rawInlineBytes, RawStash, writeRawFiles, type PhotoTable } from './encode/raw-file'
@@ -24,6 +24,7 @@ import { normalizeSources } from './normalize/normalize-sources'
 import { CURRENT, publish, stagingDir } from './encode/publish'
 import { appendToLedger, giveLedgerTo, newIds, previousLedger, writeLedger } from './encode/ledger'
 import { writeArrowFile, writeDurably } from './encode/write-arrow-file'
+import { WrittenDigests } from './encode/written-digests'
 import { createProgress, type Progress } from './progress'
 import { readSourceFiles, type Waypoint } from './sources/read-sources'
 import type { DerivationErrors } from './normalize/measure-derivations'
@@ -247,17 +248,19 @@ async function assemble(opts: BuildOptions, table: PhotoTable, g: Gathered): Pro
   const arrived = newIds(ledgerBefore, photos.id)
 
   const staging = stagingDir(opts.out)
+  // Each file's digest is taken as it is written, not read back in the digest stage.
+  const digests = new WrittenDigests()
   try {
     progress.update(0, 4, 'write photos')
     const rawInline = photos.rawSpill?.inline ? photos.rawSpill : undefined
-    await writeArrowFile(join(staging, FILES.photos), batchedIfHuge(tableFromColumns(PHOTO_LAYOUT, photos as never, photos.length)), rawInline && { buffer: rawInline.placeholder!, write: (put) => rawInline.write!(put) })
-    const rawInFile = photos.rawSpill && !rawInline ? await writeRawFiles(staging, photos.rawSpill) : undefined
+    await writeArrowFile(join(staging, FILES.photos), batchedIfHuge(tableFromColumns(PHOTO_LAYOUT, photos as never, photos.length)), rawInline && { buffer: rawInline.placeholder!, write: (put) => rawInline.write!(put) }, digests)
+    const rawInFile = photos.rawSpill && !rawInline ? await writeRawFiles(staging, photos.rawSpill, digests) : undefined
     progress.update(1, 4, 'write tables')
-    await writeArrowFile(join(staging, FILES.locations), tableFromColumns(LOCATION_LAYOUT, locations as never, locations.length))
-    await writeArrowFile(join(staging, FILES.panoramas), tableFromColumns(PANORAMA_LAYOUT, panoramas as never, panoramas.length))
-    await writeArrowFile(join(staging, FILES.solManifest), tableFromColumns(SOL_MANIFEST_LAYOUT, solManifest as never, solManifest.length))
-    await writeArrowFile(join(staging, FILES.traverses), tableFromColumns(TRAVERSE_LAYOUT, traverses.columns as never, traverses.columns.length))
-    await writeArrowFile(join(staging, FILES.journeyStops), tableFromColumns(JOURNEY_STOP_LAYOUT, journeyStops as never, journeyStops.length))
+    await writeArrowFile(join(staging, FILES.locations), tableFromColumns(LOCATION_LAYOUT, locations as never, locations.length), undefined, digests)
+    await writeArrowFile(join(staging, FILES.panoramas), tableFromColumns(PANORAMA_LAYOUT, panoramas as never, panoramas.length), undefined, digests)
+    await writeArrowFile(join(staging, FILES.solManifest), tableFromColumns(SOL_MANIFEST_LAYOUT, solManifest as never, solManifest.length), undefined, digests)
+    await writeArrowFile(join(staging, FILES.traverses), tableFromColumns(TRAVERSE_LAYOUT, traverses.columns as never, traverses.columns.length), undefined, digests)
+    await writeArrowFile(join(staging, FILES.journeyStops), tableFromColumns(JOURNEY_STOP_LAYOUT, journeyStops as never, journeyStops.length), undefined, digests)
     const coverage = photoCoverage(photos)
     if (rawInFile !== undefined) coverage.raw = rawInFile
     const perRover = Object.fromEntries(ROVER_SLUGS.map((s) => [s, 0])) as Record<RoverSlug, number>
@@ -271,13 +274,13 @@ async function assemble(opts: BuildOptions, table: PhotoTable, g: Gathered): Pro
     dropColumns(p.date_taken_mars, p.sample_type, p.coord_x, p.coord_y, p.coord_z, p.sclk, p.image_dir, p.image_small, p.image_medium, p.image_large, p.image_full, p.title, p.caption, p.credit, p.raw)
     dropColumns(p.lat, p.lon, p.stereo_partner, p.sequence)
     photos = undefined as never
-    await writeAccessPaths(staging, keys)
+    await writeAccessPaths(staging, keys, digests)
     const k = keys
     dropColumns(k.id, k.rover, k.camera, k.nasa_id, k.sol, k.earth_date, k.date_taken_utc, k.mars_time_ms, k.site, k.drive, k.width, k.height, k.mast_azimuth, k.mast_elevation, k.sun_elevation)
     keys = undefined
     lap('access_paths')
     progress.update(3, 4, 'digest')
-    const files = digestFiles(staging)
+    const files = digests.files(staging)
     const nasa = nasaManifestFacts(nasaManifests)
     const version = contentVersion(files, nasa)
     const manifest: Manifest = {

@@ -1,16 +1,19 @@
 import { RecordBatchFileWriter, type Table } from 'apache-arrow'
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs'
+import type { WrittenDigests } from './written-digests'
 
 /**
  * Writes a table as one Arrow IPC file (the random-access "file" format: footer included, the
  * same bytes as tableToIPC(table, 'file')) and fsyncs it, so the bytes are on disk before the
  * version folder is renamed into place. The writer's chunks are views of the columns' own
  * buffers plus small headers and padding, written one by one: the file is never assembled in
- * memory (a 19M-photo table is ~5 GB). Returns the byte size.
+ * memory (a 19M-photo table is ~5 GB). With `digests`, the file's manifest digest is taken from
+ * the bytes as they are written (written-digests.ts). Returns the byte size.
  */
-export async function writeArrowFile(path: string, table: Table, substitute?: Substitute): Promise<number> {
+export async function writeArrowFile(path: string, table: Table, substitute?: Substitute, digests?: WrittenDigests): Promise<number> {
   const writer = RecordBatchFileWriter.writeAll(table)
   const fd = openSync(path, 'w', 0o644)
+  const sink = digests?.sink(path)
   let size = 0
   try {
     for await (const chunk of writer) {
@@ -18,16 +21,21 @@ export async function writeArrowFile(path: string, table: Table, substitute?: Su
         let got = 0
         substitute.write((bytes) => {
           writeAll(fd, bytes)
+          sink?.update(bytes)
           got += bytes.length
         })
         if (chunk.byteOffset !== 0 || got !== chunk.byteLength || got !== substitute.buffer.byteLength) throw new Error(`${path}: the substituted column wrote ${got} bytes for a chunk of ${chunk.byteLength} at ${chunk.byteOffset} of its buffer's ${substitute.buffer.byteLength}`)
-      } else writeAll(fd, chunk)
+      } else {
+        writeAll(fd, chunk)
+        sink?.update(chunk)
+      }
       size += chunk.byteLength
     }
     fsyncSync(fd)
   } finally {
     closeSync(fd)
   }
+  sink?.close()
   return size
 }
 

@@ -1,0 +1,125 @@
+import { readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { FILES, type Manifest } from '../../src/store/schema'
+import { DIGEST_PART, digestFiles, xxh3Hex } from './manifest'
+
+type FileEntry = Manifest['files'][string]
+
+/**
+ * The manifest's digest of each file a build writes, taken from the bytes as they are written
+ * (SHA-256 fed chunk by chunk; XXH3 of each `partBytes` of the file, as digestFiles lists them),
+ * so the digest stage does not read back what was just written: the read through the page cache
+ * cost more than the hashing (an update at 60,000 records: ~0.6 s of the merge's ~2.8 s).
+ *
+ * `files(dir)` is digestFiles(dir) in every byte: a file this build did not write through a sink
+ * (or whose size, device or inode no longer match what was written) is read and hashed as before.
+ */
+export class WrittenDigests {
+  readonly partBytes: number
+  readonly #written = new Map<string, { entry: FileEntry; dev: number; ino: number }>()
+  /** One reused buffer gathering a part's bytes when the writer's chunks do not fall on part boundaries. */
+  #buffer: Uint8Array | undefined
+  #holder: DigestSink | undefined
+
+  constructor(partBytes = DIGEST_PART) {
+    this.partBytes = partBytes
+  }
+
+  /** A sink for the bytes of `path`, in file order; `close()` records the file's entry (call it after the file is closed). */
+  sink(path: string): DigestSink {
+    return new DigestSink(this, path)
+  }
+
+  /** The manifest's `files` for `dir` (every file but the manifest, sorted by name). */
+  files(dir: string): Manifest['files'] {
+    const out: Manifest['files'] = {}
+    const unknown: string[] = []
+    for (const name of readdirSync(dir).sort()) {
+      if (name === FILES.manifest) continue
+      const path = join(dir, name)
+      const st = statSync(path)
+      if (!st.isFile()) continue
+      const w = this.#written.get(path)
+      if (w && w.entry.bytes === st.size && w.dev === st.dev && w.ino === st.ino) out[name] = w.entry
+      else unknown.push(name)
+    }
+    if (unknown.length > 0) {
+      const read = digestFiles(dir, this.partBytes)
+      for (const name of unknown) out[name] = read[name]!
+      // Names sorted as digestFiles lists them.
+      return Object.fromEntries(Object.keys(out).sort().map((n) => [n, out[n]!]))
+    }
+    return out
+  }
+
+  /** @internal the shared part buffer, for one sink at a time (files are written one after the other) */
+  partBuffer(sink: DigestSink): Uint8Array {
+    if (this.#holder !== undefined && this.#holder !== sink) throw new Error('two files are written through one WrittenDigests at once')
+    this.#holder = sink
+    return (this.#buffer ??= new Uint8Array(this.partBytes))
+  }
+
+  /** @internal */
+  release(sink: DigestSink): void {
+    if (this.#holder === sink) this.#holder = undefined
+  }
+
+  /** @internal */
+  record(path: string, entry: FileEntry): void {
+    const st = statSync(path)
+    if (st.size !== entry.bytes) throw new Error(`${path} is ${st.size} bytes, ${entry.bytes} were written`)
+    this.#written.set(path, { entry, dev: st.dev, ino: st.ino })
+  }
+}
+
+export class DigestSink {
+  readonly #owner: WrittenDigests
+  readonly #path: string
+  readonly #sha = new Bun.CryptoHasher('sha256')
+  readonly #parts: string[] = []
+  /** Bytes of the current part gathered in the owner's buffer. */
+  #fill = 0
+  #bytes = 0
+
+  constructor(owner: WrittenDigests, path: string) {
+    this.#owner = owner
+    this.#path = path
+  }
+
+  update(bytes: Uint8Array): void {
+    if (bytes.length === 0) return
+    this.#sha.update(bytes)
+    this.#bytes += bytes.length
+    const part = this.#owner.partBytes
+    for (let off = 0; off < bytes.length; ) {
+      if (this.#fill === 0 && bytes.length - off >= part) {
+        // A whole part inside this chunk: hashed where it is.
+        this.#parts.push(xxh3Hex(bytes.subarray(off, off + part)))
+        off += part
+        continue
+      }
+      const buf = this.#owner.partBuffer(this)
+      const n = Math.min(part - this.#fill, bytes.length - off)
+      buf.set(bytes.subarray(off, off + n), this.#fill)
+      this.#fill += n
+      off += n
+      if (this.#fill === part) {
+        this.#parts.push(xxh3Hex(buf))
+        this.#fill = 0
+        this.#owner.release(this)
+      }
+    }
+  }
+
+  /** The file's entry, recorded with its owner (the file must be written and closed). */
+  close(): FileEntry {
+    if (this.#fill > 0) this.#parts.push(xxh3Hex(this.#owner.partBuffer(this).subarray(0, this.#fill)))
+    else if (this.#parts.length === 0) this.#parts.push(xxh3Hex(new Uint8Array(0)))
+    this.#fill = 0
+    this.#owner.release(this)
+    const sha256 = this.#sha.digest('hex')
+    const entry: FileEntry = this.#parts.length === 1 ? { bytes: this.#bytes, sha256, xxh3: this.#parts[0]! } : { bytes: this.#bytes, sha256, xxh3_parts: [...this.#parts], xxh3_part_bytes: this.#owner.partBytes }
+    this.#owner.record(this.#path, entry)
+    return entry
+  }
+}
