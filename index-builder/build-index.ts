@@ -239,8 +239,9 @@ async function assemble(opts: BuildOptions, table: PhotoTable, g: Gathered): Pro
   const solManifest = deriveSolManifest(photos, nasaManifests)
   const traverses = deriveTraverses(waypoints)
   const journeyStops = deriveJourneyStops(photos, traverses.columns)
-  const sun = deriveSun(photos, traverses.columns)
-  addRelatedColumns(photos, traverses.columns)
+  // An update's merge derives its new rows alone (derive/kept-rows.ts).
+  const sun = deriveSun(photos, traverses.columns, photos.kept)
+  addRelatedColumns(photos, traverses.columns, photos.kept)
   lap('derive')
 
   // The photos new to `out` (src/ledger/ledger-file.ts), while the id column is still held.

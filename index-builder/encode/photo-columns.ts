@@ -98,6 +98,8 @@ export function encodePhotoColumns(table: PhotoTable): PhotoTable {
     credit: dict('credit'),
     raw: text('raw'),
     ...(rawSpill ? { rawSpill } : {}),
+    // Which rows an update's merge kept, in the written order.
+    ...(table.kept ? { kept: { fresh: inOrder ? table.kept.fresh : gather(table.kept.fresh, order), changedSclk: table.kept.changedSclk } } : {}),
   }
 }
 

@@ -6,6 +6,7 @@ import { RAW_FILES, type PhotoColumns, type Utf8Column } from '../../src/store/s
 import { tableFromColumns } from './arrow-table'
 import { writeArrowFile } from './write-arrow-file'
 import type { WrittenDigests } from './written-digests'
+import type { KeptRows } from '../derive/kept-rows'
 
 /**
  * The photos' raw JSON kept out of photos.arrow and out of memory, for a big catalogue. A Utf8
@@ -56,8 +57,8 @@ export interface RawTexts {
   materialize?(): Utf8Column
 }
 
-/** A photo table on its way to photos.arrow, its raw JSON possibly in a spill file. */
-export type PhotoTable = PhotoColumns & { rawSpill?: RawTexts }
+/** A photo table on its way to photos.arrow, its raw JSON possibly in a spill file; an update's merge says which rows it kept (derive/kept-rows.ts). */
+export type PhotoTable = PhotoColumns & { rawSpill?: RawTexts; kept?: KeptRows }
 
 const CHUNK = 1 << 24
 const encoder = new TextEncoder()

@@ -22,6 +22,7 @@ import { DEFAULT_SOURCE_DIRS, displayPath } from '../sources/list-files'
 import { readSourceFiles } from '../sources/read-sources'
 import { clockRegions } from './clock-regions'
 import { MergedRaw } from './merged-raw'
+import type { KeptRows } from '../derive/kept-rows'
 import { folderOf, groupKey, groupOfFolder, pageFolders, readMergeState, roverLabels, solGroups, sourcesDigest, type MergeState, type SolGroup } from './merge-state'
 
 /**
@@ -326,10 +327,14 @@ function concatRows(old: Published, keep: Uint8Array, fresh: PhotoColumns, newId
   const spill = MergedRaw.bytesOf(old.raw, fresh.raw, src) > rawInlineBytes()
   const raw = new MergedRaw(old.raw, fresh.raw, src, !spill)
   out.rawSpill = raw
+  // Ids unchanged: the derive stage derives the new rows alone (derive/kept-rows.ts), the kept
+  // rows' sequence codes holding their served ids. Else every row is derived again, as in a build.
+  const keptInfo = newIds.size === 0 ? keptRows(old, keep, fresh, src) : undefined
+  if (keptInfo) out.kept = keptInfo
   for (const [name, kind] of PHOTO_LAYOUT) {
     if (name === 'raw') out[name] = spill ? { data: new Uint8Array(0), offsets: new Int32Array(n + 1) } : raw.column()
     else if (kind === 'utf8') out[name] = concatUtf8(a[name] as TextColumn, b[name] as TextColumn, src)
-    else if (name === 'sequence') out[name] = concatDict(statedSequences(old.sequence), fresh.sequence, src)
+    else if (name === 'sequence') out[name] = concatDict(keptInfo ? old.sequence : statedSequences(old.sequence), fresh.sequence, src)
     else if (kind === 'dict' || kind === 'dict16') out[name] = concatDict(a[name] as DictColumn, b[name] as DictColumn, src)
     else {
       const x = a[name] as Float64Array
@@ -348,6 +353,16 @@ function concatRows(old: Published, keep: Uint8Array, fresh: PhotoColumns, newId
     if (changed !== undefined) id[k] = changed
   }
   return out as unknown as PhotoTable
+}
+
+/** Which merged rows are new, and the clock of every photo added or removed (derive/kept-rows.ts). */
+function keptRows(old: Published, keep: Uint8Array, fresh: PhotoColumns, src: Int32Array): KeptRows {
+  const isFresh = new Uint8Array(src.length)
+  for (let k = 0; k < src.length; k++) if (src[k]! < 0) isFresh[k] = 1
+  const changed: number[] = []
+  for (let j = 0; j < fresh.length; j++) if (!Number.isNaN(fresh.sclk[j]!)) changed.push(fresh.sclk[j]!)
+  for (let r = 0; r < old.length; r++) if (!keep[r] && !Number.isNaN(old.sclk[r]!)) changed.push(old.sclk[r]!)
+  return { fresh: isFresh, changedSclk: Float64Array.from(changed).sort() }
 }
 
 /**
