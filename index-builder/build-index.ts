@@ -24,7 +24,7 @@ import { normalizeSources } from './normalize/normalize-sources'
 import { CURRENT, publish, stagingDir } from './encode/publish'
 import { appendToLedger, giveLedgerTo, newIds, previousLedger, writeLedger } from './encode/ledger'
 import { writeArrowFile, writeDurably } from './encode/write-arrow-file'
-import { WrittenDigests } from './encode/written-digests'
+import { StagingWrites } from './encode/staging-writes'
 import { createProgress, type Progress } from './progress'
 import { readSourceFiles, type Waypoint } from './sources/read-sources'
 import type { DerivationErrors } from './normalize/measure-derivations'
@@ -250,7 +250,7 @@ async function assemble(opts: BuildOptions, table: PhotoTable, g: Gathered): Pro
 
   const staging = stagingDir(opts.out)
   // Each file's digest is taken as it is written, not read back in the digest stage.
-  const digests = new WrittenDigests()
+  const digests = new StagingWrites()
   try {
     progress.update(0, 4, 'write photos')
     const rawInline = photos.rawSpill?.inline ? photos.rawSpill : undefined
@@ -281,7 +281,7 @@ async function assemble(opts: BuildOptions, table: PhotoTable, g: Gathered): Pro
     keys = undefined
     lap('access_paths')
     progress.update(3, 4, 'digest')
-    const files = digests.files(staging)
+    const files = await digests.files(staging)
     const nasa = nasaManifestFacts(nasaManifests)
     const version = contentVersion(files, nasa)
     const manifest: Manifest = {

@@ -15,7 +15,7 @@ export const BUILDER = 'index-builder 0.3.0'
  * Bytes of a written file hashed at a time (the digest's one reused buffer). A file of this size
  * or less has one `xxh3`, as always; a larger one `xxh3_parts` of this size each. 4 MiB, not
  * more: the buffer gathers a part's bytes wherever the writer's chunks do not fall on part
- * boundaries (written-digests.ts), and memory touched for the first time costs ~10 ms a MB on
+ * boundaries (staging-writes.ts), and memory touched for the first time costs ~10 ms a MB on
  * the machines measured (a 64 MiB buffer: ~0.5 s of an update at 60,000 records).
  */
 export const DIGEST_PART = 2 ** 22

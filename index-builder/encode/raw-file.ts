@@ -5,7 +5,7 @@ import { RAW_ENDS_LAYOUT } from '../../src/store/column-layout'
 import { RAW_FILES, type PhotoColumns, type Utf8Column } from '../../src/store/schema'
 import { tableFromColumns } from './arrow-table'
 import { writeArrowFile } from './write-arrow-file'
-import type { WrittenDigests } from './written-digests'
+import type { StagingWrites } from './staging-writes'
 import type { KeptRows } from '../derive/kept-rows'
 
 /**
@@ -44,7 +44,7 @@ export interface RawTexts {
   /** The default order (row k of photos.arrow is table row order[k]); unset: the table's own order. */
   order: Int32Array | undefined
   /** Writes raw.bin in the default order; returns where each row's text ends. With `digests`, its digest is taken as it is written. */
-  writeOrdered(path: string, digests?: WrittenDigests): Float64Array
+  writeOrdered(path: string, digests?: StagingWrites): Float64Array
   discard(): void
   /**
    * Texts that stay in photos.arrow (an update's merge under the limit): the table's `raw` column
@@ -216,7 +216,7 @@ export class RawSpill implements RawTexts {
 }
 
 /** raw.bin and raw-ends.arrow in `dir` from a spill in the default order; the spill is deleted. Returns the photos with raw JSON. */
-export async function writeRawFiles(dir: string, spill: RawTexts, digests?: WrittenDigests): Promise<number> {
+export async function writeRawFiles(dir: string, spill: RawTexts, digests?: StagingWrites): Promise<number> {
   const ends = spill.writeOrdered(join(dir, RAW_FILES.text), digests)
   spill.discard()
   await writeArrowFile(join(dir, RAW_FILES.ends), tableFromColumns(RAW_ENDS_LAYOUT, { raw_end: ends }, ends.length), undefined, digests)

@@ -1,6 +1,6 @@
 import { RecordBatchFileWriter, type Table } from 'apache-arrow'
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs'
-import type { WrittenDigests } from './written-digests'
+import type { StagingWrites } from './staging-writes'
 
 /**
  * Writes a table as one Arrow IPC file (the random-access "file" format: footer included, the
@@ -8,13 +8,14 @@ import type { WrittenDigests } from './written-digests'
  * version folder is renamed into place. The writer's chunks are views of the columns' own
  * buffers plus small headers and padding, written one by one: the file is never assembled in
  * memory (a 19M-photo table is ~5 GB). With `digests`, the file's manifest digest is taken from
- * the bytes as they are written (written-digests.ts). Returns the byte size.
+ * the bytes as they are written (staging-writes.ts). Returns the byte size.
  */
-export async function writeArrowFile(path: string, table: Table, substitute?: Substitute, digests?: WrittenDigests): Promise<number> {
+export async function writeArrowFile(path: string, table: Table, substitute?: Substitute, digests?: StagingWrites): Promise<number> {
   const writer = RecordBatchFileWriter.writeAll(table)
   const fd = openSync(path, 'w', 0o644)
   const sink = digests?.sink(path)
   let size = 0
+  let handed = false
   try {
     for await (const chunk of writer) {
       if (substitute && chunk.buffer === substitute.buffer && chunk.byteLength > 0) {
@@ -31,11 +32,14 @@ export async function writeArrowFile(path: string, table: Table, substitute?: Su
       }
       size += chunk.byteLength
     }
-    fsyncSync(fd)
+    if (sink) {
+      // Synced and closed on a worker thread; the build waits for it before its manifest.
+      handed = true
+      sink.finish(fd)
+    } else fsyncSync(fd)
   } finally {
-    closeSync(fd)
+    if (!handed) closeSync(fd)
   }
-  sink?.close()
   return size
 }
 
