@@ -4,7 +4,7 @@ import { DEFAULT_SOURCE_DIRS, displayPath } from './sources/list-files'
 import { join } from 'node:path'
 import { ROVER_SLUGS, type RoverSlug } from '../src/catalog/rovers'
 import { JOURNEY_STOP_LAYOUT, LOCATION_LAYOUT, PANORAMA_LAYOUT, PHOTO_LAYOUT, SOL_MANIFEST_LAYOUT, TRAVERSE_LAYOUT } from '../src/store/column-layout'
-import { FILES, type Manifest, type ManifestSource, type PhotoColumns } from '../src/store/schema'
+import { FILES, type Manifest, type ManifestSource, type PhotoColumns, type TraverseColumns } from '../src/store/schema'
 import { deriveLocations } from './derive/locations'
 import { derivePanoramas } from './derive/panoramas'
 import { deriveSolManifest, nasaManifestFacts } from './derive/sol-manifest'
@@ -79,6 +79,11 @@ export interface MergedInput {
   sources: ManifestSource[]
   pageStore: PageStoreDigest
   state: MergeState
+  /**
+   * The published traverses.arrow (its columns, mapped; its path and manifest entry): made from the
+   * waypoints alone, which a merge never changes, so it is linked into the new version as it is.
+   */
+  traverses?: { columns: TraverseColumns; path: string; entry: Manifest['files'][string] }
 }
 
 /** The largest share of the served index's photos a build may lose without `force` (decisions.md, builder safety). */
@@ -237,7 +242,8 @@ async function assemble(opts: BuildOptions, table: PhotoTable, g: Gathered): Pro
   const locations = deriveLocations(photos)
   const panoramas = derivePanoramas(photos)
   const solManifest = deriveSolManifest(photos, nasaManifests)
-  const traverses = deriveTraverses(waypoints)
+  const linkedTraverses = opts.merged?.traverses
+  const traverses: TraverseBuild = linkedTraverses ? { columns: linkedTraverses.columns, report: [] } : deriveTraverses(waypoints)
   const journeyStops = deriveJourneyStops(photos, traverses.columns)
   // An update's merge derives its new rows alone (derive/kept-rows.ts).
   const sun = deriveSun(photos, traverses.columns, photos.kept)
@@ -254,14 +260,17 @@ async function assemble(opts: BuildOptions, table: PhotoTable, g: Gathered): Pro
   try {
     progress.update(0, 4, 'write photos')
     const rawInline = photos.rawSpill?.inline ? photos.rawSpill : undefined
-    await writeArrowFile(join(staging, FILES.photos), batchedIfHuge(tableFromColumns(PHOTO_LAYOUT, photos as never, photos.length)), rawInline && { buffer: rawInline.placeholder!, write: (put) => rawInline.write!(put) }, digests)
+    // Text columns an update's merge never gathered: written from the published file and the new rows.
+    const pieced = [...(rawInline ? [rawInline] : []), ...Object.values(photos.textPieces ?? {})]
+    await writeArrowFile(join(staging, FILES.photos), batchedIfHuge(tableFromColumns(PHOTO_LAYOUT, photos as never, photos.length)), pieced.map((t) => ({ buffer: t.placeholder!, write: (put) => t.write!(put) })), digests)
     const rawInFile = photos.rawSpill && !rawInline ? await writeRawFiles(staging, photos.rawSpill, digests) : undefined
     progress.update(1, 4, 'write tables')
-    await writeArrowFile(join(staging, FILES.locations), tableFromColumns(LOCATION_LAYOUT, locations as never, locations.length), undefined, digests)
-    await writeArrowFile(join(staging, FILES.panoramas), tableFromColumns(PANORAMA_LAYOUT, panoramas as never, panoramas.length), undefined, digests)
-    await writeArrowFile(join(staging, FILES.solManifest), tableFromColumns(SOL_MANIFEST_LAYOUT, solManifest as never, solManifest.length), undefined, digests)
-    await writeArrowFile(join(staging, FILES.traverses), tableFromColumns(TRAVERSE_LAYOUT, traverses.columns as never, traverses.columns.length), undefined, digests)
-    await writeArrowFile(join(staging, FILES.journeyStops), tableFromColumns(JOURNEY_STOP_LAYOUT, journeyStops as never, journeyStops.length), undefined, digests)
+    await writeArrowFile(join(staging, FILES.locations), tableFromColumns(LOCATION_LAYOUT, locations as never, locations.length), [], digests)
+    await writeArrowFile(join(staging, FILES.panoramas), tableFromColumns(PANORAMA_LAYOUT, panoramas as never, panoramas.length), [], digests)
+    await writeArrowFile(join(staging, FILES.solManifest), tableFromColumns(SOL_MANIFEST_LAYOUT, solManifest as never, solManifest.length), [], digests)
+    if (linkedTraverses) digests.link(linkedTraverses.path, join(staging, FILES.traverses), linkedTraverses.entry)
+    else await writeArrowFile(join(staging, FILES.traverses), tableFromColumns(TRAVERSE_LAYOUT, traverses.columns as never, traverses.columns.length), [], digests)
+    await writeArrowFile(join(staging, FILES.journeyStops), tableFromColumns(JOURNEY_STOP_LAYOUT, journeyStops as never, journeyStops.length), [], digests)
     const coverage = photoCoverage(photos)
     if (rawInFile !== undefined) coverage.raw = rawInFile
     const perRover = Object.fromEntries(ROVER_SLUGS.map((s) => [s, 0])) as Record<RoverSlug, number>

@@ -20,7 +20,7 @@ export type AccessPathInput = Pick<PhotoColumns, 'length' | 'id' | 'rover' | 'ca
 
 /** Computes the access paths of `photos` (rows already in default order) and writes FILES.accessPaths into `dir`. */
 export async function writeAccessPaths(dir: string, photos: AccessPathInput, digests?: StagingWrites): Promise<void> {
-  await writeArrowFile(join(dir, FILES.accessPaths), accessPathsTable(computeAccessPaths(photos)), undefined, digests)
+  await writeArrowFile(join(dir, FILES.accessPaths), accessPathsTable(computeAccessPaths(photos)), [], digests)
 }
 
 /**

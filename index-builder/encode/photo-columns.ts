@@ -33,6 +33,11 @@ export function encodePhotoColumns(table: PhotoTable): PhotoTable {
     src.raw = rawSpill.materialize!()
     rawSpill = undefined
   }
+  let textPieces = table.textPieces
+  if (textPieces && !inOrder) {
+    for (const [name, t] of Object.entries(textPieces)) src[name] = t.materialize!()
+    textPieces = undefined
+  }
   const take = <T>(name: keyof PhotoColumns): T => {
     const c = src[name] as T
     src[name] = undefined
@@ -98,6 +103,7 @@ export function encodePhotoColumns(table: PhotoTable): PhotoTable {
     credit: dict('credit'),
     raw: text('raw'),
     ...(rawSpill ? { rawSpill } : {}),
+    ...(textPieces ? { textPieces } : {}),
     // Which rows an update's merge kept, in the written order.
     ...(table.kept ? { kept: { fresh: inOrder ? table.kept.fresh : gather(table.kept.fresh, order), changedSclk: table.kept.changedSclk } } : {}),
   }

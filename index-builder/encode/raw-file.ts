@@ -58,7 +58,12 @@ export interface RawTexts {
 }
 
 /** A photo table on its way to photos.arrow, its raw JSON possibly in a spill file; an update's merge says which rows it kept (derive/kept-rows.ts). */
-export type PhotoTable = PhotoColumns & { rawSpill?: RawTexts; kept?: KeptRows }
+export type PhotoTable = PhotoColumns & {
+  rawSpill?: RawTexts
+  kept?: KeptRows
+  /** Text columns (by name) an update's merge leaves ungathered, like the inline raw JSON (`inline` RawTexts). */
+  textPieces?: Record<string, RawTexts>
+}
 
 const CHUNK = 1 << 24
 const encoder = new TextEncoder()
@@ -219,7 +224,7 @@ export class RawSpill implements RawTexts {
 export async function writeRawFiles(dir: string, spill: RawTexts, digests?: StagingWrites): Promise<number> {
   const ends = spill.writeOrdered(join(dir, RAW_FILES.text), digests)
   spill.discard()
-  await writeArrowFile(join(dir, RAW_FILES.ends), tableFromColumns(RAW_ENDS_LAYOUT, { raw_end: ends }, ends.length), undefined, digests)
+  await writeArrowFile(join(dir, RAW_FILES.ends), tableFromColumns(RAW_ENDS_LAYOUT, { raw_end: ends }, ends.length), [], digests)
   let withText = 0
   for (let k = 0, prev = 0; k < ends.length; prev = ends[k++]!) if (ends[k]! > prev) withText++
   return withText

@@ -1,4 +1,4 @@
-import { closeSync, fsync, readdirSync, statSync } from 'node:fs'
+import { closeSync, fsync, linkSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { FILES, type Manifest } from '../../src/store/schema'
 import { DIGEST_PART, digestFiles, xxh3Hex } from './manifest'
@@ -48,6 +48,16 @@ export class StagingWrites {
     const results = await Promise.allSettled(all)
     const failed = results.find((r) => r.status === 'rejected')
     if (failed) throw (failed as PromiseRejectedResult).reason
+  }
+
+  /**
+   * A published file taken into the staging folder unchanged, as a hard link (no bytes written),
+   * with its published manifest entry: were it damaged since, the server's check of the new
+   * version against that entry refuses it, as it would the published one.
+   */
+  link(from: string, to: string, entry: FileEntry): void {
+    linkSync(from, to)
+    this.record(to, entry)
   }
 
   /** @internal an fsync then close of `fd` on a worker thread */

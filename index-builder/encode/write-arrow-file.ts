@@ -10,7 +10,7 @@ import type { StagingWrites } from './staging-writes'
  * memory (a 19M-photo table is ~5 GB). With `digests`, the file's manifest digest is taken from
  * the bytes as they are written (staging-writes.ts). Returns the byte size.
  */
-export async function writeArrowFile(path: string, table: Table, substitute?: Substitute, digests?: StagingWrites): Promise<number> {
+export async function writeArrowFile(path: string, table: Table, substitutes: readonly Substitute[] = [], digests?: StagingWrites): Promise<number> {
   const writer = RecordBatchFileWriter.writeAll(table)
   const fd = openSync(path, 'w', 0o644)
   const sink = digests?.sink(path)
@@ -18,7 +18,8 @@ export async function writeArrowFile(path: string, table: Table, substitute?: Su
   let handed = false
   try {
     for await (const chunk of writer) {
-      if (substitute && chunk.buffer === substitute.buffer && chunk.byteLength > 0) {
+      const substitute = chunk.byteLength > 0 ? substitutes.find((s) => s.buffer === chunk.buffer) : undefined
+      if (substitute) {
         let got = 0
         substitute.write((bytes) => {
           writeAll(fd, bytes)
@@ -45,7 +46,7 @@ export async function writeArrowFile(path: string, table: Table, substitute?: Su
 
 /**
  * A column buffer that is a placeholder (never filled): the writer's view of it is replaced by
- * the bytes `write` hands over (an update's merged raw JSON: merge/merged-raw.ts).
+ * the bytes `write` hands over (an update's merged text columns: merge/merged-raw.ts).
  */
 export interface Substitute {
   buffer: ArrayBufferLike

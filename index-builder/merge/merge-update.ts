@@ -1,16 +1,17 @@
 import { join } from 'node:path'
 import { ROVER_SLUGS, type RoverSlug } from '../../src/catalog/rovers'
 import { splitProductVersion } from '../../src/catalog/nasa-id-form'
-import { PHOTO_LAYOUT, RAW_ENDS_LAYOUT, type ColumnLayout } from '../../src/store/column-layout'
+import { PHOTO_LAYOUT, RAW_ENDS_LAYOUT, TRAVERSE_LAYOUT, type ColumnLayout } from '../../src/store/column-layout'
 import { resolveIndexDir } from '../../src/store/load-store'
 import { columnsFromTable } from '../../src/store/arrow-columns'
 import { loadBatchedTable, ONE_BUFFER_LIMIT } from '../../src/store/batched-table'
-import { FILES, RAW_FILES, type TextColumn, type DictColumn, type Manifest, type ManifestSource, type PhotoColumns, type Utf8Column } from '../../src/store/schema'
+import { FILES, RAW_FILES, type TextColumn, type DictColumn, type Manifest, type ManifestSource, type PhotoColumns, type TraverseColumns, type Utf8Column } from '../../src/store/schema'
 import { tableFromIPC } from 'apache-arrow'
 import { buildIndex, type BuildResult } from '../build-index'
 import { BUILDER, readManifest } from '../encode/manifest'
 import { photoTableFromRecords } from '../encode/photo-table'
 import { rawInlineBytes, type PhotoTable } from '../encode/raw-file'
+import { BATCH_ROWS } from '../encode/arrow-table'
 import { rawTextColumn } from '../../src/store/raw-text'
 import { defaultOrder } from '../encode/photo-columns'
 import { takenSortColumn } from '../../src/query/order/sort-values'
@@ -173,7 +174,8 @@ async function merge(opts: MergeOptions): Promise<MergeOutcome> {
   const sources = mergeSources(manifest.sources, normalised.sources, storeDisplay, inReread)
   const next: MergeState = { ...state, folders, groups }
   lap('merge_rows')
-  const result = await buildIndex({ out: opts.out, keep: opts.keep, progress: opts.progress, merged: { table, sources, pageStore: digest, state: next } })
+  const traverses = { columns: (await mappedTable(dir, manifest, FILES.traverses, TRAVERSE_LAYOUT, manifest.rows.traverse_points)) as unknown as TraverseColumns, path: join(dir, FILES.traverses), entry: manifest.files[FILES.traverses]! }
+  const result = await buildIndex({ out: opts.out, keep: opts.keep, progress: opts.progress, merged: { table, sources, pageStore: digest, state: next, traverses } })
   for (const [k, v] of Object.entries(result.summary.timings)) if (k !== 'merge') timings[k] = v
   return { merged: true, result, sols: [...changed].sort(), reread: extra.sort(), timings }
 }
@@ -331,9 +333,14 @@ function concatRows(old: Published, keep: Uint8Array, fresh: PhotoColumns, newId
   // rows' sequence codes holding their served ids. Else every row is derived again, as in a build.
   const keptInfo = newIds.size === 0 ? keptRows(old, keep, fresh, src) : undefined
   if (keptInfo) out.kept = keptInfo
+  const pieces: Record<string, MergedRaw> = {}
   for (const [name, kind] of PHOTO_LAYOUT) {
     if (name === 'raw') out[name] = spill ? { data: new Uint8Array(0), offsets: new Int32Array(n + 1) } : raw.column()
-    else if (kind === 'utf8') out[name] = concatUtf8(a[name] as TextColumn, b[name] as TextColumn, src)
+    else if (kind === 'utf8' && PIECED.has(name) && n <= BATCH_ROWS) {
+      // Like the raw JSON: written from the published file and the new rows, never gathered.
+      pieces[name] = new MergedRaw(a[name] as TextColumn, b[name] as TextColumn, src, true)
+      out[name] = pieces[name].column()
+    } else if (kind === 'utf8') out[name] = concatUtf8(a[name] as TextColumn, b[name] as TextColumn, src)
     else if (name === 'sequence') out[name] = concatDict(keptInfo ? old.sequence : statedSequences(old.sequence), fresh.sequence, src)
     else if (kind === 'dict' || kind === 'dict16') out[name] = concatDict(a[name] as DictColumn, b[name] as DictColumn, src)
     else {
@@ -347,6 +354,7 @@ function concatRows(old: Published, keep: Uint8Array, fresh: PhotoColumns, newId
       out[name] = c
     }
   }
+  out.textPieces = pieces
   const id = out.id as Int32Array
   for (let k = 0; k < n; k++) {
     const changed = src[k]! >= 0 ? newIds.get(src[k]!) : undefined
@@ -364,6 +372,15 @@ function keptRows(old: Published, keep: Uint8Array, fresh: PhotoColumns, src: In
   for (let r = 0; r < old.length; r++) if (!keep[r] && !Number.isNaN(old.sclk[r]!)) changed.push(old.sclk[r]!)
   return { fresh: isFresh, changedSclk: Float64Array.from(changed).sort() }
 }
+
+/**
+ * Text columns no stage reads between the merge and the write but for their lengths (the image
+ * URLs, the Mars time: ~0.6 KB a row, 0.9 GB at 1.5 million), so each is written from the
+ * published file and the new rows like the raw JSON (merged-raw.ts) instead of gathered into
+ * fresh memory. The nasa_id is read (ids, stereo pairs, access paths): gathered. (A table past
+ * BATCH_ROWS is written in record batches, slices the writer cannot hand over whole: gathered.)
+ */
+const PIECED = new Set(['date_taken_mars', 'image_small', 'image_medium', 'image_large', 'image_full'])
 
 /**
  * The sequence column as the derive stage takes it (the stated sequence, "" when none): a served
