@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { FILES, type Manifest } from '../../src/store/schema'
-import { partChecksums } from '../../src/store/batched-table'
+import { partChecksums } from '../../src/store/part-checksums'
 
 /**
  * The builder that wrote an index. Raised when an index of the previous builder cannot be served

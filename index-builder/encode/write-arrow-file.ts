@@ -1,4 +1,4 @@
-import { RecordBatchFileWriter, type Table } from 'apache-arrow'
+import type { Table } from 'apache-arrow'
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs'
 import type { StagingWrites } from './staging-writes'
 
@@ -11,6 +11,9 @@ import type { StagingWrites } from './staging-writes'
  * the bytes as they are written (staging-writes.ts). Returns the byte size.
  */
 export async function writeArrowFile(path: string, table: Table, substitutes: readonly Substitute[] = [], digests?: StagingWrites): Promise<number> {
+  // Loaded here, not at the top: this module's fsyncDir and writeDurably serve code that never
+  // writes Arrow (publish.ts, and through it `npm run update`'s start, which would pay ~0.15 s).
+  const { RecordBatchFileWriter } = await import('apache-arrow')
   const writer = RecordBatchFileWriter.writeAll(table)
   const fd = openSync(path, 'w', 0o644)
   const sink = digests?.sink(path)
