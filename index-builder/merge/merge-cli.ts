@@ -1,4 +1,4 @@
-import { mergeUpdate } from './merge-update'
+import { mergeUpdate, openPublished, type OpenedIndex } from './merge-update'
 
 /**
  * `bun index-builder/merge/merge-cli.ts OUT PAGE_STORE [--skip-bad] [--keep N] [--wait]`: one update merge
@@ -9,9 +9,10 @@ import { mergeUpdate } from './merge-update'
  * those pages went back to the kernel and were faulted in and zeroed again (fresh memory:
  * ~12 ms a MB on the machines measured; reused, ~0.4). A merge then keeps its high-water mark
  * until it exits; a full build, whose peak memory is its limit, keeps the allocator's default.
- * With --wait it loads its modules and then waits for a line on stdin: `go` merges, anything else
- * (or the end of stdin) exits without touching the index. `npm run update` starts it so before
- * its fetch, so the ~0.4 s of loading the builder is spent while the fetch waits on the network.
+ * With --wait it loads its modules and opens the published index (merge state, manifest, photo
+ * columns mapped: merge-update.ts openPublished), then waits for a line on stdin: `go` merges,
+ * anything else (or the end of stdin) exits without touching the index. `npm run update` starts
+ * it so before its fetch, so that work is done while the fetch waits on the network.
  */
 const args = process.argv.slice(2)
 const [out, pageStore] = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--keep')
@@ -19,11 +20,16 @@ if (!out || !pageStore) {
   process.stderr.write('usage: bun index-builder/merge/merge-cli.ts OUT PAGE_STORE [--skip-bad] [--keep N]\n')
   process.exit(2)
 }
-if (args.includes('--wait') && (await firstLine()) !== 'go') process.exit(0)
+let opened: OpenedIndex | undefined
+if (args.includes('--wait')) {
+  // A failure to open it here is met again, and reported, by the merge itself.
+  opened = await openPublished(out).catch(() => undefined)
+  if ((await firstLine()) !== 'go') process.exit(0)
+}
 const keepAt = args.indexOf('--keep')
 const keep = keepAt >= 0 ? Number(args[keepAt + 1]) : undefined
 const started = performance.now()
-const m = await mergeUpdate({ out, pageStore, skipBad: args.includes('--skip-bad'), keep })
+const m = await mergeUpdate({ out, pageStore, skipBad: args.includes('--skip-bad'), keep }, opened)
 const ms = Math.round(performance.now() - started)
 if (!m.merged) process.stdout.write(JSON.stringify({ merged: false, why: m.why }) + '\n')
 else {

@@ -7,7 +7,7 @@ import { columnsFromTable } from '../../src/store/arrow-columns'
 import { loadBatchedTable, ONE_BUFFER_LIMIT } from '../../src/store/batched-table'
 import { FILES, RAW_FILES, type TextColumn, type DictColumn, type Manifest, type ManifestSource, type PhotoColumns, type TraverseColumns, type Utf8Column } from '../../src/store/schema'
 import { tableFromIPC } from 'apache-arrow'
-import { buildIndex, type BuildResult } from '../build-index'
+import { buildIndex, type BuildResult, type MergedInput } from '../build-index'
 import { BUILDER, readManifest } from '../encode/manifest'
 import { photoTableFromRecords } from '../encode/photo-table'
 import { rawInlineBytes, type PhotoTable } from '../encode/raw-file'
@@ -60,26 +60,71 @@ export interface MergeOptions {
 
 class Refused extends Error {}
 
-export async function mergeUpdate(opts: MergeOptions): Promise<MergeOutcome> {
+/**
+ * What a merge reads of the published index before it looks at the page store: its merge state,
+ * manifest, photo columns (mapped) and traverses. `npm run update` has its merge process open it
+ * while the fetch runs (merge-cli.ts --wait): the index cannot change meanwhile but by another
+ * build, which mergeUpdate notices (another version folder) and opens the new one.
+ */
+export interface OpenedIndex {
+  dir: string
+  state: MergeState | undefined
+  manifest: Manifest | undefined
+  photos: Published | undefined
+  traverses: MergedTraverses | undefined
+}
+
+type MergedTraverses = NonNullable<MergedInput['traverses']>
+
+/** The published index at `out` opened for a merge, or undefined when none is published. */
+export async function openPublished(out: string): Promise<OpenedIndex | undefined> {
+  let dir: string
   try {
-    return await merge(opts)
+    dir = resolveIndexDir(out)
+  } catch {
+    return undefined
+  }
+  const state = readMergeState(dir)
+  const manifest = state ? readManifest(dir) : undefined
+  if (!state || !manifest) return { dir, state, manifest, photos: undefined, traverses: undefined }
+  const photos = await publishedPhotos(dir, manifest)
+  const traverses = { columns: (await mappedTable(dir, manifest, FILES.traverses, TRAVERSE_LAYOUT, manifest.rows.traverse_points)) as unknown as TraverseColumns, path: join(dir, FILES.traverses), entry: manifest.files[FILES.traverses]! }
+  return { dir, state, manifest, photos, traverses }
+}
+
+/** A merge; `opened`: the published index opened before (openPublished), used when it is still the one published. */
+export async function mergeUpdate(opts: MergeOptions, opened?: OpenedIndex): Promise<MergeOutcome> {
+  try {
+    return await merge(opts, opened)
   } catch (e) {
     if (e instanceof Refused) return { merged: false, why: e.message }
     throw e
   }
 }
 
-async function merge(opts: MergeOptions): Promise<MergeOutcome> {
+async function merge(opts: MergeOptions, early?: OpenedIndex): Promise<MergeOutcome> {
   const refuse = (why: string): never => {
     throw new Refused(why)
   }
-  let dir: string
-  try {
-    dir = resolveIndexDir(opts.out)
-  } catch {
-    return refuse('no index is published')
+  const timings: Record<string, number> = {}
+  let mark = performance.now()
+  const lap = (stage: string) => {
+    const now = performance.now()
+    timings[stage] = Math.round(now - mark)
+    mark = now
   }
-  const state = readMergeState(dir) ?? refuse('the published index keeps no merge state (built without a page store, or by an older builder)')
+  let current: string | undefined
+  try {
+    current = resolveIndexDir(opts.out)
+  } catch {
+    current = undefined
+  }
+  const opened = early && early.dir === current ? early : await openPublished(opts.out)
+  if (!opened) return refuse('no index is published')
+  // ~0 when opened while the fetch ran.
+  lap('open_index')
+  const dir = opened.dir
+  const state = opened.state ?? refuse('the published index keeps no merge state (built without a page store, or by an older builder)')
   if (state.builder !== BUILDER) refuse(`the published index was built by ${state.builder}, not ${BUILDER}`)
   if (state.page_store !== displayPath(opts.pageStore)) refuse(`the published index was built from the page store ${state.page_store}`)
   const sourceDirs = opts.sources ?? DEFAULT_SOURCE_DIRS
@@ -88,13 +133,6 @@ async function merge(opts: MergeOptions): Promise<MergeOutcome> {
   if (sourcesDigest(sourceDirs) !== state.sources_digest) refuse('the sources besides the page store changed since the published index was built')
   if ((opts.skipBad ?? false) !== state.skip_bad) refuse(`the published index was built ${state.skip_bad ? 'with' : 'without'} --skip-bad`)
 
-  const timings: Record<string, number> = {}
-  let mark = performance.now()
-  const lap = (stage: string) => {
-    const now = performance.now()
-    timings[stage] = Math.round(now - mark)
-    mark = now
-  }
   // The digest first, as a build takes it: pages saved while this runs make the next update read them.
   const digest = pageStoreDigest(opts.pageStore)
   const folders = pageFolders(opts.pageStore)
@@ -139,9 +177,8 @@ async function merge(opts: MergeOptions): Promise<MergeOutcome> {
   const normalised = normalizeSources(files, { skipBad: opts.skipBad, clockLabels })
   lap('read_sols')
 
-  const manifest = readManifest(dir) ?? refuse('the published index has no readable manifest')
-  const old = await publishedPhotos(dir, manifest)
-  lap('load_index')
+  const manifest = opened.manifest ?? refuse('the published index has no readable manifest')
+  const old = opened.photos!
   const keep = new Uint8Array(old.length)
   const freed: number[] = []
   for (let r = 0; r < old.length; r++) {
@@ -174,8 +211,7 @@ async function merge(opts: MergeOptions): Promise<MergeOutcome> {
   const sources = mergeSources(manifest.sources, normalised.sources, storeDisplay, inReread)
   const next: MergeState = { ...state, folders, groups }
   lap('merge_rows')
-  const traverses = { columns: (await mappedTable(dir, manifest, FILES.traverses, TRAVERSE_LAYOUT, manifest.rows.traverse_points)) as unknown as TraverseColumns, path: join(dir, FILES.traverses), entry: manifest.files[FILES.traverses]! }
-  const result = await buildIndex({ out: opts.out, keep: opts.keep, progress: opts.progress, merged: { table, sources, pageStore: digest, state: next, traverses } })
+  const result = await buildIndex({ out: opts.out, keep: opts.keep, progress: opts.progress, merged: { table, sources, pageStore: digest, state: next, traverses: opened.traverses } })
   for (const [k, v] of Object.entries(result.summary.timings)) if (k !== 'merge') timings[k] = v
   return { merged: true, result, sols: [...changed].sort(), reread: extra.sort(), timings }
 }
