@@ -6,10 +6,11 @@ import { DIGEST_PART, digestFiles, xxh3Hex } from './manifest'
 type FileEntry = Manifest['files'][string]
 
 /**
- * The writes of a build's staging folder. The manifest's digest of each file, taken from the bytes as they are written
- * (SHA-256 fed chunk by chunk; XXH3 of each `partBytes` of the file, as digestFiles lists them),
- * so the digest stage does not read back what was just written: the read through the page cache
- * cost more than the hashing (an update at 60,000 records: ~0.6 s of the merge's ~2.8 s).
+ * The writes of a build's staging folder. First, the manifest's digest of each file, taken from
+ * the bytes as they are written (SHA-256 fed chunk by chunk; XXH3 of each `partBytes` of the file,
+ * as digestFiles lists them), so the digest stage does not read back what was just written: the
+ * read through the page cache cost more than the hashing (an update at 60,000 records: ~0.6 s of
+ * the merge's ~2.8 s).
  *
  * `files(dir)` is digestFiles(dir) in every byte: a file this build did not write through a sink
  * (or whose size, device or inode no longer match what was written) is read and hashed as before.
@@ -31,7 +32,7 @@ export class StagingWrites {
     this.partBytes = partBytes
   }
 
-  /** A sink for the bytes of `path`, in file order; `close()` records the file's entry (call it after the file is closed). */
+  /** A sink for the bytes of `path`, in file order; `finish(fd)` records the file's entry and syncs and closes it. */
   sink(path: string): DigestSink {
     return new DigestSink(this, path)
   }

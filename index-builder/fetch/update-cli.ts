@@ -88,7 +88,8 @@ async function main(): Promise<number> {
     const pidFile = (v['pid-file'] as string | undefined) ?? process.env.SERVER_PID_FILE
     lock = acquireLock(`${indexDir}.update.lock`)
     // A merge is possible only over a published index that records its page store: its process
-    // starts now and loads its modules while the fetch below waits on the network.
+    // starts now, loads the builder and opens the published index while the fetch below waits on
+    // the network (merge-cli.ts --wait).
     if (!v.rebuild && readManifest(join(indexDir, CURRENT))?.page_store) merger = startMerge(indexDir, feedDir, v['skip-bad'] === true, keep)
 
     const report: UpdateReport = { fetch: [], fetchErrors: [], build: { ran: false }, reload: { sent: false, why: 'no new index' } }
