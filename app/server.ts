@@ -238,7 +238,9 @@ function watchCurrent(indexDir: string, stores: StoreHolder, reload: (why: strin
           return // mid-rename, or gone: keep serving what we have
         }
         if (target !== stores.current.dir) void reload('index folder changed')
-      }, 250)
+        // 50 ms after the last event of a burst: `current` is renamed into place in one step, so a
+        // longer wait only delays serving a new index (an update's time to serve counts it).
+      }, 50)
     })
     w.unref?.()
     // `current` may have moved between the load and the watch: look once now.

@@ -133,7 +133,11 @@ export async function benchIngest(o: ScenarioOptions): Promise<Record<string, un
       const keys = KeyStore.open(keysDb)
       const key = keys.create('ingest@example.com', { hourly: 10_000_000, daily: 10_000_000, concurrent: 1000 })
       keys.close()
-      server = await startLoggedServer(o.root, { KEYS_DB: keysDb, INDEX_DIR: index, WATCH_INDEX: '1' })
+      // The server's reload of the new index (its load and warm-up), from its log.
+      let swappedMs: number | undefined
+      server = await startLoggedServer(o.root, { KEYS_DB: keysDb, INDEX_DIR: index, WATCH_INDEX: '1' }, undefined, (line) => {
+        if (line.includes('"index.swapped"')) swappedMs = (JSON.parse(line) as { load_ms?: number }).load_ms
+      })
       origin.kill('SIGUSR1')
       const added = Number(/added sol (\d+)/.exec((await lines.next()).value as string)?.[1])
       const answered = async () => {
@@ -153,13 +157,14 @@ export async function benchIngest(o: ScenarioOptions): Promise<Record<string, un
       const updCode = await upd.exited
       updRss.stop()
       const updateSeconds = round((performance.now() - t0) / 1000)
-      const updReport = JSON.parse(updOut) as { build: { ms?: number; merged?: boolean; fallback?: string; output?: string } }
+      const updReport = JSON.parse(updOut) as { fetch: Array<{ ms: number }>; build: { ms?: number; merged?: boolean; fallback?: string; output?: string } }
       const how = updReport.build.merged ? `merged: ${updReport.build.output}` : `a full build${updReport.build.fallback ? ` (merge not possible: ${updReport.build.fallback})` : ''}`
-      o.log(`ingest: update after one new sol: served after ${servedS} s (update exit ${updCode}, its build ${updReport.build.ms} ms, ${how})`)
+      const fetchMs = updReport.fetch.reduce((t, f) => t + f.ms, 0)
+      o.log(`ingest: update after one new sol: served after ${servedS} s (update exit ${updCode}, its fetch ${fetchMs} ms, its build ${updReport.build.ms} ms, the server's reload ${swappedMs ?? '?'} ms, ${how})`)
 
       let rebuild: Measured | undefined
       if (o.quick) rebuild = await measured(o.root, ['index-builder/fetch/update-cli.ts', '--since-sols', '1', '--rover', 'perseverance', '--feed-dir', feeds, '--index-dir', index, '--base-url', url, '--rate', '1000', '--rebuild', '--json'], buildEnv)
-      return { added, servedS, updateSeconds, updCode, updReport, updPeak: Math.round(updRss.peak() / 2 ** 20), rebuild }
+      return { added, servedS, updateSeconds, updCode, updReport, fetchMs, swappedMs, updPeak: Math.round(updRss.peak() / 2 ** 20), rebuild }
     }
     const u = process.env.INGEST_UPDATE === '0' ? undefined : await measureUpdate()
     const servedS = u?.servedS
@@ -181,7 +186,7 @@ export async function benchIngest(o: ScenarioOptions): Promise<Record<string, un
       mirror: mirrorFigures,
       build: { seconds: build.seconds, peak_rss_mb: build.peak_rss_mb, photos: rows },
       synthetic: { seconds: synth.seconds, peak_rss_mb: synth.peak_rss_mb, photos: synthRows, scale: round(scale, 4) },
-      ...(u ? { update: { new_sol: u.added, served_after_s: servedS ?? null, update_seconds: u.updateSeconds, update_exit: u.updCode, build_ms: u.updReport.build.ms ?? null, merged: u.updReport.build.merged === true, peak_rss_mb: u.updPeak, ...(rebuild ? { rebuild_seconds: rebuild.seconds } : {}) } } : {}),
+      ...(u ? { update: { new_sol: u.added, served_after_s: servedS ?? null, update_seconds: u.updateSeconds, update_exit: u.updCode, fetch_ms: u.fetchMs, build_ms: u.updReport.build.ms ?? null, reload_ms: u.swappedMs ?? null, merged: u.updReport.build.merged === true, peak_rss_mb: u.updPeak, ...(rebuild ? { rebuild_seconds: rebuild.seconds } : {}) } } : {}),
       disk: { page_store_bytes: pageStoreBytes, feed_bytes: feedBytes, index_bytes: indexBytes },
       goals,
     }

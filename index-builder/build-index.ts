@@ -4,7 +4,7 @@ import { DEFAULT_SOURCE_DIRS, displayPath } from './sources/list-files'
 import { join } from 'node:path'
 import { ROVER_SLUGS, type RoverSlug } from '../src/catalog/rovers'
 import { JOURNEY_STOP_LAYOUT, LOCATION_LAYOUT, PANORAMA_LAYOUT, PHOTO_LAYOUT, SOL_MANIFEST_LAYOUT, TRAVERSE_LAYOUT } from '../src/store/column-layout'
-import { FILES, type Manifest, type ManifestSource, type PhotoColumns } from '../src/store/schema'
+import { FILES, type Manifest, type ManifestSource, type PhotoColumns, type TraverseColumns } from '../src/store/schema'
 import { deriveLocations } from './derive/locations'
 import { derivePanoramas } from './derive/panoramas'
 import { deriveSolManifest, nasaManifestFacts } from './derive/sol-manifest'
@@ -16,7 +16,7 @@ import { addRelatedColumns } from './derive/related/related-columns'
 import { writeAccessPaths, type AccessPathInput } from './encode/access-paths'
 import { collectYoung, dropColumns, releaseMemory } from './encode/release-memory'
 import { batchedIfHuge, tableFromColumns } from './encode/arrow-table'
-import { BUILDER, contentVersion, digestFiles, manifestJson, readManifest } from './encode/manifest'
+import { BUILDER, contentVersion, manifestJson, readManifest } from './encode/manifest'
 import { encodePhotoColumns } from './encode/photo-columns'
 import { photoTableFromRecords } from './encode/photo-table'
 import { rawInlineBytes, RawStash, writeRawFiles, type PhotoTable } from './encode/raw-file'
@@ -24,6 +24,7 @@ import { normalizeSources } from './normalize/normalize-sources'
 import { CURRENT, publish, stagingDir } from './encode/publish'
 import { appendToLedger, giveLedgerTo, newIds, previousLedger, writeLedger } from './encode/ledger'
 import { writeArrowFile, writeDurably } from './encode/write-arrow-file'
+import { StagingWrites } from './encode/staging-writes'
 import { createProgress, type Progress } from './progress'
 import { readSourceFiles, type Waypoint } from './sources/read-sources'
 import type { DerivationErrors } from './normalize/measure-derivations'
@@ -78,6 +79,11 @@ export interface MergedInput {
   sources: ManifestSource[]
   pageStore: PageStoreDigest
   state: MergeState
+  /**
+   * The published traverses.arrow (its columns, mapped; its path and manifest entry): made from the
+   * waypoints alone, which a merge never changes, so it is linked into the new version as it is.
+   */
+  traverses?: { columns: TraverseColumns; path: string; entry: Manifest['files'][string] }
 }
 
 /** The largest share of the served index's photos a build may lose without `force` (decisions.md, builder safety). */
@@ -236,10 +242,12 @@ async function assemble(opts: BuildOptions, table: PhotoTable, g: Gathered): Pro
   const locations = deriveLocations(photos)
   const panoramas = derivePanoramas(photos)
   const solManifest = deriveSolManifest(photos, nasaManifests)
-  const traverses = deriveTraverses(waypoints)
+  const linkedTraverses = opts.merged?.traverses
+  const traverses: TraverseBuild = linkedTraverses ? { columns: linkedTraverses.columns, report: [] } : deriveTraverses(waypoints)
   const journeyStops = deriveJourneyStops(photos, traverses.columns)
-  const sun = deriveSun(photos, traverses.columns)
-  addRelatedColumns(photos, traverses.columns)
+  // An update's merge derives its new rows alone (derive/kept-rows.ts).
+  const sun = deriveSun(photos, traverses.columns, photos.kept)
+  addRelatedColumns(photos, traverses.columns, photos.kept)
   lap('derive')
 
   // The photos new to `out` (src/ledger/ledger-file.ts), while the id column is still held.
@@ -247,17 +255,22 @@ async function assemble(opts: BuildOptions, table: PhotoTable, g: Gathered): Pro
   const arrived = newIds(ledgerBefore, photos.id)
 
   const staging = stagingDir(opts.out)
+  // Each file's digest is taken as it is written, not read back in the digest stage.
+  const digests = new StagingWrites()
   try {
     progress.update(0, 4, 'write photos')
     const rawInline = photos.rawSpill?.inline ? photos.rawSpill : undefined
-    await writeArrowFile(join(staging, FILES.photos), batchedIfHuge(tableFromColumns(PHOTO_LAYOUT, photos as never, photos.length)), rawInline && { buffer: rawInline.placeholder!, write: (put) => rawInline.write!(put) })
-    const rawInFile = photos.rawSpill && !rawInline ? await writeRawFiles(staging, photos.rawSpill) : undefined
+    // Text columns an update's merge never gathered: written from the published file and the new rows.
+    const pieced = [...(rawInline ? [rawInline] : []), ...Object.values(photos.textPieces ?? {})]
+    await writeArrowFile(join(staging, FILES.photos), batchedIfHuge(tableFromColumns(PHOTO_LAYOUT, photos as never, photos.length)), pieced.map((t) => ({ buffer: t.placeholder!, write: (put) => t.write!(put) })), digests)
+    const rawInFile = photos.rawSpill && !rawInline ? await writeRawFiles(staging, photos.rawSpill, digests) : undefined
     progress.update(1, 4, 'write tables')
-    await writeArrowFile(join(staging, FILES.locations), tableFromColumns(LOCATION_LAYOUT, locations as never, locations.length))
-    await writeArrowFile(join(staging, FILES.panoramas), tableFromColumns(PANORAMA_LAYOUT, panoramas as never, panoramas.length))
-    await writeArrowFile(join(staging, FILES.solManifest), tableFromColumns(SOL_MANIFEST_LAYOUT, solManifest as never, solManifest.length))
-    await writeArrowFile(join(staging, FILES.traverses), tableFromColumns(TRAVERSE_LAYOUT, traverses.columns as never, traverses.columns.length))
-    await writeArrowFile(join(staging, FILES.journeyStops), tableFromColumns(JOURNEY_STOP_LAYOUT, journeyStops as never, journeyStops.length))
+    await writeArrowFile(join(staging, FILES.locations), tableFromColumns(LOCATION_LAYOUT, locations as never, locations.length), [], digests)
+    await writeArrowFile(join(staging, FILES.panoramas), tableFromColumns(PANORAMA_LAYOUT, panoramas as never, panoramas.length), [], digests)
+    await writeArrowFile(join(staging, FILES.solManifest), tableFromColumns(SOL_MANIFEST_LAYOUT, solManifest as never, solManifest.length), [], digests)
+    if (linkedTraverses) digests.link(linkedTraverses.path, join(staging, FILES.traverses), linkedTraverses.entry)
+    else await writeArrowFile(join(staging, FILES.traverses), tableFromColumns(TRAVERSE_LAYOUT, traverses.columns as never, traverses.columns.length), [], digests)
+    await writeArrowFile(join(staging, FILES.journeyStops), tableFromColumns(JOURNEY_STOP_LAYOUT, journeyStops as never, journeyStops.length), [], digests)
     const coverage = photoCoverage(photos)
     if (rawInFile !== undefined) coverage.raw = rawInFile
     const perRover = Object.fromEntries(ROVER_SLUGS.map((s) => [s, 0])) as Record<RoverSlug, number>
@@ -271,13 +284,13 @@ async function assemble(opts: BuildOptions, table: PhotoTable, g: Gathered): Pro
     dropColumns(p.date_taken_mars, p.sample_type, p.coord_x, p.coord_y, p.coord_z, p.sclk, p.image_dir, p.image_small, p.image_medium, p.image_large, p.image_full, p.title, p.caption, p.credit, p.raw)
     dropColumns(p.lat, p.lon, p.stereo_partner, p.sequence)
     photos = undefined as never
-    await writeAccessPaths(staging, keys)
+    await writeAccessPaths(staging, keys, digests)
     const k = keys
     dropColumns(k.id, k.rover, k.camera, k.nasa_id, k.sol, k.earth_date, k.date_taken_utc, k.mars_time_ms, k.site, k.drive, k.width, k.height, k.mast_azimuth, k.mast_elevation, k.sun_elevation)
     keys = undefined
     lap('access_paths')
     progress.update(3, 4, 'digest')
-    const files = digestFiles(staging)
+    const files = await digests.files(staging)
     const nasa = nasaManifestFacts(nasaManifests)
     const version = contentVersion(files, nasa)
     const manifest: Manifest = {

@@ -141,8 +141,11 @@ describe('raw.bin and raw-ends.arrow are checked at load', () => {
     expect(String((err as Error).message)).toContain('not a byte count at or past the row before')
   })
 
-  test('raw.bin is checksummed like every file (read through the digest buffer: one xxh3 under a part) and an intact copy loads with the SHA-256 check too', async () => {
-    expect(split.manifest.files[RAW_FILES.text]!.xxh3).toMatch(/^[0-9a-f]{16}$/)
+  test('raw.bin is checksummed like every file (one xxh3 under a digest part, an xxh3 per part past it) and an intact copy loads with the SHA-256 check too', async () => {
+    const f = split.manifest.files[RAW_FILES.text]!
+    const parts = f.xxh3 !== undefined ? [f.xxh3] : f.xxh3_parts!
+    expect(parts.length).toBe(Math.max(1, Math.ceil(f.bytes / (f.xxh3_part_bytes ?? f.bytes))))
+    for (const h of parts) expect(h).toMatch(/^[0-9a-f]{16}$/)
     const intact = await loadStore(copy('intact'), { verify: 'sha256' })
     expect(text(intact.photos.raw, 5)).toBe(text(inline.photos.raw, 5))
   })

@@ -54,7 +54,7 @@ export async function startBenchServer(root: string, indexDir: string, env: Reco
  * index on a loaded machine takes longer than the tests' start-up wait); its log drained so it
  * never blocks on a full pipe.
  */
-export async function startLoggedServer(root: string, env: Record<string, string>, waitMs = 10 * 60_000): Promise<{ url: string; proc: ReturnType<typeof Bun.spawn> }> {
+export async function startLoggedServer(root: string, env: Record<string, string>, waitMs = 10 * 60_000, onLine?: (line: string) => void): Promise<{ url: string; proc: ReturnType<typeof Bun.spawn> }> {
   const proc = Bun.spawn([process.execPath, 'app/server.ts'], { cwd: root, env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ACCESS_LOG: '0', ...env }, stdout: 'pipe', stderr: 'inherit' })
   let buf = ''
   const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader()
@@ -65,8 +65,18 @@ export async function startLoggedServer(root: string, env: Record<string, string
     buf += new TextDecoder().decode(value)
     const line = buf.split('\n').find((l) => l.includes('"server.started"'))
     if (line) {
-      // Keep draining its log so the server never blocks on a full pipe.
-      void (async () => { while (!(await reader.read()).done); })()
+      // Keep draining its log so the server never blocks on a full pipe (lines to `onLine`, when given).
+      void (async () => {
+        let rest = ''
+        for (;;) {
+          const { value, done } = await reader.read()
+          if (done) break
+          if (!onLine) continue
+          const lines = (rest + new TextDecoder().decode(value)).split('\n')
+          rest = lines.pop()!
+          for (const l of lines) onLine(l)
+        }
+      })()
       return { url: `http://127.0.0.1:${JSON.parse(line).port}`, proc }
     }
   }

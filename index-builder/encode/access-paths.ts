@@ -7,6 +7,7 @@ import { ROVER_SLUGS } from '../../src/catalog/rovers'
 import { countingSort, numberOrder, radixSortRows, ranksAlong, SortScratch, utf8OrderIsStringOrder, utf8Ranks, type NumberColumn } from './linear-sorts'
 import { releaseMemory } from './release-memory'
 import { writeArrowFile } from './write-arrow-file'
+import type { StagingWrites } from './staging-writes'
 
 /**
  * Offline part of the query engine's access paths (layout: src/store/access-paths.ts).
@@ -18,8 +19,8 @@ import { writeArrowFile } from './write-arrow-file'
 export type AccessPathInput = Pick<PhotoColumns, 'length' | 'id' | 'rover' | 'camera' | 'nasa_id' | 'sol' | 'earth_date' | 'date_taken_utc' | 'mars_time_ms' | 'site' | 'drive' | 'width' | 'height' | 'mast_azimuth' | 'mast_elevation' | 'sun_elevation'>
 
 /** Computes the access paths of `photos` (rows already in default order) and writes FILES.accessPaths into `dir`. */
-export async function writeAccessPaths(dir: string, photos: AccessPathInput): Promise<void> {
-  await writeArrowFile(join(dir, FILES.accessPaths), accessPathsTable(computeAccessPaths(photos)))
+export async function writeAccessPaths(dir: string, photos: AccessPathInput, digests?: StagingWrites): Promise<void> {
+  await writeArrowFile(join(dir, FILES.accessPaths), accessPathsTable(computeAccessPaths(photos)), [], digests)
 }
 
 /**

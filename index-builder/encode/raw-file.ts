@@ -5,6 +5,8 @@ import { RAW_ENDS_LAYOUT } from '../../src/store/column-layout'
 import { RAW_FILES, type PhotoColumns, type Utf8Column } from '../../src/store/schema'
 import { tableFromColumns } from './arrow-table'
 import { writeArrowFile } from './write-arrow-file'
+import type { StagingWrites } from './staging-writes'
+import type { KeptRows } from '../derive/kept-rows'
 
 /**
  * The photos' raw JSON kept out of photos.arrow and out of memory, for a big catalogue. A Utf8
@@ -41,8 +43,8 @@ export const MAX_RAW_FILE_BYTES = ONE_BUFFER_LIMIT - 1
 export interface RawTexts {
   /** The default order (row k of photos.arrow is table row order[k]); unset: the table's own order. */
   order: Int32Array | undefined
-  /** Writes raw.bin in the default order; returns where each row's text ends. */
-  writeOrdered(path: string): Float64Array
+  /** Writes raw.bin in the default order; returns where each row's text ends. With `digests`, its digest is taken as it is written. */
+  writeOrdered(path: string, digests?: StagingWrites): Float64Array
   discard(): void
   /**
    * Texts that stay in photos.arrow (an update's merge under the limit): the table's `raw` column
@@ -55,8 +57,13 @@ export interface RawTexts {
   materialize?(): Utf8Column
 }
 
-/** A photo table on its way to photos.arrow, its raw JSON possibly in a spill file. */
-export type PhotoTable = PhotoColumns & { rawSpill?: RawTexts }
+/** A photo table on its way to photos.arrow, its raw JSON possibly in a spill file; an update's merge says which rows it kept (derive/kept-rows.ts). */
+export type PhotoTable = PhotoColumns & {
+  rawSpill?: RawTexts
+  kept?: KeptRows
+  /** Text columns (by name) an update's merge leaves ungathered, like the inline raw JSON (`inline` RawTexts). */
+  textPieces?: Record<string, RawTexts>
+}
 
 const CHUNK = 1 << 24
 const encoder = new TextEncoder()
@@ -214,10 +221,10 @@ export class RawSpill implements RawTexts {
 }
 
 /** raw.bin and raw-ends.arrow in `dir` from a spill in the default order; the spill is deleted. Returns the photos with raw JSON. */
-export async function writeRawFiles(dir: string, spill: RawTexts): Promise<number> {
-  const ends = spill.writeOrdered(join(dir, RAW_FILES.text))
+export async function writeRawFiles(dir: string, spill: RawTexts, digests?: StagingWrites): Promise<number> {
+  const ends = spill.writeOrdered(join(dir, RAW_FILES.text), digests)
   spill.discard()
-  await writeArrowFile(join(dir, RAW_FILES.ends), tableFromColumns(RAW_ENDS_LAYOUT, { raw_end: ends }, ends.length))
+  await writeArrowFile(join(dir, RAW_FILES.ends), tableFromColumns(RAW_ENDS_LAYOUT, { raw_end: ends }, ends.length), [], digests)
   let withText = 0
   for (let k = 0, prev = 0; k < ends.length; prev = ends[k++]!) if (ends[k]! > prev) withText++
   return withText

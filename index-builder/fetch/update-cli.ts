@@ -72,6 +72,7 @@ async function main(): Promise<number> {
     return 0
   }
   let lock
+  let merger: Merger | undefined
   try {
     const rovers = ((v.rover as string[] | undefined) ?? [...FEED_ROVERS]).map((r) => {
       if (!isFeedRover(r)) throw new UsageError(`--rover must be ${FEED_ROVERS.join(' or ')}`)
@@ -86,6 +87,10 @@ async function main(): Promise<number> {
     const caps = capsOption(v as Record<string, string>)
     const pidFile = (v['pid-file'] as string | undefined) ?? process.env.SERVER_PID_FILE
     lock = acquireLock(`${indexDir}.update.lock`)
+    // A merge is possible only over a published index that records its page store: its process
+    // starts now, loads the builder and opens the published index while the fetch below waits on
+    // the network (merge-cli.ts --wait).
+    if (!v.rebuild && readManifest(join(indexDir, CURRENT))?.page_store) merger = startMerge(indexDir, feedDir, v['skip-bad'] === true, keep)
 
     const report: UpdateReport = { fetch: [], fetchErrors: [], build: { ran: false }, reload: { sent: false, why: 'no new index' } }
     for (const rover of [...new Set(rovers)]) {
@@ -109,7 +114,8 @@ async function main(): Promise<number> {
       if (published && !v.rebuild) report.build.reason = builtFrom ? 'the page store differs from the one the published index was built from' : 'the published index records no page store'
       // Only the sols whose pages changed, merged into the published index (index-builder/merge/),
       // when it can give what a full build gives; else (or with --rebuild) the full build.
-      const merge = published && builtFrom && !v.rebuild ? await tryMerge(indexDir, feedDir, v['skip-bad'] === true, keep) : undefined
+      const merge = published && builtFrom && !v.rebuild ? await (merger ?? startMerge(indexDir, feedDir, v['skip-bad'] === true, keep)).run() : undefined
+      merger = undefined
       if (merge?.merged) {
         report.build = { ran: true, merged: true, reason: report.build.reason, code: 0, ms: merge.ms, output: merge.output }
         if (!v.json) process.stdout.write(`merge   published into ${indexDir} (${merge.ms} ms): ${merge.output}\n`)
@@ -145,28 +151,58 @@ async function main(): Promise<number> {
     process.stderr.write(`update: failed: ${e instanceof Error ? e.message : String(e)}\n`)
     return 1
   } finally {
+    // A merge process started and not needed (nothing changed, or a failure before) exits untouched.
+    merger?.cancel()
     lock?.release()
   }
 }
 
+type MergeResult = { merged: true; ms: number; output: string } | { merged: false; why: string }
+
+/** A merge process started and waiting (merge-cli.ts --wait): `run` lets it merge, `cancel` lets it exit untouched. */
+interface Merger {
+  run(): Promise<MergeResult>
+  cancel(): void
+}
+
 /**
  * The merge of the changed sols, in a process of its own with the server's allocator setting
- * (merge/merge-cli.ts says why); a merge that fails (not one refused) is reported as refused, and
- * the full build runs.
+ * (merge/merge-cli.ts says why), started at once and waiting for `run`; a merge that fails (not
+ * one refused) is reported as refused, and the full build runs.
  */
-async function tryMerge(out: string, pageStore: string, skipBad: boolean, keep: number | undefined): Promise<{ merged: true; ms: number; output: string } | { merged: false; why: string }> {
-  const started = performance.now()
-  const args = ['index-builder/merge/merge-cli.ts', out, pageStore, ...(skipBad ? ['--skip-bad'] : []), ...(keep ? ['--keep', String(keep)] : [])]
+function startMerge(out: string, pageStore: string, skipBad: boolean, keep: number | undefined): Merger {
+  const args = ['index-builder/merge/merge-cli.ts', out, pageStore, '--wait', ...(skipBad ? ['--skip-bad'] : []), ...(keep ? ['--keep', String(keep)] : [])]
   // The server's runtime settings (one the operator set wins).
   const env = withRuntimeEnv(process.env)
-  const p = Bun.spawn([process.execPath, ...args], { cwd: REPO_ROOT, env, stdout: 'pipe', stderr: 'pipe' })
-  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited])
-  try {
-    if (code !== 0) throw new Error(stderr.trim().split('\n').slice(-3).join(' ') || `exit code ${code}`)
-    const m = JSON.parse(stdout.trim().split('\n').pop()!) as { merged: true; output: string } | { merged: false; why: string }
-    return m.merged ? { merged: true, ms: Math.round(performance.now() - started), output: m.output } : m
-  } catch (e) {
-    return { merged: false, why: `the merge failed: ${e instanceof Error ? e.message : String(e)}` }
+  const p = Bun.spawn([process.execPath, ...args], { cwd: REPO_ROOT, env, stdin: 'pipe', stdout: 'pipe', stderr: 'pipe' })
+  const output = Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited])
+  let told = false
+  const tell = (line: string) => {
+    if (told) return
+    told = true
+    try {
+      p.stdin.write(`${line}\n`)
+      p.stdin.end()
+    } catch {
+      // The process is gone already: its exit code says why.
+    }
+  }
+  return {
+    async run() {
+      const started = performance.now()
+      tell('go')
+      const [stdout, stderr, code] = await output
+      try {
+        if (code !== 0) throw new Error(stderr.trim().split('\n').slice(-3).join(' ') || `exit code ${code}`)
+        const m = JSON.parse(stdout.trim().split('\n').pop()!) as { merged: true; output: string } | { merged: false; why: string }
+        return m.merged ? { merged: true, ms: Math.round(performance.now() - started), output: m.output } : m
+      } catch (e) {
+        return { merged: false, why: `the merge failed: ${e instanceof Error ? e.message : String(e)}` }
+      }
+    },
+    cancel() {
+      tell('stop')
+    },
   }
 }
 

@@ -1,16 +1,17 @@
 import { join } from 'node:path'
 import { ROVER_SLUGS, type RoverSlug } from '../../src/catalog/rovers'
 import { splitProductVersion } from '../../src/catalog/nasa-id-form'
-import { PHOTO_LAYOUT, RAW_ENDS_LAYOUT, type ColumnLayout } from '../../src/store/column-layout'
+import { PHOTO_LAYOUT, RAW_ENDS_LAYOUT, TRAVERSE_LAYOUT, type ColumnLayout } from '../../src/store/column-layout'
 import { resolveIndexDir } from '../../src/store/load-store'
 import { columnsFromTable } from '../../src/store/arrow-columns'
 import { loadBatchedTable, ONE_BUFFER_LIMIT } from '../../src/store/batched-table'
-import { FILES, RAW_FILES, type TextColumn, type DictColumn, type Manifest, type ManifestSource, type PhotoColumns, type Utf8Column } from '../../src/store/schema'
+import { FILES, RAW_FILES, type TextColumn, type DictColumn, type Manifest, type ManifestSource, type PhotoColumns, type TraverseColumns, type Utf8Column } from '../../src/store/schema'
 import { tableFromIPC } from 'apache-arrow'
-import { buildIndex, type BuildResult } from '../build-index'
+import { buildIndex, type BuildResult, type MergedInput } from '../build-index'
 import { BUILDER, readManifest } from '../encode/manifest'
 import { photoTableFromRecords } from '../encode/photo-table'
 import { rawInlineBytes, type PhotoTable } from '../encode/raw-file'
+import { BATCH_ROWS } from '../encode/arrow-table'
 import { rawTextColumn } from '../../src/store/raw-text'
 import { defaultOrder } from '../encode/photo-columns'
 import { takenSortColumn } from '../../src/query/order/sort-values'
@@ -22,6 +23,7 @@ import { DEFAULT_SOURCE_DIRS, displayPath } from '../sources/list-files'
 import { readSourceFiles } from '../sources/read-sources'
 import { clockRegions } from './clock-regions'
 import { MergedRaw } from './merged-raw'
+import type { KeptRows } from '../derive/kept-rows'
 import { folderOf, groupKey, groupOfFolder, pageFolders, readMergeState, roverLabels, solGroups, sourcesDigest, type MergeState, type SolGroup } from './merge-state'
 
 /**
@@ -58,26 +60,71 @@ export interface MergeOptions {
 
 class Refused extends Error {}
 
-export async function mergeUpdate(opts: MergeOptions): Promise<MergeOutcome> {
+/**
+ * What a merge reads of the published index before it looks at the page store: its merge state,
+ * manifest, photo columns (mapped) and traverses. `npm run update` has its merge process open it
+ * while the fetch runs (merge-cli.ts --wait): the index cannot change meanwhile but by another
+ * build, which mergeUpdate notices (another version folder) and opens the new one.
+ */
+export interface OpenedIndex {
+  dir: string
+  state: MergeState | undefined
+  manifest: Manifest | undefined
+  photos: Published | undefined
+  traverses: MergedTraverses | undefined
+}
+
+type MergedTraverses = NonNullable<MergedInput['traverses']>
+
+/** The published index at `out` opened for a merge, or undefined when none is published. */
+export async function openPublished(out: string): Promise<OpenedIndex | undefined> {
+  let dir: string
   try {
-    return await merge(opts)
+    dir = resolveIndexDir(out)
+  } catch {
+    return undefined
+  }
+  const state = readMergeState(dir)
+  const manifest = state ? readManifest(dir) : undefined
+  if (!state || !manifest) return { dir, state, manifest, photos: undefined, traverses: undefined }
+  const photos = await publishedPhotos(dir, manifest)
+  const traverses = { columns: (await mappedTable(dir, manifest, FILES.traverses, TRAVERSE_LAYOUT, manifest.rows.traverse_points)) as unknown as TraverseColumns, path: join(dir, FILES.traverses), entry: manifest.files[FILES.traverses]! }
+  return { dir, state, manifest, photos, traverses }
+}
+
+/** A merge; `opened`: the published index opened before (openPublished), used when it is still the one published. */
+export async function mergeUpdate(opts: MergeOptions, opened?: OpenedIndex): Promise<MergeOutcome> {
+  try {
+    return await merge(opts, opened)
   } catch (e) {
     if (e instanceof Refused) return { merged: false, why: e.message }
     throw e
   }
 }
 
-async function merge(opts: MergeOptions): Promise<MergeOutcome> {
+async function merge(opts: MergeOptions, early?: OpenedIndex): Promise<MergeOutcome> {
   const refuse = (why: string): never => {
     throw new Refused(why)
   }
-  let dir: string
-  try {
-    dir = resolveIndexDir(opts.out)
-  } catch {
-    return refuse('no index is published')
+  const timings: Record<string, number> = {}
+  let mark = performance.now()
+  const lap = (stage: string) => {
+    const now = performance.now()
+    timings[stage] = Math.round(now - mark)
+    mark = now
   }
-  const state = readMergeState(dir) ?? refuse('the published index keeps no merge state (built without a page store, or by an older builder)')
+  let current: string | undefined
+  try {
+    current = resolveIndexDir(opts.out)
+  } catch {
+    current = undefined
+  }
+  const opened = early && early.dir === current ? early : await openPublished(opts.out)
+  if (!opened) return refuse('no index is published')
+  // ~0 when opened while the fetch ran.
+  lap('open_index')
+  const dir = opened.dir
+  const state = opened.state ?? refuse('the published index keeps no merge state (built without a page store, or by an older builder)')
   if (state.builder !== BUILDER) refuse(`the published index was built by ${state.builder}, not ${BUILDER}`)
   if (state.page_store !== displayPath(opts.pageStore)) refuse(`the published index was built from the page store ${state.page_store}`)
   const sourceDirs = opts.sources ?? DEFAULT_SOURCE_DIRS
@@ -86,13 +133,6 @@ async function merge(opts: MergeOptions): Promise<MergeOutcome> {
   if (sourcesDigest(sourceDirs) !== state.sources_digest) refuse('the sources besides the page store changed since the published index was built')
   if ((opts.skipBad ?? false) !== state.skip_bad) refuse(`the published index was built ${state.skip_bad ? 'with' : 'without'} --skip-bad`)
 
-  const timings: Record<string, number> = {}
-  let mark = performance.now()
-  const lap = (stage: string) => {
-    const now = performance.now()
-    timings[stage] = Math.round(now - mark)
-    mark = now
-  }
   // The digest first, as a build takes it: pages saved while this runs make the next update read them.
   const digest = pageStoreDigest(opts.pageStore)
   const folders = pageFolders(opts.pageStore)
@@ -137,9 +177,8 @@ async function merge(opts: MergeOptions): Promise<MergeOutcome> {
   const normalised = normalizeSources(files, { skipBad: opts.skipBad, clockLabels })
   lap('read_sols')
 
-  const manifest = readManifest(dir) ?? refuse('the published index has no readable manifest')
-  const old = await publishedPhotos(dir, manifest)
-  lap('load_index')
+  const manifest = opened.manifest ?? refuse('the published index has no readable manifest')
+  const old = opened.photos!
   const keep = new Uint8Array(old.length)
   const freed: number[] = []
   for (let r = 0; r < old.length; r++) {
@@ -172,7 +211,7 @@ async function merge(opts: MergeOptions): Promise<MergeOutcome> {
   const sources = mergeSources(manifest.sources, normalised.sources, storeDisplay, inReread)
   const next: MergeState = { ...state, folders, groups }
   lap('merge_rows')
-  const result = await buildIndex({ out: opts.out, keep: opts.keep, progress: opts.progress, merged: { table, sources, pageStore: digest, state: next } })
+  const result = await buildIndex({ out: opts.out, keep: opts.keep, progress: opts.progress, merged: { table, sources, pageStore: digest, state: next, traverses: opened.traverses } })
   for (const [k, v] of Object.entries(result.summary.timings)) if (k !== 'merge') timings[k] = v
   return { merged: true, result, sols: [...changed].sort(), reread: extra.sort(), timings }
 }
@@ -326,10 +365,19 @@ function concatRows(old: Published, keep: Uint8Array, fresh: PhotoColumns, newId
   const spill = MergedRaw.bytesOf(old.raw, fresh.raw, src) > rawInlineBytes()
   const raw = new MergedRaw(old.raw, fresh.raw, src, !spill)
   out.rawSpill = raw
+  // Ids unchanged: the derive stage derives the new rows alone (derive/kept-rows.ts), the kept
+  // rows' sequence codes holding their served ids. Else every row is derived again, as in a build.
+  const keptInfo = newIds.size === 0 ? keptRows(old, keep, fresh, src) : undefined
+  if (keptInfo) out.kept = keptInfo
+  const pieces: Record<string, MergedRaw> = {}
   for (const [name, kind] of PHOTO_LAYOUT) {
     if (name === 'raw') out[name] = spill ? { data: new Uint8Array(0), offsets: new Int32Array(n + 1) } : raw.column()
-    else if (kind === 'utf8') out[name] = concatUtf8(a[name] as TextColumn, b[name] as TextColumn, src)
-    else if (name === 'sequence') out[name] = concatDict(statedSequences(old.sequence), fresh.sequence, src)
+    else if (kind === 'utf8' && PIECED.has(name) && n <= BATCH_ROWS) {
+      // Like the raw JSON: written from the published file and the new rows, never gathered.
+      pieces[name] = new MergedRaw(a[name] as TextColumn, b[name] as TextColumn, src, true)
+      out[name] = pieces[name].column()
+    } else if (kind === 'utf8') out[name] = concatUtf8(a[name] as TextColumn, b[name] as TextColumn, src)
+    else if (name === 'sequence') out[name] = concatDict(keptInfo ? old.sequence : statedSequences(old.sequence), fresh.sequence, src)
     else if (kind === 'dict' || kind === 'dict16') out[name] = concatDict(a[name] as DictColumn, b[name] as DictColumn, src)
     else {
       const x = a[name] as Float64Array
@@ -342,6 +390,7 @@ function concatRows(old: Published, keep: Uint8Array, fresh: PhotoColumns, newId
       out[name] = c
     }
   }
+  out.textPieces = pieces
   const id = out.id as Int32Array
   for (let k = 0; k < n; k++) {
     const changed = src[k]! >= 0 ? newIds.get(src[k]!) : undefined
@@ -349,6 +398,25 @@ function concatRows(old: Published, keep: Uint8Array, fresh: PhotoColumns, newId
   }
   return out as unknown as PhotoTable
 }
+
+/** Which merged rows are new, and the clock of every photo added or removed (derive/kept-rows.ts). */
+function keptRows(old: Published, keep: Uint8Array, fresh: PhotoColumns, src: Int32Array): KeptRows {
+  const isFresh = new Uint8Array(src.length)
+  for (let k = 0; k < src.length; k++) if (src[k]! < 0) isFresh[k] = 1
+  const changed: number[] = []
+  for (let j = 0; j < fresh.length; j++) if (!Number.isNaN(fresh.sclk[j]!)) changed.push(fresh.sclk[j]!)
+  for (let r = 0; r < old.length; r++) if (!keep[r] && !Number.isNaN(old.sclk[r]!)) changed.push(old.sclk[r]!)
+  return { fresh: isFresh, changedSclk: Float64Array.from(changed).sort() }
+}
+
+/**
+ * Text columns no stage reads between the merge and the write but for their lengths (the image
+ * URLs, the Mars time: ~0.6 KB a row, 0.9 GB at 1.5 million), so each is written from the
+ * published file and the new rows like the raw JSON (merged-raw.ts) instead of gathered into
+ * fresh memory. The nasa_id is read (ids, stereo pairs, access paths): gathered. (A table past
+ * BATCH_ROWS is written in record batches, slices the writer cannot hand over whole: gathered.)
+ */
+const PIECED = new Set(['date_taken_mars', 'image_small', 'image_medium', 'image_large', 'image_full'])
 
 /**
  * The sequence column as the derive stage takes it (the stated sequence, "" when none): a served

@@ -1,6 +1,7 @@
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs'
 import type { TextColumn, Utf8Column } from '../../src/store/schema'
 import { MAX_RAW_FILE_BYTES, type RawTexts } from '../encode/raw-file'
+import type { StagingWrites } from '../encode/staging-writes'
 
 /**
  * The raw JSON of a merged photo table, never gathered in memory: the published index's texts
@@ -79,19 +80,26 @@ export class MergedRaw implements RawTexts {
     return this.#pieces(this.order, put)
   }
 
-  writeOrdered(path: string): Float64Array {
+  writeOrdered(path: string, digests?: StagingWrites): Float64Array {
     const total = MergedRaw.bytesOf(this.#old, this.#fresh, this.#src)
     if (total > MAX_RAW_FILE_BYTES) throw new Error(`the ${this.#src.length} photos' raw JSON comes to ${total} bytes, over the ${MAX_RAW_FILE_BYTES} raw.bin holds (the server maps it as one buffer)`)
     const out = openSync(path, 'w', 0o644)
+    const sink = digests?.sink(path)
+    let ends: Float64Array
+    let handed = false
     try {
-      const ends = this.#pieces(this.order, (bytes) => {
+      ends = this.#pieces(this.order, (bytes) => {
         for (let off = 0; off < bytes.length; ) off += writeSync(out, bytes, off, Math.min(1 << 26, bytes.length - off))
+        sink?.update(bytes)
       })
-      fsyncSync(out)
-      return ends
+      if (sink) {
+        handed = true
+        sink.finish(out)
+      } else fsyncSync(out)
     } finally {
-      closeSync(out)
+      if (!handed) closeSync(out)
     }
+    return ends
   }
 
   discard(): void {

@@ -1,6 +1,7 @@
 import type { PhotoColumns, TraverseColumns } from '../../src/store/schema'
 import { PLACE_METHODS, RoverPlaces, type PlaceMethod } from './rover-places'
 import { sunPosition } from './sun-position'
+import { derivesRow, type KeptRows } from '../derive/kept-rows'
 
 /**
  * The sun's position for every photo with a capture time (docs/derived-fields.md, "Sun"): a
@@ -13,7 +14,9 @@ import { sunPosition } from './sun-position'
  * test/sun-derived.test.ts. Azimuth errors count only where the stated sun is above
  * AZIMUTH_MIN_ELEVATION (near the zenith the azimuth is undefined and any error is meaningless).
  *
- * Fills photos.sun_elevation, sun_azimuth, solar_longitude in place.
+ * Fills photos.sun_elevation, sun_azimuth, solar_longitude in place. With `kept` (an update's
+ * merge, derive/kept-rows.ts), only the new rows: a published row's values are what this derives
+ * from its unchanged facts and traverses; the report then counts the new rows alone.
  */
 export const AZIMUTH_MIN_ELEVATION = 5
 
@@ -41,7 +44,7 @@ export function deriveSunAt(places: RoverPlaces, photos: PhotoColumns, row: numb
   return { place, sun: sunPosition(utcMs, place.lat, place.lon) }
 }
 
-export function deriveSun(photos: PhotoColumns, traverses: TraverseColumns): SunReport {
+export function deriveSun(photos: PhotoColumns, traverses: TraverseColumns, kept?: KeptRows): SunReport {
   const places = new RoverPlaces(traverses)
   const derived = Object.fromEntries(PLACE_METHODS.map((m) => [m, 0])) as Record<PlaceMethod, number>
   const el: number[] = []
@@ -51,6 +54,7 @@ export function deriveSun(photos: PhotoColumns, traverses: TraverseColumns): Sun
   let unknown = 0
   const { sun_elevation, sun_azimuth, solar_longitude, date_taken_utc } = photos
   for (let row = 0; row < photos.length; row++) {
+    if (!derivesRow(kept, row)) continue
     if (Number.isNaN(date_taken_utc[row]!)) {
       if (Number.isNaN(sun_elevation[row]!)) unknown++
       else stated++

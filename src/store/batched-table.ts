@@ -4,6 +4,7 @@ import { Footer } from 'apache-arrow/ipc/metadata/file'
 import { BatchStream } from './batch-stream'
 import type { ColumnLayout } from './column-layout'
 import { IndexLoadError } from './index-load-error'
+import { CHECKSUM_PART, readFully, xxh3Hex } from './part-checksums'
 
 /**
  * Bun (JavaScriptCore) caps one ArrayBuffer at 4 GiB, so an Arrow file larger than that (the
@@ -17,8 +18,8 @@ import { IndexLoadError } from './index-load-error'
  */
 export const ONE_BUFFER_LIMIT = 2 ** 32
 
-/** Bytes per part of a file's `xxh3_parts` checksums (manifest.json). */
-export const CHECKSUM_PART = 2 ** 30
+// The per-part checksums live apart (part-checksums.ts), so the builder's manifest code does not load apache-arrow.
+export { CHECKSUM_PART, partChecksums } from './part-checksums'
 
 /** What a batched file's content is checked against (manifest.json); none: sizes and structure only. */
 export interface PartCheck {
@@ -81,9 +82,6 @@ function footerSchema(path: string): { schema: Schema; bytes: number } {
   }
 }
 
-function xxh3Hex(bytes: Uint8Array): string {
-  return Bun.hash.xxHash3(bytes).toString(16).padStart(16, '0')
-}
 
 /**
  * Calls `onPart` with each `partBytes` of the file in order. Each part is mapped (Bun.mmap with
@@ -117,46 +115,4 @@ function readParts(path: string, partBytes: number, onPart: (part: Uint8Array, s
   } finally {
     closeSync(fd)
   }
-}
-
-/**
- * XXH3-64 of each `partBytes` of a file, in order, the file read part by part into one reused
- * buffer (`buffer`, when given and large enough, else one of min(partBytes, size) bytes), never
- * mapped: a mapped part's pages count in the reader's memory until a collection unmaps them
- * (the builder's digest added ~2 GB of mapped pages at 1.5M records). `onPart` sees each part
- * before the buffer is reused.
- */
-export function partChecksums(path: string, onPart?: (part: Uint8Array) => void, partBytes = CHECKSUM_PART, buffer?: Uint8Array): string[] {
-  const out: string[] = []
-  const fd = openSync(path, 'r')
-  try {
-    const size = fstatSync(fd).size
-    const want = Math.min(partBytes, size)
-    const buf = buffer && buffer.length >= want ? buffer.subarray(0, want) : new Uint8Array(want)
-    let pos = 0
-    while (pos < size) {
-      const n = readFully(fd, buf, pos, Math.min(partBytes, size - pos))
-      if (n === 0) break
-      const part = buf.subarray(0, n)
-      out.push(xxh3Hex(part))
-      onPart?.(part)
-      pos += n
-    }
-    // A file that shrank while being read is short of parts; one that grew is caught by its size.
-    if (pos !== size) throw new IndexLoadError(path, `changed size while being read`)
-    return out
-  } finally {
-    closeSync(fd)
-  }
-}
-
-/** Reads up to `length` bytes at `pos` into the start of `buf`; fewer only at the end of the file. */
-function readFully(fd: number, buf: Uint8Array, pos: number, length: number): number {
-  let n = 0
-  while (n < length) {
-    const got = readSync(fd, buf, n, length - n, pos + n)
-    if (got <= 0) break
-    n += got
-  }
-  return n
 }

@@ -242,7 +242,7 @@ export interface Manifest {
   /**
    * Per file: size, SHA-256 (INDEX_VERIFY=sha256), and xxh3, the fast checksum verified at every load
    * (16 hex digits; absent in older indexes). A file larger than the builder's digest part
-   * (index-builder/encode/manifest.ts, 64 MiB) has `xxh3_parts` instead: the XXH3 of each
+   * (index-builder/encode/manifest.ts, 4 MiB) has `xxh3_parts` instead: the XXH3 of each
    * `xxh3_part_bytes` of it, in order (src/store/batched-table.ts; an index written before
    * `xxh3_part_bytes` existed has parts of a GiB and no such field).
    */

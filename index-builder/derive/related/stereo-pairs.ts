@@ -1,6 +1,7 @@
 import { ROVER_SLUGS } from '../../../src/catalog/rovers'
 import { INT_ABSENT, type PhotoColumns } from '../../../src/store/schema'
 import { stereoEye } from './id-conventions'
+import type { KeptRows } from '../kept-rows'
 
 /**
  * Largest difference of exposure clock (the records' SCLK, seconds) between the two eyes of one
@@ -11,17 +12,34 @@ import { stereoEye } from './id-conventions'
 export const STEREO_CLOCK_TOLERANCE_S = 2
 
 /**
+ * Seconds of clock past which a photo added or removed cannot change a kept photo's partner.
+ * A left photo's pairing reads the right photos within the tolerance of it (its nearest one, kept
+ * only within the tolerance) and then the left photos nearer that right one than itself, all
+ * within twice the tolerance of it; likewise for a right photo. Beyond that (plus one second of
+ * margin for rounding), a change is invisible to it.
+ */
+export const STEREO_REACH_S = 2 * STEREO_CLOCK_TOLERANCE_S + 1
+
+/**
  * Each photo's stereo partner, by id (-1 none): the other eye of the same rig whose product has
  * the same letters (full with full, thumbnail with thumbnail, same filter and sequence), exposed
  * within STEREO_CLOCK_TOLERANCE_S. Each left photo takes its nearest right one by clock and keeps
  * it only when that right photo's nearest left one is itself, so a pair is always mutual.
+ *
+ * With `kept` (an update's merge, kept-rows.ts: the published partners in `p.stereo_partner`, ids
+ * unchanged), only the photos within STEREO_REACH_S of a photo added or removed are paired again,
+ * among the photos within twice that (every photo their pairing reads); the others keep theirs.
  */
-export function stereoPartners(p: PhotoColumns): Int32Array {
-  const out = new Int32Array(p.length).fill(INT_ABSENT)
+export function stereoPartners(p: PhotoColumns, kept?: KeptRows): Int32Array {
+  const out = kept ? p.stereo_partner : new Int32Array(p.length).fill(INT_ABSENT)
+  // Rows paired again here (all of a build); rows read to pair them.
+  const again = (r: number) => !kept || kept.fresh[r] === 1 || within(kept.changedSclk, p.sclk[r]!, STEREO_REACH_S)
+  const read = (r: number) => !kept || kept.fresh[r] === 1 || within(kept.changedSclk, p.sclk[r]!, 2 * STEREO_REACH_S)
   const text = new TextDecoder()
   const groups = new Map<string, { left: number[]; right: number[] }>()
   for (let r = 0; r < p.length; r++) {
-    if (Number.isNaN(p.sclk[r]!)) continue
+    if (kept && again(r)) out[r] = INT_ABSENT
+    if (Number.isNaN(p.sclk[r]!) || !read(r)) continue
     const rover = ROVER_SLUGS[p.rover[r]!]!
     const eye = stereoEye(rover, text.decode(p.nasa_id.data.subarray(p.nasa_id.offsets[r]!, p.nasa_id.offsets[r + 1]!)))
     if (!eye) continue
@@ -39,8 +57,8 @@ export function stereoPartners(p: PhotoColumns): Int32Array {
       const r = nearest(p.sclk, right, p.sclk[l]!)
       if (Math.abs(p.sclk[r]! - p.sclk[l]!) > STEREO_CLOCK_TOLERANCE_S) continue
       if (nearest(p.sclk, left, p.sclk[r]!) !== l) continue
-      out[l] = p.id[r]!
-      out[r] = p.id[l]!
+      if (again(l)) out[l] = p.id[r]!
+      if (again(r)) out[r] = p.id[l]!
     }
   }
   return out
@@ -60,4 +78,17 @@ function nearest(sclk: Float64Array, sorted: number[], t: number): number {
   const a = sorted[lo - 1]!
   const b = sorted[lo]!
   return t - sclk[a]! <= sclk[b]! - t ? a : b
+}
+
+/** Whether a value of `sorted` (ascending) lies within `reach` of `t`. */
+function within(sorted: Float64Array, t: number, reach: number): boolean {
+  if (Number.isNaN(t)) return false
+  let lo = 0
+  let hi = sorted.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (sorted[mid]! < t) lo = mid + 1
+    else hi = mid
+  }
+  return (lo < sorted.length && sorted[lo]! - t <= reach) || (lo > 0 && t - sorted[lo - 1]! <= reach)
 }
