@@ -84,6 +84,24 @@ describe('digests taken while writing', () => {
     expect(Object.keys(taken)).toEqual(['kept.arrow', 'replaced.arrow', 'unseen.arrow'])
   })
 
+  test('beside a file it did not write, only that file is read back: the written ones keep the digests taken as they were written', async () => {
+    const dir = join(work, 'only-unknown')
+    mkdirSync(dir)
+    const digests = new StagingWrites(PART)
+    const original = bytesOf(3 * PART, 11)
+    writeInChunks(digests, join(dir, 'written.arrow'), original, [1000])
+    const asWritten = digestFiles(dir, PART)['written.arrow']
+    // Its bytes changed in place afterwards (same inode, same size): a read-back would see the new bytes.
+    const fd = openSync(join(dir, 'written.arrow'), 'r+')
+    writeSync(fd, bytesOf(3 * PART, 12), 0, 3 * PART, 0)
+    closeSync(fd)
+    writeFileSync(join(dir, 'unseen.arrow'), bytesOf(PART + 1, 13))
+    const taken = await digests.files(dir)
+    expect(taken['written.arrow']).toEqual(asWritten)
+    expect(taken['written.arrow']).not.toEqual(digestFiles(dir, PART)['written.arrow'])
+    expect(taken['unseen.arrow']).toEqual(digestFiles(dir, PART)['unseen.arrow'])
+  })
+
   test('a sink whose file is shorter on disk than the bytes it saw is refused when it closes', () => {
     const dir = join(work, 'short')
     mkdirSync(dir)

@@ -30,10 +30,11 @@ export const DIGEST_PART = 2 ** 22
  * (photos.arrow whole and raw.bin a GiB at a time: ~2 GB at 1.5M records). XXH3 cannot be fed in
  * pieces, so a file larger than the buffer lists the XXH3 of each part (`xxh3_parts`, with
  * `xxh3_part_bytes`); SHA-256, and so the content version, is the whole file's as before.
+ * `only` names the files to read (the rest of the folder's digests are known: staging-writes.ts).
  */
-export function digestFiles(dir: string, partBytes = DIGEST_PART): Manifest['files'] {
+export function digestFiles(dir: string, partBytes = DIGEST_PART, only?: readonly string[]): Manifest['files'] {
   const files: Manifest['files'] = {}
-  const names = readdirSync(dir).sort().filter((name) => name !== FILES.manifest && statSync(join(dir, name)).isFile())
+  const names = (only ? [...only] : readdirSync(dir)).sort().filter((name) => name !== FILES.manifest && statSync(join(dir, name)).isFile())
   const largest = names.reduce((m, name) => Math.max(m, statSync(join(dir, name)).size), 0)
   const buffer = new Uint8Array(Math.min(partBytes, largest))
   for (const name of names) {

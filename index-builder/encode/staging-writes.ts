@@ -92,7 +92,8 @@ export class StagingWrites {
       else unknown.push(name)
     }
     if (unknown.length > 0) {
-      const read = digestFiles(dir, this.partBytes)
+      // Only those files are read back: the others' digests were taken as they were written.
+      const read = digestFiles(dir, this.partBytes, unknown)
       for (const name of unknown) out[name] = read[name]!
       // Names sorted as digestFiles lists them.
       return Object.fromEntries(Object.keys(out).sort().map((n) => [n, out[n]!]))
