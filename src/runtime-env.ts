@@ -44,6 +44,16 @@ export function withRuntimeEnv<T extends Record<string, string | undefined>>(env
   return out as T & Record<string, string | undefined>
 }
 
+/**
+ * Whether this process runs with purging off (MIMALLOC_PURGE_DELAY negative): freed pages stay
+ * in the process, so its RSS is its high-water mark and collecting early returns nothing to the
+ * system (index-builder/encode/release-memory.ts releaseGarbage).
+ */
+export function purgingOff(env: Record<string, string | undefined> = process.env): boolean {
+  const v = env.MIMALLOC_PURGE_DELAY
+  return v !== undefined && v.trim() !== '' && Number(v) < 0
+}
+
 /** The runtime settings this process started with, as they were set (absent ones omitted): logged at start. */
 export function runtimeSettings(env: Record<string, string | undefined> = process.env): Record<string, string> {
   const out: Record<string, string> = {}

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { fullBuildEnv, NOT_SERVER_ENV, RUNTIME_ENV, runtimeSettings, withRuntimeEnv } from '../src/runtime-env'
+import { fullBuildEnv, NOT_SERVER_ENV, purgingOff, RUNTIME_ENV, runtimeSettings, withRuntimeEnv } from '../src/runtime-env'
 import { runProbe } from '../bench/lib/probe'
 
 const ROOT = join(import.meta.dir, '..')
@@ -18,6 +18,14 @@ describe('runtime settings', () => {
     }
     expect(runtimeSettings({})).toEqual({})
     expect(runtimeSettings(withRuntimeEnv({}))).toEqual({ ...RUNTIME_ENV })
+  })
+
+  test('purgingOff is true for the full build\'s settings and any negative purge delay, false for the defaults, a delay or a non-number', () => {
+    expect(purgingOff(fullBuildEnv({}))).toBe(true)
+    expect(purgingOff({ MIMALLOC_PURGE_DELAY: '-5' })).toBe(true)
+    expect(purgingOff({})).toBe(false)
+    expect(purgingOff({ ...NOT_SERVER_ENV })).toBe(false)
+    for (const v of ['', ' ', '0', '250', 'off']) expect(purgingOff({ MIMALLOC_PURGE_DELAY: v })).toBe(false)
   })
 
   test('the start and serve scripts give the server every runtime setting as a default the environment can override', () => {
@@ -56,6 +64,9 @@ describe('runtime settings', () => {
       const plain = build(base, 'plain')
       expect(plain.some((l) => l.startsWith('timings '))).toBe(true)
       expect(plain.filter((l) => l.startsWith('runtime '))).toEqual([])
+      // Purging off drops some collections (release-memory.ts releaseGarbage), never a byte of the index.
+      expect(full[0]).toMatch(/^index [0-9a-f]{16} /)
+      expect(full[0]).toBe(plain[0])
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
