@@ -13,7 +13,7 @@ import { fitClock, leaveOneSolOut, type ClockLabel } from './clock-fit'
 import { parseMarsTimeMs } from './date-taken-mars'
 import { parseImageId } from './parse-image-id'
 import { StatedValueCheck, TIME_TOLERANCE_MS } from './stated-values'
-import { collectYoung, releaseGarbage } from '../encode/release-memory'
+import { collectYoung, releaseMemory } from '../encode/release-memory'
 import { BUILT_IN_CALIBRATION, calibrationFromTimetable, sclkToUtcFor, type SclkCalibration, type SclkToUtc } from './sclk-to-utc'
 
 export interface ReadChecks extends ManifestChecks {
@@ -83,10 +83,9 @@ export function normalizeSources(read: SourceFiles, opts: Pick<ReadOptions, 'ski
   }
   const derivationErrors = measureDerivations(drafts.map((d) => d.draft.record).filter((r) => !corrected.has(r)), clocks, fitted.lmst)
   // Each whole-catalogue step leaves per-record garbage (lists, labels, derived parts): collected
-  // between steps, or by the engine's schedule it stacks up to GBs at a million records (with
-  // purging on; with it off the young collections suffice: release-memory.ts releaseGarbage).
+  // between steps, or by the engine's schedule it stacks up to GBs at a million records.
   const garbage = drafts.length * 512
-  releaseGarbage(garbage)
+  releaseMemory(garbage)
   for (const [rover, e] of Object.entries(fitted.validation) as Array<[RoverSlug, (typeof fitted.validation)[RoverSlug]]>) {
     const table = (derivationErrors[rover] ??= {})
     table.utc_from_sclk_loso = e!.utc
@@ -118,10 +117,10 @@ export function normalizeSources(read: SourceFiles, opts: Pick<ReadOptions, 'ski
     if (d.clockSolMismatch !== undefined) clockSolMismatches.push({ nasa_id: rec.nasa_id, sol: rec.sol, clock_sol: d.clockSolMismatch })
   }
 
-  releaseGarbage(garbage)
+  releaseMemory(garbage)
   const sourceOf = new Map<PhotoRecord, number>(kept.map(({ draft, sourceIndex }) => [draft.record, sourceIndex]))
   const { photos, merged } = dedupePhotos(kept.map((d) => d.draft))
-  releaseGarbage(garbage)
+  releaseMemory(garbage)
   const records = rejectDuplicateIds(photos, skipBad, skipped, sources, sourceOf)
   assignIds(records)
   for (const r of records) sources[sourceOf.get(r)!]!.photos++
