@@ -14,7 +14,7 @@ import { deriveTraverses, type TraverseBuild } from './derive/traverses'
 import { deriveSun } from './sun/derive-sun'
 import { addRelatedColumns } from './derive/related/related-columns'
 import { writeAccessPaths, type AccessPathInput } from './encode/access-paths'
-import { collectYoung, dropColumns, releaseMemory } from './encode/release-memory'
+import { collectYoung, dropColumns, releaseGarbage, releaseMemory } from './encode/release-memory'
 import { batchedIfHuge, tableFromColumns } from './encode/arrow-table'
 import { BUILDER, contentVersion, manifestJson, readManifest } from './encode/manifest'
 import { encodePhotoColumns } from './encode/photo-columns'
@@ -159,7 +159,8 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
     try {
       // A full collection every sixteenth of the files: each page leaves its text and parsed
       // objects behind, and by the engine's own schedule that garbage grew to GBs on top of the
-      // records (a 1.5M-record build peaked at 7 GB, its live records under 3).
+      // records (a 1.5M-record build peaked at 7 GB, its live records under 3). Not with purging
+      // off, where the young collections below were enough (release-memory.ts releaseGarbage).
       const collectEvery = (t: number) => (t >= 1024 ? Math.ceil(t / 16) : Infinity)
       // A young collection every few files frees each page's garbage while it is young and
       // cheap to collect (release-memory.ts collectYoung).
@@ -170,7 +171,7 @@ export async function buildIndex(opts: BuildOptions): Promise<BuildResult> {
         onProgress: (d, t) => {
           progress.update(d, t, 'read')
           if (d % YOUNG_EVERY === 0) collectYoung()
-          if (d % collectEvery(t) === 0) releaseMemory(1 << 30)
+          if (d % collectEvery(t) === 0) releaseGarbage(1 << 30)
         },
       })
       tableBytes = 1024 * files.drafts.length

@@ -1,4 +1,5 @@
 import type { Manifest, ManifestSource, PhotoColumns, TextColumn } from '../src/store/schema'
+import { runtimeSettings } from '../src/runtime-env'
 import type { RoverSlug } from '../src/catalog/rovers'
 import type { DerivationErrors } from './normalize/measure-derivations'
 import type { TraverseBuild } from './derive/traverses'
@@ -122,6 +123,9 @@ export function formatSummary(s: BuildSummary, ms: number): string {
     if (s.skipped.length > 5) lines.push(`  … and ${fmt(s.skipped.length - 5)} more`)
   }
   if (s.removed.length > 0) lines.push(`pruned   ${s.removed.join(', ')}`)
+  // The allocator settings the build ran with (src/runtime-env.ts): they move its CPU time and peak RSS.
+  const settings = Object.entries(runtimeSettings())
+  if (settings.length > 0) lines.push(`runtime  ${settings.map(([k, v]) => `${k}=${v}`).join(' ')}`)
   lines.push(`timings  ${Object.entries(s.timings).map(([k, v]) => `${k} ${(v / 1000).toFixed(2)}s`).join('  ')}  total ${(ms / 1000).toFixed(2)}s`)
   return lines.join('\n')
 }

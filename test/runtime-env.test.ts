@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { NOT_SERVER_ENV, RUNTIME_ENV, runtimeSettings, withRuntimeEnv } from '../src/runtime-env'
+import { fullBuildEnv, NOT_SERVER_ENV, purgingOff, RUNTIME_ENV, runtimeSettings, withRuntimeEnv } from '../src/runtime-env'
 import { runProbe } from '../bench/lib/probe'
 
 const ROOT = join(import.meta.dir, '..')
@@ -18,6 +18,14 @@ describe('runtime settings', () => {
     }
     expect(runtimeSettings({})).toEqual({})
     expect(runtimeSettings(withRuntimeEnv({}))).toEqual({ ...RUNTIME_ENV })
+  })
+
+  test('purgingOff is true for the full build\'s settings and any negative purge delay, false for the defaults, a delay or a non-number', () => {
+    expect(purgingOff(fullBuildEnv({}))).toBe(true)
+    expect(purgingOff({ MIMALLOC_PURGE_DELAY: '-5' })).toBe(true)
+    expect(purgingOff({})).toBe(false)
+    expect(purgingOff({ ...NOT_SERVER_ENV })).toBe(false)
+    for (const v of ['', ' ', '0', '250', 'off']) expect(purgingOff({ MIMALLOC_PURGE_DELAY: v })).toBe(false)
   })
 
   test('the start and serve scripts give the server every runtime setting as a default the environment can override', () => {
@@ -39,6 +47,30 @@ describe('runtime settings', () => {
     const out = r.stderr.toString() + r.stdout.toString()
     expect(out).toMatch(/option 'purge_delay': -1\b/)
   })
+
+  test('a full build spawned with fullBuildEnv runs with purging off and its summary says so; one spawned with NOT_SERVER_ENV runs with the defaults and says nothing', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mv-runtime-env-'))
+    try {
+      const page = join(ROOT, 'test/fixtures/feeds/m2020-raw-images-page.json')
+      const build = (env: Record<string, string | undefined>, out: string) => {
+        const r = Bun.spawnSync([process.execPath, 'index-builder/cli.ts', '--only-sources', '--out', join(dir, out), page], { cwd: ROOT, env, stdout: 'pipe', stderr: 'pipe' })
+        expect({ code: r.exitCode, stderr: r.stderr.toString() }).toEqual({ code: 0, stderr: '' })
+        return r.stdout.toString().split('\n')
+      }
+      const base = { ...process.env, ...NOT_SERVER_ENV }
+      const full = build(fullBuildEnv(base), 'full')
+      expect(full.filter((l) => l.startsWith('runtime '))).toEqual([`runtime  ${Object.entries(RUNTIME_ENV).map(([k, v]) => `${k}=${v}`).join(' ')}`])
+      expect(fullBuildEnv({ ...base, MIMALLOC_PURGE_DELAY: '250' }).MIMALLOC_PURGE_DELAY).toBe('250')
+      const plain = build(base, 'plain')
+      expect(plain.some((l) => l.startsWith('timings '))).toBe(true)
+      expect(plain.filter((l) => l.startsWith('runtime '))).toEqual([])
+      // Purging off drops some collections (release-memory.ts releaseGarbage), never a byte of the index.
+      expect(full[0]).toMatch(/^index [0-9a-f]{16} /)
+      expect(full[0]).toBe(plain[0])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 120_000)
 
   test("the bench's builder probe runs without the server's settings even when the bench process has them", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mv-runtime-env-'))

@@ -28,7 +28,7 @@ import { baseUrlOption, capsOption, feedDirOption, numberOption, politeOptions, 
 import { formatFetchSummary } from './format-fetch-summary'
 import { acquireLock, LockHeld } from './lock-file'
 import { signalServer, type SignalOutcome } from './signal-server'
-import { withRuntimeEnv } from '../../src/runtime-env'
+import { fullBuildEnv, withRuntimeEnv } from '../../src/runtime-env'
 
 const USAGE = `usage: npm run update -- [options]
   --since-sols K         how many of the newest sols to fetch again (default 7)
@@ -129,7 +129,7 @@ async function main(): Promise<number> {
       // ../shared/data), so the rebuilt index never drops them.
       const args = ['index-builder/cli.ts', '--out', indexDir, '--page-store', feedDir, ...(v['skip-bad'] ? ['--skip-bad'] : []), ...(keep ? ['--keep', String(keep)] : [])]
       const started = performance.now()
-      const p = Bun.spawn([process.execPath, ...args], { cwd: REPO_ROOT, stdout: 'pipe', stderr: 'inherit' })
+      const p = Bun.spawn([process.execPath, ...args], { cwd: REPO_ROOT, env: fullBuildEnv(process.env), stdout: 'pipe', stderr: 'inherit' })
       const output = await new Response(p.stdout).text()
       const code = await p.exited
       report.build = { ran: true, merged: false, reason: report.build.reason, fallback: report.build.fallback, code, ms: Math.round(performance.now() - started), output: output.trim().split('\n').slice(0, 3).join('\n') }

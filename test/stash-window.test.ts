@@ -1,0 +1,95 @@
+/**
+ * raw.bin copied from the build's stash through one reused window (encode/raw-file.ts
+ * StashWindow) holds the same bytes as the texts copied one at a time, whatever the order: runs
+ * of consecutive texts broken anywhere, the order reversed or shuffled (windows that serve too
+ * few texts, then texts read alone), texts larger than half a window, empty texts, a window
+ * larger than the whole stash.
+ */
+import { expect, test } from 'bun:test'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { RawSpill, RawStash } from '../index-builder/encode/raw-file'
+
+/** Texts of varied lengths and characters (multi-byte ones too); every 7th one empty; a few long. */
+function texts(n: number, seed: number): string[] {
+  let s = seed
+  const rand = () => ((s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32)
+  const out: string[] = []
+  for (let i = 0; i < n; i++) {
+    if (i % 7 === 3) {
+      out.push('')
+      continue
+    }
+    const len = i % 97 === 5 ? 3_000 + Math.floor(rand() * 2_000) : 1 + Math.floor(rand() * 300)
+    let t = `{"i":${i},"t":"`
+    while (t.length < len) t += rand() < 0.1 ? 'é☃𝄞' : String.fromCharCode(97 + Math.floor(rand() * 26))
+    out.push(`${t}"}`)
+  }
+  return out
+}
+
+function shuffled(n: number, seed: number): Int32Array {
+  const a = Int32Array.from({ length: n }, (_, i) => i)
+  let s = seed
+  for (let i = n - 1; i > 0; i--) {
+    s = (s * 1103515245 + 12345) >>> 0
+    const j = s % (i + 1)
+    ;[a[i], a[j]] = [a[j]!, a[i]!]
+  }
+  return a
+}
+
+/** Runs of ascending rows whose lengths vary (1 to 60 rows), the runs themselves in descending order: a feed read by sol, served newest first. */
+function runsDescending(n: number): Int32Array {
+  const starts: number[] = []
+  for (let at = 0, k = 1; at < n; at += 1 + ((k * 37) % 60), k++) starts.push(at)
+  const out: number[] = []
+  for (let i = starts.length - 1; i >= 0; i--) for (let r = starts[i]!; r < (starts[i + 1] ?? n); r++) out.push(r)
+  return Int32Array.from(out)
+}
+
+test('raw.bin written through the stash window equals the texts in the given order, for any order and any window size', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'stash-window-'))
+  const stash = new RawStash(dir)
+  try {
+    const all = texts(3_000, 7)
+    const spill = new RawSpill(stash, all.length)
+    // Every other text put before the table (as the reader does), the rest as the rows are pushed.
+    const at: number[] = []
+    for (let i = 0; i < all.length; i++) if (i % 2 === 0) at[i] = all[i] ? stash.put(all[i]!) : 0
+    for (let i = 0; i < all.length; i++) {
+      if (i % 2 === 0) spill.pushStashed(at[i]!, all[i] ? Buffer.byteLength(all[i]!) : 0)
+      else spill.push(all[i])
+    }
+    const enc = new TextEncoder()
+    const n = all.length
+    const orders: Record<string, Int32Array> = {
+      identity: Int32Array.from({ length: n }, (_, i) => i),
+      reversed: Int32Array.from({ length: n }, (_, i) => n - 1 - i),
+      shuffled: shuffled(n, 11),
+      'runs descending': runsDescending(n),
+    }
+    let checked = 0
+    for (const [name, order] of Object.entries(orders)) {
+      const expected = Buffer.concat([...order].map((r) => enc.encode(all[r]!)))
+      // 4 KiB windows are smaller than two of the long texts; 64 MiB is larger than the stash.
+      for (const windowBytes of [4_096, 16_384, 1 << 20, 1 << 26]) {
+        spill.order = order
+        const path = join(dir, `raw-${name}-${windowBytes}.bin`)
+        const ends = spill.writeOrdered(path, windowBytes)
+        const bin = readFileSync(path)
+        expect({ name, windowBytes, equal: Buffer.compare(bin, expected) === 0 }).toEqual({ name, windowBytes, equal: true })
+        for (let k = 0; k < n; k++) {
+          const from = k === 0 ? 0 : ends[k - 1]!
+          if (bin.subarray(from, ends[k]!).toString('utf8') !== all[order[k]!]) throw new Error(`${name}, window ${windowBytes}: row ${k} differs`)
+        }
+        checked++
+      }
+    }
+    expect(checked).toBe(16)
+  } finally {
+    stash.discard()
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
