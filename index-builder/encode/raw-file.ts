@@ -183,7 +183,7 @@ export class RawSpill implements RawTexts {
    * reused window (StashWindow; through the page cache: no mapping of it counts in the builder's
    * memory). Returns where each row's text ends.
    */
-  writeOrdered(path: string, windowBytes = STASH_WINDOW): Float64Array {
+  writeOrdered(path: string, digests?: StagingWrites, windowBytes = STASH_WINDOW): Float64Array {
     const order = this.order
     if (!order) throw new Error('the raw JSON spill has no row order (the column encoder sets it)')
     const n = order.length
@@ -192,12 +192,16 @@ export class RawSpill implements RawTexts {
     if (total > MAX_RAW_FILE_BYTES) throw new Error(`the ${this.#rows} photos' raw JSON comes to ${total} bytes, over the ${MAX_RAW_FILE_BYTES} raw.bin holds (the server maps it as one buffer)`)
     const ends = new Float64Array(n)
     const out = openSync(path, 'w', 0o644)
+    // With `digests`, the file's digest is taken from the chunks as they are written (no read-back).
+    const sink = digests?.sink(path)
+    let handed = false
     const window = new StashWindow(this.stash, windowBytes)
     let buf = new Uint8Array(CHUNK)
     let fill = 0
     let written = 0
     const flush = () => {
       for (let off = 0; off < fill; ) off += writeSync(out, buf, off, fill - off)
+      sink?.update(buf.subarray(0, fill))
       written += fill
       fill = 0
     }
@@ -214,9 +218,12 @@ export class RawSpill implements RawTexts {
         ends[k] = written + fill
       }
       flush()
-      fsyncSync(out)
+      if (sink) {
+        handed = true
+        sink.finish(out)
+      } else fsyncSync(out)
     } finally {
-      closeSync(out)
+      if (!handed) closeSync(out)
     }
     return ends
   }
