@@ -19,8 +19,9 @@ export function releaseMemory(droppedBytes: number): void {
  * set, not reading, so these collections only cost: measured at 1.5 million records (same hour,
  * same pages, two runs each), 132-136 -> 114-117 CPU seconds without them, peak RSS 4,653-4,692
  * -> 4,697-4,739 MiB. With the allocator's defaults they stay (a 1.5M-record build read without
- * them peaked at 7 GB, its live records under 3). Normalising's collections stay either way: without them that build's peak
- * rose to 5,016 MiB and faulting in the extra memory cost more system time than they saved.
+ * them peaked at 7 GB, its live records under 3). Normalising's collections stay either way:
+ * without them that build's peak rose to 5,016 MiB and faulting in the extra memory cost more
+ * system time than they saved.
  */
 const KEEPS_FREED_PAGES = purgingOff()
 
