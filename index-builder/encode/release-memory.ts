@@ -17,10 +17,11 @@ export function releaseMemory(droppedBytes: number): void {
  * each page's text and parsed objects while reading. With purging off (src/runtime-env.ts: the
  * full build from the page store) the build keeps its high-water mark, which the later stages
  * set, not reading, so these collections only cost: measured at 1.5 million records (same hour,
- * same pages), 132 -> 113 CPU seconds without them, peak RSS 4,692 -> 4,723 MiB. With the
- * allocator's defaults they stay (a 1.5M-record build read without them peaked at 7 GB, its live
- * records under 3). Normalising's collections stay either way: without them that build's peak
- * rose to 5,016 MiB and faulting in the extra memory cost more system time than they saved.
+ * same pages, two runs each), 132-136 -> 114-117 CPU seconds without them, peak RSS 4,653-4,692
+ * -> 4,697-4,739 MiB. With the allocator's defaults they stay (a 1.5M-record build read without
+ * them peaked at 7 GB, its live records under 3). Normalising's collections stay either way:
+ * without them that build's peak rose to 5,016 MiB and faulting in the extra memory cost more
+ * system time than they saved.
  */
 const KEEPS_FREED_PAGES = purgingOff()
 
