@@ -41,8 +41,13 @@ function firstToken(v: string | null): string | undefined {
  */
 export function link(base: string, path: string, params: URLSearchParams, set: Record<string, string | number | undefined> = {}): string {
   const out = new URLSearchParams()
-  for (const [k, v] of params) if (!(k in set) && !isCredentialParam(k)) out.append(k, v)
+  for (const [k, v] of params) if (!(k in set) && linkCarries(k)) out.append(k, v)
   for (const [k, v] of Object.entries(set)) if (v !== undefined) out.set(k, String(v))
   const qs = out.toString()
   return qs ? `${base}${path}?${qs}` : `${base}${path}`
+}
+
+/** Whether a request's parameter may be carried into a link: every one but a credential (isCredentialParam). */
+export function linkCarries(name: string): boolean {
+  return !isCredentialParam(name)
 }

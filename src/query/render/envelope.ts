@@ -1,5 +1,4 @@
-import { link } from '../../http/links'
-import { isCredentialParam } from '../../http/request-key'
+import { link, linkCarries } from '../../http/links'
 import { MAX_PER_PAGE, type Paging } from '../params/param-parsers'
 import { noteAnswerBytes } from '../bytes/garbage-pacer'
 
@@ -97,7 +96,7 @@ export function wholeListEnvelope(items: string[], base: string, path: string, p
  */
 function pageLinks(base: string, path: string, params: URLSearchParams, cursorMode: boolean, perPage: number): (page: number) => string {
   const kept = new URLSearchParams()
-  for (const [k, v] of params) if (k !== 'page' && k !== 'per_page' && !(cursorMode && k === 'cursor') && !isCredentialParam(k)) kept.append(k, v)
+  for (const [k, v] of params) if (k !== 'page' && k !== 'per_page' && !(cursorMode && k === 'cursor') && linkCarries(k)) kept.append(k, v)
   const head = `${base}${path}?${kept.size > 0 ? kept.toString() + '&' : ''}page=`
   const tail = `&per_page=${perPage}`
   return (page) => head + page + tail
