@@ -1,5 +1,6 @@
 import { expect, test } from 'bun:test'
 import { defaultOrder, inDefaultOrder } from '../index-builder/encode/photo-columns'
+import { seededRandom } from './support/seeded-random'
 
 /**
  * The column encoder takes a table found in the default order (an update's merge hands it so)
@@ -8,21 +9,11 @@ import { defaultOrder, inDefaultOrder } from '../index-builder/encode/photo-colu
  * another order than a clean build: random tables of few distinct keys (ties), unknown keys and
  * ids, shuffled and sorted, are checked both ways.
  */
-function random(seed: number): () => number {
-  let x = seed >>> 0 || 1
-  return () => {
-    x ^= x << 13
-    x ^= x >>> 17
-    x ^= x << 5
-    return (x >>> 0) / 2 ** 32
-  }
-}
-
 test('inDefaultOrder is true exactly when the default order sort gives the identity, over 400 random tables sorted and shuffled (ties, unknown keys, keys at or below 0 left to the sort)', () => {
   let sortedSeen = 0
   let unsortedSeen = 0
   for (let trial = 0; trial < 400; trial++) {
-    const rnd = random(trial + 1)
+    const rnd = seededRandom(trial + 1)
     const n = 1 + Math.floor(rnd() * 60)
     const ids = new Set<number>()
     while (ids.size < n) ids.add(Math.floor(rnd() * 1000))

@@ -7,6 +7,7 @@ import { writeDouble, writeFloat32 } from '../src/query/bytes/float32-text'
 import { dayText } from '../src/query/bytes/day-text'
 import { float32Text } from '../src/query/bytes/float32-text'
 import { isoTime } from '../src/query/bytes/iso-time'
+import { seededRandom } from './support/seeded-random'
 
 /**
  * The export writes numbers, dates and times as bytes without making strings, with the byte
@@ -22,20 +23,9 @@ function bytesOf(write: (o: ByteOut) => void): string {
   return s
 }
 
-/** Deterministic pseudo-random numbers (xorshift), so a failure can be reproduced. */
-function random(seed: number) {
-  let x = seed >>> 0 || 1
-  return () => {
-    x ^= x << 13
-    x ^= x >>> 17
-    x ^= x << 5
-    return (x >>> 0) / 2 ** 32
-  }
-}
-
 describe('number and date bytes equal the JSON texts', () => {
   test('float32 angles: 200,000 random float32 values of every magnitude, and the edge values', () => {
-    const r = random(7)
+    const r = seededRandom(7)
     const values = [0, -0, 1, -1, 0.1, 360, 359.99999, 1e-5, 9.99e-6, 1e15, 3.4e38, 1.4e-45, Math.fround(72.50396728515625)]
     for (let i = 0; i < 200_000; i++) {
       const mag = 10 ** (Math.floor(r() * 24) - 8)
@@ -52,7 +42,7 @@ describe('number and date bytes equal the JSON texts', () => {
     const want: string[] = []
     for (let day = -25_567; day < 47_482; day++) want.push(dayText(day))
     expect(dates).toBe(want.join(' ') + ' ')
-    const r = random(11)
+    const r = seededRandom(11)
     const times = [0, -1, 1, 86_399_999, -62_167_219_200_000, 253_402_300_799_999, 253_402_300_800_000, -62_167_219_200_001, 1.5, -1.5, 8.64e15]
     for (let i = 0; i < 100_000; i++) times.push(Math.floor((r() - 0.3) * 4e12))
     const iso = bytesOf((o) => {
@@ -62,7 +52,7 @@ describe('number and date bytes equal the JSON texts', () => {
   }, 30_000)
 
   test('integers and doubles (coordinates): Number#toString', () => {
-    const r = random(3)
+    const r = seededRandom(3)
     const ints = [0, 9, 10, 99, 100, 2147483647, 2147483648, -1, -2147483648, 2 ** 53 - 1, -(2 ** 53 - 1)]
     for (let i = 0; i < 50_000; i++) ints.push(Math.floor((r() - 0.5) * 2 ** (1 + Math.floor(r() * 52))))
     expect(bytesOf((o) => { for (const n of ints) { o.int(n); o.byte(0x20) } })).toBe(ints.map((n) => n + ' ').join(''))

@@ -4,6 +4,7 @@ import { sequenceColumn } from '../index-builder/derive/related/sequences'
 import type { KeptRows } from '../index-builder/derive/kept-rows'
 import { ROVER_SLUGS } from '../src/catalog/rovers'
 import { INT_ABSENT, type PhotoColumns } from '../src/store/schema'
+import { seededRandom } from './support/seeded-random'
 
 /**
  * An update's merge derives the new rows alone and keeps the published rows' derived values
@@ -22,16 +23,6 @@ interface Photo {
   nasaId: string
   sclk: number
   sequence: string
-}
-
-function random(seed: number): () => number {
-  let x = seed >>> 0 || 1
-  return () => {
-    x ^= x << 13
-    x ^= x >>> 17
-    x ^= x << 5
-    return (x >>> 0) / 2 ** 32
-  }
 }
 
 /** A Perseverance image id of the given eye and key letters (id-conventions.ts's pattern). */
@@ -91,7 +82,7 @@ describe('derived values of the rows an update keeps', () => {
   test(`stereo partners: photos added and removed near kept ones (within ${STEREO_REACH_S} s and beyond), the kept partners and the ones paired again equal a full pairing, in 300 random catalogues`, () => {
     let changedSome = 0
     for (let trial = 0; trial < 300; trial++) {
-      const rnd = random(trial + 1)
+      const rnd = seededRandom(trial + 1)
       const before = randomPhotos(rnd, 20 + Math.floor(rnd() * 120), 1)
       const b = columns(before)
       const published = new Map<number, number>()
@@ -116,7 +107,7 @@ describe('derived values of the rows an update keeps', () => {
   })
 
   test('sequence ids: kept rows carry their served id over, new rows derive theirs; codes and dictionary are the full derivation\'s', () => {
-    const rnd = random(7)
+    const rnd = seededRandom(7)
     const photos = shuffle(rnd, [...randomPhotos(rnd, 200, 1), ...randomPhotos(rnd, 30, 100_000)]).map((p, i) => ({ ...p, sequence: i % 3 === 0 ? '' : p.sequence.toLowerCase() }))
     const full = sequenceColumn(columns(photos))
     const served = new Map(photos.map((p, r) => [p.id, full.dict[full.codes[r]!]!]))
