@@ -1,11 +1,11 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs'
+import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { ONE_BUFFER_LIMIT } from '../../src/store/batched-table'
 import { RAW_ENDS_LAYOUT } from '../../src/store/column-layout'
 import { RAW_FILES, type PhotoColumns, type Utf8Column } from '../../src/store/schema'
 import { tableFromColumns } from './arrow-table'
 import { writeArrowFile } from './write-arrow-file'
-import type { StagingWrites } from './staging-writes'
+import { StagedFile, type StagingWrites } from './staging-writes'
 import type { KeptRows } from '../derive/kept-rows'
 
 /**
@@ -191,17 +191,14 @@ export class RawSpill implements RawTexts {
     for (let r = 0; r < this.#rows; r++) total += this.#bytes[r]!
     if (total > MAX_RAW_FILE_BYTES) throw new Error(`the ${this.#rows} photos' raw JSON comes to ${total} bytes, over the ${MAX_RAW_FILE_BYTES} raw.bin holds (the server maps it as one buffer)`)
     const ends = new Float64Array(n)
-    const out = openSync(path, 'w', 0o644)
     // With `digests`, the file's digest is taken from the chunks as they are written (no read-back).
-    const sink = digests?.sink(path)
-    let handed = false
+    const file = new StagedFile(path, digests)
     const window = new StashWindow(this.stash, windowBytes)
     let buf = new Uint8Array(CHUNK)
     let fill = 0
     let written = 0
     const flush = () => {
-      for (let off = 0; off < fill; ) off += writeSync(out, buf, off, fill - off)
-      sink?.update(buf.subarray(0, fill))
+      file.put(buf.subarray(0, fill))
       written += fill
       fill = 0
     }
@@ -218,12 +215,9 @@ export class RawSpill implements RawTexts {
         ends[k] = written + fill
       }
       flush()
-      if (sink) {
-        handed = true
-        sink.finish(out)
-      } else fsyncSync(out)
+      file.end()
     } finally {
-      if (!handed) closeSync(out)
+      file.abandon()
     }
     return ends
   }

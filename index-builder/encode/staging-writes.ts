@@ -1,4 +1,4 @@
-import { closeSync, fsync, linkSync, readdirSync, statSync } from 'node:fs'
+import { closeSync, fsync, fsyncSync, linkSync, openSync, readdirSync, statSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { FILES, type Manifest } from '../../src/store/schema'
 import { DIGEST_PART, digestFiles, xxh3Hex } from './manifest'
@@ -184,4 +184,51 @@ export class DigestSink {
     this.#owner.record(this.#path, entry)
     return entry
   }
+}
+
+/**
+ * One file of a build written piece by piece (photos.arrow and the other Arrow files, raw.bin):
+ * `put` writes bytes, feeding the digest as they go when the build takes digests. `end` once all
+ * is written: synced and closed, on the digests' worker thread when there are digests (the sink
+ * owns the descriptor then), else here. `abandon` in a `finally`: a write that failed before
+ * `end` closes the file without recording it.
+ */
+export class StagedFile {
+  readonly #fd: number
+  readonly #sink: DigestSink | undefined
+  #open = true
+
+  constructor(path: string, digests?: StagingWrites) {
+    this.#fd = openSync(path, 'w', 0o644)
+    this.#sink = digests?.sink(path)
+  }
+
+  put(bytes: Uint8Array): void {
+    writeAll(this.#fd, bytes)
+    this.#sink?.update(bytes)
+  }
+
+  end(): void {
+    this.#open = false
+    if (this.#sink) {
+      this.#sink.finish(this.#fd)
+      return
+    }
+    try {
+      fsyncSync(this.#fd)
+    } finally {
+      closeSync(this.#fd)
+    }
+  }
+
+  abandon(): void {
+    if (!this.#open) return
+    this.#open = false
+    closeSync(this.#fd)
+  }
+}
+
+/** All of `bytes` to `fd` (writeSync may write less than asked; at most 64 MiB a call). */
+export function writeAll(fd: number, bytes: Uint8Array): void {
+  for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, Math.min(1 << 26, bytes.length - off))
 }

@@ -1,6 +1,6 @@
 import type { Table } from 'apache-arrow'
-import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs'
-import type { StagingWrites } from './staging-writes'
+import { closeSync, fsyncSync, openSync } from 'node:fs'
+import { StagedFile, writeAll, type StagingWrites } from './staging-writes'
 
 /**
  * Writes a table as one Arrow IPC file (the random-access "file" format: footer included, the
@@ -15,34 +15,25 @@ export async function writeArrowFile(path: string, table: Table, substitutes: re
   // writes Arrow (publish.ts, and through it `npm run update`'s start, which would pay ~0.15 s).
   const { RecordBatchFileWriter } = await import('apache-arrow')
   const writer = RecordBatchFileWriter.writeAll(table)
-  const fd = openSync(path, 'w', 0o644)
-  const sink = digests?.sink(path)
+  const file = new StagedFile(path, digests)
   let size = 0
-  let handed = false
   try {
     for await (const chunk of writer) {
       const substitute = chunk.byteLength > 0 ? substitutes.find((s) => s.buffer === chunk.buffer) : undefined
       if (substitute) {
         let got = 0
         substitute.write((bytes) => {
-          writeAll(fd, bytes)
-          sink?.update(bytes)
+          file.put(bytes)
           got += bytes.length
         })
         if (chunk.byteOffset !== 0 || got !== chunk.byteLength || got !== substitute.buffer.byteLength) throw new Error(`${path}: the substituted column wrote ${got} bytes for a chunk of ${chunk.byteLength} at ${chunk.byteOffset} of its buffer's ${substitute.buffer.byteLength}`)
-      } else {
-        writeAll(fd, chunk)
-        sink?.update(chunk)
-      }
+      } else file.put(chunk)
       size += chunk.byteLength
     }
-    if (sink) {
-      // Synced and closed on a worker thread; the build waits for it before its manifest.
-      handed = true
-      sink.finish(fd)
-    } else fsyncSync(fd)
+    // With digests, synced and closed on a worker thread; the build waits for it before its manifest.
+    file.end()
   } finally {
-    if (!handed) closeSync(fd)
+    file.abandon()
   }
   return size
 }
@@ -56,9 +47,6 @@ export interface Substitute {
   write(put: (bytes: Uint8Array) => void): void
 }
 
-function writeAll(fd: number, bytes: Uint8Array): void {
-  for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, Math.min(1 << 26, bytes.length - off))
-}
 
 export function writeDurably(path: string, bytes: Uint8Array): void {
   const fd = openSync(path, 'w', 0o644)

@@ -1,7 +1,6 @@
-import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs'
 import type { TextColumn, Utf8Column } from '../../src/store/schema'
 import { MAX_RAW_FILE_BYTES, type RawTexts } from '../encode/raw-file'
-import type { StagingWrites } from '../encode/staging-writes'
+import { StagedFile, type StagingWrites } from '../encode/staging-writes'
 
 /**
  * The raw JSON of a merged photo table, never gathered in memory: the published index's texts
@@ -83,23 +82,14 @@ export class MergedRaw implements RawTexts {
   writeOrdered(path: string, digests?: StagingWrites): Float64Array {
     const total = MergedRaw.bytesOf(this.#old, this.#fresh, this.#src)
     if (total > MAX_RAW_FILE_BYTES) throw new Error(`the ${this.#src.length} photos' raw JSON comes to ${total} bytes, over the ${MAX_RAW_FILE_BYTES} raw.bin holds (the server maps it as one buffer)`)
-    const out = openSync(path, 'w', 0o644)
-    const sink = digests?.sink(path)
-    let ends: Float64Array
-    let handed = false
+    const file = new StagedFile(path, digests)
     try {
-      ends = this.#pieces(this.order, (bytes) => {
-        for (let off = 0; off < bytes.length; ) off += writeSync(out, bytes, off, Math.min(1 << 26, bytes.length - off))
-        sink?.update(bytes)
-      })
-      if (sink) {
-        handed = true
-        sink.finish(out)
-      } else fsyncSync(out)
+      const ends = this.#pieces(this.order, (bytes) => file.put(bytes))
+      file.end()
+      return ends
     } finally {
-      if (!handed) closeSync(out)
+      file.abandon()
     }
-    return ends
   }
 
   discard(): void {
