@@ -160,8 +160,9 @@ export function renderMarkdown(r: BenchResult): string {
 interface IngestFigures {
   stand_in: { records: number; perseverance_sols: number; per_sol: number }
   mirror: { seconds: number; peak_rss_mb: number; requests: number; images: number; feed_bytes: number; page_store_bytes?: number; reused?: string }
-  build?: { seconds: number; peak_rss_mb: number; photos: number }
-  synthetic?: { seconds: number; peak_rss_mb: number; photos: number }
+  build?: { seconds: number; cpu_seconds?: number; peak_rss_mb: number; photos: number }
+  synthetic?: { seconds: number; cpu_seconds?: number; peak_rss_mb: number; photos: number }
+  synthetic_purging_off?: { seconds: number; cpu_seconds: number; peak_rss_mb: number; ratio_wall: number; ratio_cpu: number }
   update?: { served_after_s: number | null; build_ms: number | null; rebuild_seconds?: number }
   disk?: { index_bytes: number; page_store_bytes?: number }
   goals?: Array<{ goal: string; value: number | null; limit: number; met: boolean }>
@@ -194,8 +195,11 @@ function ingestSection(g: IngestFigures): string {
     ['page store / feed bytes', `${mb(g.mirror.page_store_bytes ?? g.disk?.page_store_bytes ?? NaN)} / ${mb(g.mirror.feed_bytes)}`],
   ]
   if (g.build && g.synthetic) {
-    rows.push(['build from pages', `${g.build.seconds} s, ${g.build.photos} photos, peak RSS ${g.build.peak_rss_mb} MiB`])
-    rows.push(['synthetic build, same rows (baseline)', `${g.synthetic.seconds} s, ${g.synthetic.photos} photos, peak RSS ${g.synthetic.peak_rss_mb} MiB`])
+    const cpu = (c?: number) => (c === undefined ? '' : ` (${c} CPU s)`)
+    rows.push(['build from pages (purging off, as `npm run update` runs it)', `${g.build.seconds} s${cpu(g.build.cpu_seconds)}, ${g.build.photos} photos, peak RSS ${g.build.peak_rss_mb} MiB`])
+    rows.push(['synthetic build, same rows (baseline, allocator defaults)', `${g.synthetic.seconds} s${cpu(g.synthetic.cpu_seconds)}, ${g.synthetic.photos} photos, peak RSS ${g.synthetic.peak_rss_mb} MiB`])
+    const same = g.synthetic_purging_off
+    if (same) rows.push(['synthetic build with purging off too', `${same.seconds} s (${same.cpu_seconds} CPU s), peak RSS ${same.peak_rss_mb} MiB: build from pages ÷ it ${same.ratio_wall}× wall, ${same.ratio_cpu}× CPU`])
   }
   if (g.update) rows.push(['update after one new sol', `served after ${g.update.served_after_s ?? '–'} s (its build ${g.update.build_ms ?? '–'} ms)${g.update.rebuild_seconds !== undefined ? `; update --rebuild ${g.update.rebuild_seconds} s` : ''}`])
   if (g.disk) rows.push(['index on disk', mb(g.disk.index_bytes)])
