@@ -6,7 +6,8 @@ import { describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { readSources } from '../index-builder/normalize/normalize-sources'
-import { parseImageId } from '../index-builder/normalize/parse-image-id'
+import { parseImageId, PERSEVERANCE_ID_FORMS } from '../index-builder/normalize/parse-image-id'
+import { seededRandom } from './support/seeded-random'
 import { nasaIdFromUrl } from '../index-builder/normalize/nasa-id'
 import { marsTimeAt } from '../index-builder/normalize/mars24'
 import { lmstMsAt, missionSolAt, MISSION_CLOCK_OFFSET_S } from '../index-builder/normalize/mission-sol'
@@ -79,6 +80,37 @@ describe('image id anatomy (SOURCES.md §4.5)', () => {
     const withSol = real.records.filter((r) => parseImageId(r.rover, r.nasa_id).sol !== undefined)
     expect(withSol.length).toBe(6017 + 4829)
     for (const r of withSol) expect(parseImageId(r.rover, r.nasa_id).sol).toBe(r.sol)
+  })
+
+  test('a Perseverance id read by position gives what its regular expressions give: every id of the sources, and each of them with one character changed, cut or extended', () => {
+    const { M2020, M2020_NO_RMC } = PERSEVERANCE_ID_FORMS
+    const byRegex = (id: string) => {
+      const m = M2020.exec(id)
+      if (m) return { sol: Number(m[1]), sclk: Number(m[2]), site: Number(m[3]), drive: Number(m[4]) }
+      const n = M2020_NO_RMC.exec(id)
+      return n ? { sol: Number(n[1]), sclk: Number(n[2]) } : {}
+    }
+    const ids = [...new Set(real.records.map((r) => r.nasa_id))]
+    const random = seededRandom(20261129)
+    const swaps = ['0', '9', 'A', 'Z', 'a', '_', '-', ' ', '\u0660', '\uff10', '/']
+    let full = 0
+    let prefixOnly = 0
+    for (const id of ids) {
+      const variants = [id, id.slice(0, 19), id.slice(0, 20), id.slice(0, 34), id.slice(0, 35), `${id}X`, `X${id}`]
+      for (let k = 0; k < 8; k++) {
+        const at = Math.floor(random() * Math.min(id.length, 40))
+        variants.push(id.slice(0, at) + swaps[Math.floor(random() * swaps.length)] + id.slice(at + 1))
+      }
+      for (const v of variants) {
+        const want = byRegex(v)
+        expect(parseImageId('perseverance', v)).toEqual(want)
+        if ('site' in want) full++
+        else if ('sol' in want) prefixOnly++
+      }
+    }
+    // Both forms met, and ids of neither.
+    expect(full).toBeGreaterThan(1000)
+    expect(prefixOnly).toBeGreaterThan(100)
   })
 
   test('MER site/drive codes are not decoded: no MER record has site or drive', () => {
