@@ -6,7 +6,9 @@ import { describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { readSources } from '../index-builder/normalize/normalize-sources'
-import { parseImageId } from '../index-builder/normalize/parse-image-id'
+import { parseImageId, PERSEVERANCE_ID_FORMS } from '../index-builder/normalize/parse-image-id'
+import { seededRandom } from './support/seeded-random'
+import { parseUtc, parseUtcByExpression } from '../index-builder/normalize/utc-time'
 import { nasaIdFromUrl } from '../index-builder/normalize/nasa-id'
 import { marsTimeAt } from '../index-builder/normalize/mars24'
 import { lmstMsAt, missionSolAt, MISSION_CLOCK_OFFSET_S } from '../index-builder/normalize/mission-sol'
@@ -81,6 +83,37 @@ describe('image id anatomy (SOURCES.md §4.5)', () => {
     for (const r of withSol) expect(parseImageId(r.rover, r.nasa_id).sol).toBe(r.sol)
   })
 
+  test('a Perseverance id read by position gives what its regular expressions give: every id of the sources, and each of them with one character changed, cut or extended', () => {
+    const { M2020, M2020_NO_RMC } = PERSEVERANCE_ID_FORMS
+    const byRegex = (id: string) => {
+      const m = M2020.exec(id)
+      if (m) return { sol: Number(m[1]), sclk: Number(m[2]), site: Number(m[3]), drive: Number(m[4]) }
+      const n = M2020_NO_RMC.exec(id)
+      return n ? { sol: Number(n[1]), sclk: Number(n[2]) } : {}
+    }
+    const ids = [...new Set(real.records.map((r) => r.nasa_id))]
+    const random = seededRandom(20261129)
+    const swaps = ['0', '9', 'A', 'Z', 'a', '_', '-', ' ', '\u0660', '\uff10', '/']
+    let full = 0
+    let prefixOnly = 0
+    for (const id of ids) {
+      const variants = [id, id.slice(0, 19), id.slice(0, 20), id.slice(0, 34), id.slice(0, 35), `${id}X`, `X${id}`]
+      for (let k = 0; k < 8; k++) {
+        const at = Math.floor(random() * Math.min(id.length, 40))
+        variants.push(id.slice(0, at) + swaps[Math.floor(random() * swaps.length)] + id.slice(at + 1))
+      }
+      for (const v of variants) {
+        const want = byRegex(v)
+        expect(parseImageId('perseverance', v)).toEqual(want)
+        if ('site' in want) full++
+        else if ('sol' in want) prefixOnly++
+      }
+    }
+    // Both forms met, and ids of neither.
+    expect(full).toBeGreaterThan(1000)
+    expect(prefixOnly).toBeGreaterThan(100)
+  })
+
   test('MER site/drive codes are not decoded: no MER record has site or drive', () => {
     expect(real.records.filter((r) => (r.rover === 'spirit' || r.rover === 'opportunity') && (r.site !== undefined || r.drive !== undefined))).toEqual([])
   })
@@ -92,6 +125,30 @@ describe('image id anatomy (SOURCES.md §4.5)', () => {
     expect(nasaIdFromUrl('http://mars.nasa.gov/mer/gallery/all/1/f/001/1F128285236EDN0000P1001L0M1-BR.JPG').nasaId).toBe('1F128285236EDN0000P1001L0M1')
     expect(nasaIdFromUrl('https://mars.nasa.gov/msl-raw-images/msss/03728/mhli/3728MH0001730011303550C00_DXXX.jpg').nasaId).toBe('3728MH0001730011303550C00_DXXX')
     expect(nasaIdFromUrl('http://x/FLB_486265257EDR_F0481570FHAZ00323M_.JPG').nasaId).toBe('FLB_486265257EDR_F0481570FHAZ00323M_')
+  })
+})
+
+describe('UTC times as the feeds write them', () => {
+  test('a UTC time read by position gives what the expression gives: generated times of every form the feeds write, impossible dates, rolled-over hours, and each with one character changed, cut or padded', () => {
+    const random = seededRandom(4242)
+    const pick = <T,>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!
+    const two = (n: number) => String(n).padStart(2, '0')
+    const swaps = ['0', '9', '-', ':', 'T', ' ', 'Z', '.', 'z', '+', '\u0660', 'a']
+    let valid = 0
+    for (let i = 0; i < 20_000; i++) {
+      const y = pick([1999, 2004, 2012, 2020, 2021, 2024, 2100, 50, 0])
+      const base = `${String(y).padStart(4, '0')}-${two(1 + Math.floor(random() * 13))}-${two(1 + Math.floor(random() * 31))}${pick(['T', ' '])}${two(Math.floor(random() * 26))}:${two(Math.floor(random() * 61))}:${two(Math.floor(random() * 61))}`
+      const frac = pick(['', '', `.${String(Math.floor(random() * 1000)).padStart(3, '0')}`, '.5', '.12', '.1234', '.123456789'])
+      const t = base + frac + pick(['', 'Z', 'Z', '+01:00', '-0530'])
+      const at = Math.floor(random() * t.length)
+      for (const v of [t, t.slice(0, at) + pick(swaps) + t.slice(at + 1), t.slice(0, at), ` ${t}`, `${t} `, `${t}Z`]) {
+        const want = parseUtcByExpression(v)
+        expect([v, parseUtc(v)]).toEqual([v, want])
+        if (want !== undefined) valid++
+      }
+    }
+    for (const ms of ['000', '001', '009', '010', '070', '290', '570', '999']) expect(parseUtc(`2021-02-18T20:55:00.${ms}Z`)).toBe(parseUtcByExpression(`2021-02-18T20:55:00.${ms}Z`))
+    expect(valid).toBeGreaterThan(20_000)
   })
 })
 

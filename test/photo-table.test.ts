@@ -100,3 +100,14 @@ test('records whose source JSON comes to more than a 2 GiB text column holds fai
   const rec = (i: number): PhotoRecord => ({ rover: 'perseverance', camera: 'NAVCAM_LEFT', nasa_id: `N${i}`, sol: 1, earth_date: '2021-02-20', images: {}, source: 'x', raw_at: i * 2 ** 30, raw_bytes: 2 ** 30 })
   expect(() => photoTableFromRecords([rec(0), rec(1), rec(2)], { rawStash: stash, rawInlineBytes: Infinity })).toThrow(/raw values come to 3221225472 bytes, over the 2147483647 a text column of the index holds/)
 })
+
+test('each row gets its own record\'s earth date through runs of records sharing one, and a bad date after such a run is refused naming its file and record', async () => {
+  const records = (await readSources([join(FEEDS, 'm2020-raw-images-page.json')])).records
+  expect(records.length).toBeGreaterThan(1)
+  const dates = ['2021-03-01', '2021-03-01', '2024-02-29', '2021-03-01', '2021-03-02', '2021-03-02']
+  const rows = dates.map((d, i) => ({ ...records[i % records.length]!, earth_date: d, id: 1 + i }))
+  const table = photoTableFromRecords(rows)
+  expect([...table.earth_date]).toEqual(dates.map((d) => Date.parse(`${d}T00:00:00Z`) / 86_400_000))
+  const bad = [...rows.slice(0, 3).map((r) => ({ ...r })), { ...rows[3]!, earth_date: '2021-02-30', nasa_id: 'BAD_ONE' }]
+  expect(() => photoTableFromRecords(bad)).toThrow(`${rows[3]!.source}: record BAD_ONE: earth_date "2021-02-30" is not a YYYY-MM-DD date`)
+})

@@ -81,7 +81,7 @@ test('raw.bin written through the stash window equals the texts in the given ord
         const path = join(dir, `raw-${name}-${windowBytes}.bin`)
         // Half of the writes take their digest as they go (a build's staging folder): the same bytes, and that digest is the file's.
         const digests = windowBytes === 16_384 || windowBytes === 1 << 26 ? new StagingWrites(4_099) : undefined
-        const ends = spill.writeOrdered(path, digests, windowBytes)
+        const ends = spill.writeOrdered(path, digests, { windowBytes })
         if (digests) expect((await digests.files(dir))[basename(path)]).toEqual(digestFiles(dir, 4_099, [basename(path)])[basename(path)])
         const bin = readFileSync(path)
         expect({ name, windowBytes, equal: Buffer.compare(bin, expected) === 0 }).toEqual({ name, windowBytes, equal: true })
@@ -93,6 +93,37 @@ test('raw.bin written through the stash window equals the texts in the given ord
       }
     }
     expect(checked).toBe(16)
+  } finally {
+    stash.discard()
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('raw.bin written from a stash cut behind the copy (a build\'s last write of it) holds the same bytes, and the stash shrinks to nothing as an order from its end reaches its start', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'stash-cut-'))
+  const stash = new RawStash(dir)
+  try {
+    const all = texts(3_000, 13)
+    const spill = new RawSpill(stash, all.length)
+    for (const t of all) spill.push(t)
+    const before = stash.size
+    const order = runsDescending(all.length)
+    spill.order = order
+    const path = join(dir, 'raw.bin')
+    const sizes: number[] = []
+    const cut = stash.cut.bind(stash)
+    stash.cut = (bytes: number) => {
+      sizes.push(bytes)
+      cut(bytes)
+    }
+    spill.writeOrdered(path, undefined, { consume: true, windowBytes: 16_384, cutStep: 4_096 })
+    const enc = new TextEncoder()
+    expect(Buffer.compare(readFileSync(path), Buffer.concat([...order].map((r) => enc.encode(all[r]!))))).toBe(0)
+    // Cut many times, each time shorter, down to the first run's texts.
+    expect(sizes.length).toBeGreaterThan(50)
+    expect(sizes.every((b, i) => i === 0 || b < sizes[i - 1]!)).toBe(true)
+    expect(stash.size).toBeLessThan(before / 20)
+    expect(() => stash.put('{}')).toThrow(/cut short/)
   } finally {
     stash.discard()
     rmSync(dir, { recursive: true, force: true })

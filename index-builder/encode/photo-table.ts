@@ -89,24 +89,30 @@ export function photoTableFromRecords(records: Array<PhotoRecord | undefined>, o
   }
 
   const releaseRows = Math.max(MIN_RELEASE_ROWS, Math.ceil(n / RELEASES))
+  let lastDate: string | undefined
+  let lastDay = 0
   for (let i = 0; i < n; i++) {
     const r = records[i]!
     if (opts.consume) {
       records[i] = undefined
       if (i % releaseRows === releaseRows - 1) releaseMemory(releaseRows * BYTES_PER_RECORD)
     }
-    const where = `${r.source}: record ${r.nasa_id}`
     const rover = roverCode(r.rover)
-    if (rover < 0) throw new Error(`${where}: unknown rover "${r.rover}"`)
+    if (rover < 0) throw new Error(`${whereOf(r)}: unknown rover "${r.rover}"`)
     cols.rover[i] = rover
-    cols.sol[i] = intOr(r.sol, where, 'sol')
-    cols.earth_date[i] = epochDay(r.earth_date, where)
+    cols.sol[i] = intOr(r.sol, r, 'sol')
+    // Records come a page at a time, and a page's photos mostly share their earth date.
+    if (r.earth_date !== lastDate) {
+      lastDay = epochDay(r.earth_date, r)
+      lastDate = r.earth_date
+    }
+    cols.earth_date[i] = lastDay
     cols.date_taken_utc[i] = r.date_taken_utc ?? NaN
-    cols.mars_time_ms[i] = intOr(r.mars_time_ms, where, 'mars_time_ms')
-    cols.width[i] = intOr(r.width, where, 'width')
-    cols.height[i] = intOr(r.height, where, 'height')
-    cols.site[i] = intOr(r.site, where, 'site')
-    cols.drive[i] = intOr(r.drive, where, 'drive')
+    cols.mars_time_ms[i] = intOr(r.mars_time_ms, r, 'mars_time_ms')
+    cols.width[i] = intOr(r.width, r, 'width')
+    cols.height[i] = intOr(r.height, r, 'height')
+    cols.site[i] = intOr(r.site, r, 'site')
+    cols.drive[i] = intOr(r.drive, r, 'drive')
     cols.coord_x[i] = r.xyz?.[0] ?? NaN
     cols.coord_y[i] = r.xyz?.[1] ?? NaN
     cols.coord_z[i] = r.xyz?.[2] ?? NaN
@@ -125,7 +131,7 @@ export function photoTableFromRecords(records: Array<PhotoRecord | undefined>, o
     codes.credit[i] = dicts.credit.code(r.credit ?? '')
     text.nasa_id.push(r.nasa_id)
     text.date_taken_mars.push(r.date_taken_mars)
-    if (r.raw_at !== undefined && !stash) throw new Error(`${where}: its raw JSON is in a stash the table was not given`)
+    if (r.raw_at !== undefined && !stash) throw new Error(`${whereOf(r)}: its raw JSON is in a stash the table was not given`)
     if (spill) {
       if (r.raw_at !== undefined) spill.pushStashed(r.raw_at, r.raw_bytes ?? 0)
       else spill.push(r.raw)
@@ -219,15 +225,20 @@ export function imageDir(images: PhotoRecord['images']): string {
   return dir ?? ''
 }
 
-function intOr(v: number | undefined, where: string, field: string): number {
+/** A record named in an error: its file and NASA id (made only when there is an error to name it in). */
+function whereOf(r: PhotoRecord): string {
+  return `${r.source}: record ${r.nasa_id}`
+}
+
+function intOr(v: number | undefined, r: PhotoRecord, field: string): number {
   if (v === undefined) return INT_ABSENT
-  if (!Number.isInteger(v) || v < 0 || v > 0x7fffffff) throw new Error(`${where}: ${field} ${v} is not a non-negative int32`)
+  if (!Number.isInteger(v) || v < 0 || v > 0x7fffffff) throw new Error(`${whereOf(r)}: ${field} ${v} is not a non-negative int32`)
   return v
 }
 
-function epochDay(date: string, where: string): number {
+function epochDay(date: string, r: PhotoRecord): number {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date)
   const ms = m ? Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!) : NaN
-  if (!m || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== date) throw new Error(`${where}: earth_date "${date}" is not a YYYY-MM-DD date`)
+  if (!m || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== date) throw new Error(`${whereOf(r)}: earth_date "${date}" is not a YYYY-MM-DD date`)
   return ms / DAY_MS
 }

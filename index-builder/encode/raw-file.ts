@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs'
+import { closeSync, ftruncateSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { ONE_BUFFER_LIMIT } from '../../src/store/batched-table'
 import { RAW_ENDS_LAYOUT } from '../../src/store/column-layout'
@@ -43,8 +43,12 @@ export const MAX_RAW_FILE_BYTES = ONE_BUFFER_LIMIT - 1
 export interface RawTexts {
   /** The default order (row k of photos.arrow is table row order[k]); unset: the table's own order. */
   order: Int32Array | undefined
-  /** Writes raw.bin in the default order; returns where each row's text ends. With `digests`, its digest is taken as it is written. */
-  writeOrdered(path: string, digests?: StagingWrites): Float64Array
+  /**
+   * Writes raw.bin in the default order; returns where each row's text ends. With `digests`, its
+   * digest is taken as it is written. `consume`: the texts are not needed after this write (a
+   * build's spill, deleted next), so what is copied may be let go as the copy goes.
+   */
+  writeOrdered(path: string, digests?: StagingWrites, opts?: { consume?: boolean }): Float64Array
   discard(): void
   /**
    * Texts that stay in photos.arrow (an update's merge under the limit): the table's `raw` column
@@ -82,6 +86,7 @@ export class RawStash {
   #fill = 0
   #flushed = 0
   #scratch = new Uint8Array(1 << 16)
+  #cut = false
   /** Bytes of the text the last put() wrote. */
   lastBytes = 0
 
@@ -93,6 +98,7 @@ export class RawStash {
 
   /** Appends a text; returns where it starts (its byte count is lastBytes). */
   put(text: string): number {
+    if (this.#cut) throw new Error('the raw JSON stash was cut short: nothing more may be put')
     if (this.#fill + text.length * 3 > CHUNK) this.#flush()
     const at = this.#flushed + this.#fill
     if (text.length * 3 > CHUNK) {
@@ -106,9 +112,22 @@ export class RawStash {
     return at
   }
 
-  /** Bytes written so far. */
+  /** Bytes written so far (after cut, the bytes kept). */
   get size(): number {
     return this.#flushed + this.#fill
+  }
+
+  /**
+   * Drops the stash's bytes from `bytes` on (texts already copied where they go): the file's
+   * pages go back to the system at once, and the next file written (raw.bin) takes them while
+   * they are still the machine's instead of fresh memory. Nothing may be put afterwards.
+   */
+  cut(bytes: number): void {
+    this.#flush()
+    if (bytes >= this.size) return
+    ftruncateSync(this.#fd!, bytes)
+    this.#flushed = bytes
+    this.#cut = true
   }
 
   /** Bytes [at, at + bytes) into `into` at `offset` (a read through the page cache). */
@@ -182,14 +201,27 @@ export class RawSpill implements RawTexts {
    * Writes raw.bin: the texts in the default order (`order`), read from the stash through one
    * reused window (StashWindow; through the page cache: no mapping of it counts in the builder's
    * memory). Returns where each row's text ends.
+   *
+   * `consume`: the stash is cut behind the copy (RawStash.cut) whenever the texts still to copy
+   * all lie 64 MiB or more below its end. The default order (time descending) runs from the
+   * stash's end (the last sols read) to its start, so the stash shrinks as raw.bin grows and
+   * raw.bin's pages are the stash's, given back moments before; on this machine a page the
+   * system has not had back for a while costs ~1.5 system seconds a GB to touch (1.5 million
+   * records: ~3 GB of stash, ~3 GB of raw.bin).
    */
-  writeOrdered(path: string, digests?: StagingWrites, windowBytes = STASH_WINDOW): Float64Array {
+  writeOrdered(path: string, digests?: StagingWrites, opts: { consume?: boolean; windowBytes?: number; cutStep?: number } = {}): Float64Array {
     const order = this.order
     if (!order) throw new Error('the raw JSON spill has no row order (the column encoder sets it)')
+    const windowBytes = opts.windowBytes ?? STASH_WINDOW
+    const cutStep = opts.cutStep ?? CUT_STEP
     const n = order.length
     let total = 0
     for (let r = 0; r < this.#rows; r++) total += this.#bytes[r]!
     if (total > MAX_RAW_FILE_BYTES) throw new Error(`the ${this.#rows} photos' raw JSON comes to ${total} bytes, over the ${MAX_RAW_FILE_BYTES} raw.bin holds (the server maps it as one buffer)`)
+    // needed[k]: the stash's bytes that rows k.. of the order still read (the furthest end of their texts).
+    const needed = opts.consume ? new Float64Array(n + 1) : undefined
+    if (needed) for (let k = n - 1; k >= 0; k--) needed[k] = Math.max(needed[k + 1]!, this.#bytes[order[k]!]! > 0 ? this.#at[order[k]!]! + this.#bytes[order[k]!]! : 0)
+    let kept = this.stash.size
     const ends = new Float64Array(n)
     // With `digests`, the file's digest is taken from the chunks as they are written (no read-back).
     const file = new StagedFile(path, digests)
@@ -213,6 +245,10 @@ export class RawSpill implements RawTexts {
           fill += len
         }
         ends[k] = written + fill
+        if (needed && needed[k + 1]! + cutStep <= kept) {
+          kept = needed[k + 1]!
+          this.stash.cut(kept)
+        }
       }
       flush()
       file.end()
@@ -226,6 +262,9 @@ export class RawSpill implements RawTexts {
     this.stash.discard()
   }
 }
+
+/** Stash bytes let go at a time behind the copy to raw.bin (RawSpill.writeOrdered `consume`). */
+const CUT_STEP = 1 << 26
 
 /** Bytes of the stash read at once when a text is copied to raw.bin (StashWindow). */
 export const STASH_WINDOW = 1 << 22
@@ -291,7 +330,7 @@ export class StashWindow {
 
 /** raw.bin and raw-ends.arrow in `dir` from a spill in the default order; the spill is deleted. Returns the photos with raw JSON. */
 export async function writeRawFiles(dir: string, spill: RawTexts, digests?: StagingWrites): Promise<number> {
-  const ends = spill.writeOrdered(join(dir, RAW_FILES.text), digests)
+  const ends = spill.writeOrdered(join(dir, RAW_FILES.text), digests, { consume: true })
   spill.discard()
   await writeArrowFile(join(dir, RAW_FILES.ends), tableFromColumns(RAW_ENDS_LAYOUT, { raw_end: ends }, ends.length), [], digests)
   let withText = 0

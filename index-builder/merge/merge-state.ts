@@ -103,11 +103,21 @@ export function solGroups(files: Pick<SourceFiles, 'drafts' | 'sources' | 'timet
   const store = `${displayPath(feedDir)}/`
   const base = baseClocks(files.timetables)
   const groups: Record<string, SolGroup> = {}
+  // A page's records are one after the other and share their file, rover and sol: the group and
+  // whether the file is in the group's folder are found once per run of them, not per record.
+  let lastSource = -1
+  let lastRover = ''
+  let lastSol = -1
+  let g: SolGroup = { pure: true, labels: [] }
   for (const { draft, sourceIndex } of files.drafts) {
     const r = draft.record
-    const key = groupKey(r.rover, r.sol)
-    const g = (groups[key] ??= { pure: true, labels: [] })
-    if (!files.sources[sourceIndex]!.path.startsWith(`${store}${folderOf(r.rover, r.sol)}/`)) g.pure = false
+    if (sourceIndex !== lastSource || r.rover !== lastRover || r.sol !== lastSol) {
+      lastSource = sourceIndex
+      lastRover = r.rover
+      lastSol = r.sol
+      g = groups[groupKey(r.rover, r.sol)] ??= { pure: true, labels: [] }
+      if (!files.sources[sourceIndex]!.path.startsWith(`${store}${folderOf(r.rover, r.sol)}/`)) g.pure = false
+    }
     const clock = parseImageId(r.rover, r.nasa_id).sclk ?? r.sclk
     if (clock !== undefined && Number.isFinite(clock)) {
       if (g.lo === undefined || clock < g.lo) g.lo = clock
