@@ -317,41 +317,53 @@ function keyOfRow(p: Published, row: number): string {
 
 /**
  * The kept rows of the published columns and the new table's rows as one photo table, in the
- * default row order (photo-columns.ts) when the kept rows keep their ids: the published rows are
- * in it already, so the new rows, ordered alone, are merged in as a second sorted run, and the
- * encoder then finds the table in order and copies nothing. (When ids change, the encoder orders it.)
+ * default row order (photo-columns.ts: the taken key descending, then id ascending), so the
+ * encoder finds the table in order and copies nothing. The published rows are in that order
+ * already; the new rows, and the kept rows whose id the new ones moved (newIds: the id is the
+ * order's tie-break, so such a row may move among the rows of its taken key), are ordered alone
+ * and merged in as a second sorted run.
  */
 function concatRows(old: Published, keep: Uint8Array, fresh: PhotoColumns, newIds: Map<number, number>): PhotoTable {
   const kept: number[] = []
-  for (let r = 0; r < old.length; r++) if (keep[r]) kept.push(r)
+  for (let r = 0; r < old.length; r++) if (keep[r] && !newIds.has(r)) kept.push(r)
   const m = fresh.length
-  const freshOrder = defaultOrder(takenSortColumn(fresh.date_taken_utc, fresh.earth_date, m), fresh.id, m)
+  const oldKey = takenSortColumn(old.date_taken_utc, old.earth_date, old.length)
+  const freshKey = takenSortColumn(fresh.date_taken_utc, fresh.earth_date, m)
+  // The second run: new row j as -j - 1, a kept row whose id changed as its published row.
+  const moved = [...newIds.keys()]
+  const runKey = new Float64Array(m + moved.length)
+  const runId = new Int32Array(m + moved.length)
+  const runSrc = new Int32Array(m + moved.length)
+  for (let j = 0; j < m; j++) {
+    runKey[j] = freshKey[j]!
+    runId[j] = fresh.id[j]!
+    runSrc[j] = -j - 1
+  }
+  moved.forEach((r, i) => {
+    runKey[m + i] = oldKey[r]!
+    runId[m + i] = newIds.get(r)!
+    runSrc[m + i] = r
+  })
+  const run = defaultOrder(runKey, runId, runKey.length)
   // src[k] >= 0: published row; < 0: new row -src[k] - 1.
-  const src = new Int32Array(kept.length + m)
-  if (newIds.size > 0) {
-    for (let k = 0; k < kept.length; k++) src[k] = kept[k]!
-    for (let j = 0; j < m; j++) src[kept.length + j] = -j - 1
-  } else {
-    const oldKey = takenSortColumn(old.date_taken_utc, old.earth_date, old.length)
-    const freshKey = takenSortColumn(fresh.date_taken_utc, fresh.earth_date, m)
-    // Descending by the taken key, unknown (NaN) last, then ascending id: the encoder's order.
-    const before = (ka: number, ia: number, kb: number, ib: number) => (ka !== ka ? kb !== kb && ia < ib : kb !== kb || ka > kb || (ka === kb && ia < ib))
-    let i = 0
-    let j = 0
-    let k = 0
-    while (i < kept.length || j < m) {
-      if (j >= m) src[k++] = kept[i++]!
-      else if (i >= kept.length) src[k++] = -freshOrder[j++]! - 1
-      else {
-        const r = kept[i]!
-        const f = freshOrder[j]!
-        if (before(oldKey[r]!, old.id[r]!, freshKey[f]!, fresh.id[f]!)) {
-          src[k++] = r
-          i++
-        } else {
-          src[k++] = -f - 1
-          j++
-        }
+  const src = new Int32Array(kept.length + run.length)
+  // Descending by the taken key, unknown (NaN) last, then ascending id: the encoder's order.
+  const before = (ka: number, ia: number, kb: number, ib: number) => (ka !== ka ? kb !== kb && ia < ib : kb !== kb || ka > kb || (ka === kb && ia < ib))
+  let i = 0
+  let j = 0
+  let k = 0
+  while (i < kept.length || j < run.length) {
+    if (j >= run.length) src[k++] = kept[i++]!
+    else if (i >= kept.length) src[k++] = runSrc[run[j++]!]!
+    else {
+      const r = kept[i]!
+      const f = run[j]!
+      if (before(oldKey[r]!, old.id[r]!, runKey[f]!, runId[f]!)) {
+        src[k++] = r
+        i++
+      } else {
+        src[k++] = runSrc[f]!
+        j++
       }
     }
   }
@@ -365,10 +377,9 @@ function concatRows(old: Published, keep: Uint8Array, fresh: PhotoColumns, newId
   const spill = MergedRaw.bytesOf(old.raw, fresh.raw, src) > rawInlineBytes()
   const raw = new MergedRaw(old.raw, fresh.raw, src, !spill)
   out.rawSpill = raw
-  // Ids unchanged: the derive stage derives the new rows alone (derive/kept-rows.ts), the kept
-  // rows' sequence codes holding their served ids. Else every row is derived again, as in a build.
-  const keptInfo = newIds.size === 0 ? keptRows(old, keep, fresh, src) : undefined
-  if (keptInfo) out.kept = keptInfo
+  // The derive stage derives the new rows alone (derive/kept-rows.ts), the kept rows' sequence
+  // codes holding their served sequence ids.
+  out.kept = keptRows(old, keep, fresh, src, newIds)
   const pieces: Record<string, MergedRaw> = {}
   for (const [name, kind] of PHOTO_LAYOUT) {
     if (name === 'raw') out[name] = spill ? { data: new Uint8Array(0), offsets: new Int32Array(n + 1) } : raw.column()
@@ -377,7 +388,7 @@ function concatRows(old: Published, keep: Uint8Array, fresh: PhotoColumns, newId
       pieces[name] = new MergedRaw(a[name] as TextColumn, b[name] as TextColumn, src, true)
       out[name] = pieces[name].column()
     } else if (kind === 'utf8') out[name] = concatUtf8(a[name] as TextColumn, b[name] as TextColumn, src)
-    else if (name === 'sequence') out[name] = concatDict(keptInfo ? old.sequence : statedSequences(old.sequence), fresh.sequence, src)
+    else if (name === 'sequence') out[name] = concatDict(old.sequence, fresh.sequence, src)
     else if (kind === 'dict' || kind === 'dict16') out[name] = concatDict(a[name] as DictColumn, b[name] as DictColumn, src)
     else {
       const x = a[name] as Float64Array
@@ -399,13 +410,18 @@ function concatRows(old: Published, keep: Uint8Array, fresh: PhotoColumns, newId
   return out as unknown as PhotoTable
 }
 
-/** Which merged rows are new, and the clock of every photo added or removed (derive/kept-rows.ts). */
-function keptRows(old: Published, keep: Uint8Array, fresh: PhotoColumns, src: Int32Array): KeptRows {
+/**
+ * Which merged rows are new, and the clock of every photo added or removed (derive/kept-rows.ts),
+ * and of every kept photo whose id changed: a stereo partner is held by id, and the id breaks
+ * clock ties in the pairing, so the photos near one are paired again as near one added.
+ */
+function keptRows(old: Published, keep: Uint8Array, fresh: PhotoColumns, src: Int32Array, newIds: Map<number, number>): KeptRows {
   const isFresh = new Uint8Array(src.length)
   for (let k = 0; k < src.length; k++) if (src[k]! < 0) isFresh[k] = 1
   const changed: number[] = []
   for (let j = 0; j < fresh.length; j++) if (!Number.isNaN(fresh.sclk[j]!)) changed.push(fresh.sclk[j]!)
   for (let r = 0; r < old.length; r++) if (!keep[r] && !Number.isNaN(old.sclk[r]!)) changed.push(old.sclk[r]!)
+  for (const r of newIds.keys()) if (!Number.isNaN(old.sclk[r]!)) changed.push(old.sclk[r]!)
   return { fresh: isFresh, changedSclk: Float64Array.from(changed).sort() }
 }
 
@@ -417,15 +433,6 @@ function keptRows(old: Published, keep: Uint8Array, fresh: PhotoColumns, src: In
  * BATCH_ROWS is written in record batches, slices the writer cannot hand over whole: gathered.)
  */
 const PIECED = new Set(['date_taken_mars', 'image_small', 'image_medium', 'image_large', 'image_full'])
-
-/**
- * The sequence column as the derive stage takes it (the stated sequence, "" when none): a served
- * value is `<rover>-<sol>-<SEQUENCE>` (derive/related/sequences.ts), and the stage makes the same
- * value again from its SEQUENCE, which it upper-cases either way.
- */
-function statedSequences(c: DictColumn): DictColumn {
-  return { codes: c.codes, dict: c.dict.map((v) => (v === '' ? '' : v.split('-').slice(2).join('-'))) }
-}
 
 function concatUtf8(x: TextColumn, y: TextColumn, src: Int32Array): Utf8Column {
   const n = src.length
