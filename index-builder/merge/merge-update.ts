@@ -181,8 +181,17 @@ async function merge(opts: MergeOptions, early?: OpenedIndex): Promise<MergeOutc
   const old = opened.photos!
   const keep = new Uint8Array(old.length)
   const freed: number[] = []
+  // The sols read again as flags per rover code and sol: a key string per row cost ~1 s at 1.5 million.
+  const rereadSols = ROVER_SLUGS.map((slug) => {
+    const sols = [...reread].filter((k) => k.startsWith(`${slug}/`)).map((k) => Number(k.slice(slug.length + 1)))
+    const flags = new Uint8Array(sols.length > 0 ? Math.max(...sols) + 1 : 0)
+    for (const sol of sols) flags[sol] = 1
+    return flags
+  })
   for (let r = 0; r < old.length; r++) {
-    if (reread.has(groupKey(ROVER_SLUGS[old.rover[r]!]!, old.sol[r]!))) freed.push(old.id[r]!)
+    const flags = rereadSols[old.rover[r]!]
+    const sol = old.sol[r]!
+    if (flags !== undefined && sol >= 0 && sol < flags.length && flags[sol] === 1) freed.push(old.id[r]!)
     else keep[r] = 1
   }
   const records = normalised.records
@@ -190,18 +199,22 @@ async function merge(opts: MergeOptions, early?: OpenedIndex): Promise<MergeOutc
   const nasaIds = new Set(records.map((r) => r.nasa_id))
   // Rows are compared by a hash of their bytes first: decoding every published nasa_id costs more than the merge.
   const enc = new TextEncoder()
-  const nasaHashes = new Set(records.map((r) => enc.encode(r.nasa_id)).map((b) => byteHash(b, 0, b.length)))
+  const nasaHashes = new Set(records.map((r) => enc.encode(r.nasa_id)).map((b) => byteHash(b, Math.max(0, b.length - HASHED_TAIL), b.length)))
   const stated = new Set(records.filter((r) => r.id! < ASSIGNED_ID_BASE).map((r) => r.id!))
   const text = new TextDecoder()
-  const outsideAt = new Map<number, number>()
+  // The assigned ids of the kept rows, sorted (a Map of them cost ~1 s at 1.5 million).
+  const outside = new Int32Array(old.length)
+  let outsideCount = 0
+  const od = old.nasa_id.data
+  const oo = old.nasa_id.offsets
   for (let r = 0; r < old.length; r++) {
     if (!keep[r]) continue
     const id = old.id[r]!
-    if (stated.has(id)) refuse(`v1 id ${id} of a record read again is the id of a photo of another sol`)
-    if (nasaHashes.has(byteHash(old.nasa_id.data, old.nasa_id.offsets[r]!, old.nasa_id.offsets[r + 1]!)) && nasaIds.has(text.decode(utf8At(old.nasa_id, r)))) refuse(`a record read again has the NASA image id ${text.decode(utf8At(old.nasa_id, r))} of a photo of another sol`)
-    if (id >= ASSIGNED_ID_BASE) outsideAt.set(id, r)
+    if (stated.size > 0 && stated.has(id)) refuse(`v1 id ${id} of a record read again is the id of a photo of another sol`)
+    if (nasaHashes.has(byteHash(od, Math.max(oo[r]!, oo[r + 1]! - HASHED_TAIL), oo[r + 1]!)) && nasaIds.has(text.decode(utf8At(old.nasa_id, r)))) refuse(`a record read again has the NASA image id ${text.decode(utf8At(old.nasa_id, r))} of a photo of another sol`)
+    if (id >= ASSIGNED_ID_BASE) outside[outsideCount++] = id
   }
-  const newIds = reassignIds(records, old, outsideAt, freed)
+  const newIds = reassignIds(records, old, keep, outside.subarray(0, outsideCount).sort(), freed)
 
   const fresh = photoTableFromRecords(records, { consume: true })
   const table = concatRows(old, keep, fresh, newIds)
@@ -255,6 +268,21 @@ function readGroups(opts: MergeOptions, keys: string[], refuse: (why: string) =>
   return { files, groups }
 }
 
+/** Bytes at the end of a nasa_id hashed to compare it (a hash that matches is checked in full). */
+const HASHED_TAIL = 24
+
+/** Whether `sorted` (ascending) holds `v`. */
+function sortedHas(sorted: Int32Array, v: number): boolean {
+  let lo = 0
+  let hi = sorted.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (sorted[mid]! < v) lo = mid + 1
+    else hi = mid
+  }
+  return lo < sorted.length && sorted[lo] === v
+}
+
 /** FNV-1a over bytes [from, to). */
 function byteHash(data: Uint8Array, from: number, to: number): number {
   let h = 0x811c9dc5
@@ -273,26 +301,27 @@ function utf8At(c: TextColumn, r: number): Uint8Array {
  * them, in key order against the ids taken outside the runs. Returns the ids of kept rows that
  * change (row → id).
  */
-function reassignIds(records: Array<{ id?: number; nasa_id: string; id_key?: string }>, old: Published, outsideAt: Map<number, number>, freed: number[]): Map<number, number> {
+function reassignIds(records: Array<{ id?: number; nasa_id: string; id_key?: string }>, old: Published, keep: Uint8Array, outside: Int32Array, freed: number[]): Map<number, number> {
   const next = (id: number) => (id + 1 >= 2 ** 31 ? ASSIGNED_ID_BASE : id + 1)
   const assigned = records.filter((r) => r.id! >= ASSIGNED_ID_BASE)
   const key = (r: { nasa_id: string; id_key?: string }) => r.id_key ?? r.nasa_id
+  const taken = (id: number) => sortedHas(outside, id)
   const freedSet = new Set(freed)
-  const rerun = new Map<number, { row: number; key: string }>()
+  const rerunIds = new Set<number>()
   const starts = [...assigned.map((r) => assignedIdFor(key(r))), ...freed.filter((id) => id >= ASSIGNED_ID_BASE)]
   for (const start of starts) {
-    for (let s = start; outsideAt.has(s) || freedSet.has(s); s = next(s)) {
-      const row = outsideAt.get(s)
-      if (row !== undefined && !rerun.has(row)) rerun.set(row, { row, key: keyOfRow(old, row) })
-    }
+    for (let s = start; taken(s) || freedSet.has(s); s = next(s)) if (taken(s)) rerunIds.add(s)
   }
+  // The kept rows holding those ids: one pass over the ids.
+  const rerun = new Map<number, { row: number; key: string }>()
+  if (rerunIds.size > 0) for (let r = 0; r < old.length; r++) if (keep[r] && rerunIds.has(old.id[r]!)) rerun.set(r, { row: r, key: keyOfRow(old, r) })
   const todo: Array<{ key: string; set: (id: number) => void }> = assigned.map((r) => ({ key: key(r), set: (id: number) => (r.id = id) }))
   const changed = new Map<number, number>()
   for (const { row, key: k } of rerun.values()) todo.push({ key: k, set: (id) => { if (id !== old.id[row]) changed.set(row, id) } })
   todo.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-  const fixed = new Set<number>()
-  for (const id of outsideAt.keys()) fixed.add(id)
-  for (const { row } of rerun.values()) fixed.delete(old.id[row]!)
+  // Taken: the kept rows' ids but the runs' (rerunIds), and each id given here.
+  const given = new Set<number>()
+  const fixed = { has: (id: number) => given.has(id) || (taken(id) && !rerunIds.has(id)), add: (id: number) => given.add(id) }
   for (const t of todo) {
     let id = assignedIdFor(t.key)
     while (fixed.has(id)) id = next(id)
@@ -349,23 +378,17 @@ function concatRows(old: Published, keep: Uint8Array, fresh: PhotoColumns, newId
   const src = new Int32Array(kept.length + run.length)
   // Descending by the taken key, unknown (NaN) last, then ascending id: the encoder's order.
   const before = (ka: number, ia: number, kb: number, ib: number) => (ka !== ka ? kb !== kb && ia < ib : kb !== kb || ka > kb || (ka === kb && ia < ib))
+  // Where the kept rows whose id changed land (their ids are set below).
+  const movedAt: number[] = []
   let i = 0
   let j = 0
   let k = 0
   while (i < kept.length || j < run.length) {
-    if (j >= run.length) src[k++] = kept[i++]!
-    else if (i >= kept.length) src[k++] = runSrc[run[j++]!]!
-    else {
-      const r = kept[i]!
-      const f = run[j]!
-      if (before(oldKey[r]!, old.id[r]!, runKey[f]!, runId[f]!)) {
-        src[k++] = r
-        i++
-      } else {
-        src[k++] = runSrc[f]!
-        j++
-      }
-    }
+    if (j < run.length && (i >= kept.length || !before(oldKey[kept[i]!]!, old.id[kept[i]!]!, runKey[run[j]!]!, runId[run[j]!]!))) {
+      const s = runSrc[run[j++]!]!
+      if (s >= 0) movedAt.push(k)
+      src[k++] = s
+    } else src[k++] = kept[i++]!
   }
   const n = src.length
   const out: Record<string, unknown> = { length: n }
@@ -403,10 +426,7 @@ function concatRows(old: Published, keep: Uint8Array, fresh: PhotoColumns, newId
   }
   out.textPieces = pieces
   const id = out.id as Int32Array
-  for (let k = 0; k < n; k++) {
-    const changed = src[k]! >= 0 ? newIds.get(src[k]!) : undefined
-    if (changed !== undefined) id[k] = changed
-  }
+  for (const k of movedAt) id[k] = newIds.get(src[k]!)!
   return out as unknown as PhotoTable
 }
 
