@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { readManifest } from '../index-builder/encode/manifest'
 import { mergeUpdate } from '../index-builder/merge/merge-update'
+import { assignedIdFor } from '../index-builder/normalize/assign-ids'
 import { parseImageId } from '../index-builder/normalize/parse-image-id'
 import { BUILT_IN_CALIBRATION, sclkToUtcFor } from '../index-builder/normalize/sclk-to-utc'
 import { splitProductVersion } from '../src/catalog/nasa-id-form'
@@ -276,4 +277,54 @@ test('clock-labelled pages: a sol in the middle revised (a record withdrawn, tim
   expect(m.reread).not.toContain('perseverance/0')
   expect(m.reread).not.toContain('perseverance/8')
   await expectSameIndex(await cleanLabelled('labelled-clean-2'), queries(8, 4), labelledIndex)
+}, 240_000)
+
+test('a new record whose assigned id a published photo holds, its key sorting first: the merge gives it that id and moves the photo to the next free one, as a full build does, and the index equals a clean full build', async () => {
+  const before = await loadStore(index)
+  const text = new TextDecoder()
+  const nasaAt = (s: Store, r: number) => text.decode(s.photos.nasa_id.data.subarray(s.photos.nasa_id.offsets[r]!, s.photos.nasa_id.offsets[r + 1]!))
+  // The key each published photo's id was assigned by: its image id as the feed states it (assign-ids.ts).
+  const keyOf = new Map<string, string>()
+  for (const sol of readdirSync(join(feeds, 'perseverance'))) {
+    for (const page of readdirSync(join(feeds, 'perseverance', sol))) {
+      for (const rec of (JSON.parse(readFileSync(join(feeds, 'perseverance', sol, page), 'utf8')) as { images: Array<{ imageid: string }> }).images) keyOf.set(splitProductVersion(rec.imageid).id, rec.imageid)
+    }
+  }
+  const holder = new Map<number, { row: number; key: string }>()
+  for (let r = 0; r < before.photos.length; r++) holder.set(before.photos.id[r]!, { row: r, key: keyOf.get(nasaAt(before, r))! })
+  // A real record moved to a sol of its own, the last characters of its image id varied until its
+  // hash lands on the id of a photo whose key sorts after it (about one try in a million; the search is the same on every run).
+  const sol = origin.latest + 20
+  // The record whose image id sorts first: most published keys sort after it.
+  const first = [...perseveranceRecords()].sort((a, b) => ((a.imageid as string) < (b.imageid as string) ? -1 : 1))[0]!
+  const rec = moveRecord(first, sol)
+  const oldId = rec.imageid as string
+  const v = splitProductVersion(oldId)
+  const stem = v.id.slice(0, -5)
+  const ALPHA = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'
+  let found: { imageid: string; id: number } | undefined
+  // Four letters or digits, then a letter (the character before a product version is one).
+  for (let t = 0; t < 26 * 36 ** 4 && !found; t++) {
+    let tail = ''
+    for (let x = t % 36 ** 4, i = 0; i < 4; i++, x = Math.floor(x / 36)) tail += ALPHA[x % 36]
+    tail += ALPHA[Math.floor(t / 36 ** 4)]
+    const imageid = `${stem}${tail}${oldId.slice(v.id.length)}`
+    const h = holder.get(assignedIdFor(imageid))
+    if (h && h.key > imageid && !keyOf.has(splitProductVersion(imageid).id)) found = { imageid, id: assignedIdFor(imageid) }
+  }
+  expect(found).toBeDefined()
+  const moved = holder.get(found!.id)!
+  const movedNasaId = nasaAt(before, moved.row)
+  const crafted = JSON.parse(JSON.stringify(rec).replaceAll(oldId, found!.imageid)) as Record<string, unknown>
+  const dir = join(feeds, 'perseverance', `sol-${String(sol).padStart(5, '0')}`)
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(join(dir, 'page-000.json'), JSON.stringify({ images: [crafted], per_page: '100', total_results: 1, type: 'mars2020', page: 0, mission: 'mars2020', total_images: 1 }))
+  const m = await mergeUpdate({ out: index, pageStore: feeds, sources: [empty] })
+  if (!m.merged) throw new Error(`merge refused: ${m.why}`)
+  expect(m.sols).toEqual([`perseverance/${sol}`])
+  const merged = await expectSameIndex(await cleanBuild('clean-moved-id'), queries(sol, 3))
+  // The published photo gave its id up to the new record and holds another one now.
+  const rowOf = (s: Store, nasaId: string) => Array.from({ length: s.photos.length }, (_, r) => r).find((r) => nasaAt(s, r) === nasaId)!
+  expect(merged.photos.id[rowOf(merged, splitProductVersion(found!.imageid).id)]).toBe(found!.id)
+  expect(merged.photos.id[rowOf(merged, movedNasaId)]).not.toBe(found!.id)
 }, 240_000)

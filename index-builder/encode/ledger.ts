@@ -25,11 +25,18 @@ export function previousLedger(out: string): Ledger {
 
 /** Ids of `ids` the ledger does not hold, ascending (the order they take in the ledger). */
 export function newIds(ledger: Ledger, ids: Int32Array): Int32Array {
-  const known = new Set<number>()
-  for (let i = 0; i < ledger.length; i++) known.add(ledger.id[i]!)
+  // Both sorted (native sorts of typed copies), then walked together: a Set of a million-row
+  // ledger's ids cost ~0.5 s of an update's merge, the sorts a tenth of it.
+  const known = ledger.id.slice(0, ledger.length).sort()
+  const all = ids.slice().sort()
   const fresh: number[] = []
-  for (let i = 0; i < ids.length; i++) if (!known.has(ids[i]!)) fresh.push(ids[i]!)
-  return Int32Array.from(fresh).sort()
+  let j = 0
+  for (let i = 0; i < all.length; i++) {
+    const v = all[i]!
+    while (j < known.length && known[j]! < v) j++
+    if (j >= known.length || known[j] !== v) fresh.push(v)
+  }
+  return Int32Array.from(fresh)
 }
 
 /** `ledger` with `fresh` appended at `publishMs` (never before its last time, whatever the clock says). */

@@ -154,25 +154,11 @@ function isIdentity(order: Int32Array): boolean {
 
 function checkIds(id: Int32Array, n: number): void {
   if (id.length < n) throw new Error(`the photo table has ${n} rows but ${id.length} ids`)
-  // A bitset over all int31 values (256 MiB) only when a Set would be larger.
-  if (n < 1 << 22) {
-    const set = new Set<number>()
-    for (let r = 0; r < n; r++) {
-      const v = id[r]!
-      if (v < 0) throw new Error(`photo id ${v} is not a non-negative int32`)
-      if (set.has(v)) throw new Error(`photo id ${v} is given to two images`)
-      set.add(v)
-    }
-    return
-  }
-  const seen = new Uint32Array(2 ** 26)
-  for (let r = 0; r < n; r++) {
-    const v = id[r]!
-    if (v < 0) throw new Error(`photo id ${v} is not a non-negative int32`)
-    const bit = 1 << (v & 31)
-    if (seen[v >>> 5]! & bit) throw new Error(`photo id ${v} is given to two images`)
-    seen[v >>> 5]! |= bit
-  }
+  // A sorted copy (a native sort): equal ids are neighbours. A Set of 1.5 million ids cost
+  // ~0.8 s of an update's merge; the copy and sort a fraction of it, 4 bytes a row.
+  const sorted = id.slice(0, n).sort()
+  if (n > 0 && sorted[0]! < 0) throw new Error(`photo id ${sorted[0]} is not a non-negative int32`)
+  for (let r = 1; r < n; r++) if (sorted[r] === sorted[r - 1]) throw new Error(`photo id ${sorted[r]} is given to two images`)
 }
 
 function gather<T extends NumberArray>(values: T, order: Int32Array): T {

@@ -181,8 +181,17 @@ async function merge(opts: MergeOptions, early?: OpenedIndex): Promise<MergeOutc
   const old = opened.photos!
   const keep = new Uint8Array(old.length)
   const freed: number[] = []
+  // The sols read again as flags per rover code and sol: a key string per row cost ~1 s at 1.5 million.
+  const rereadSols = ROVER_SLUGS.map((slug) => {
+    const sols = [...reread].filter((k) => k.startsWith(`${slug}/`)).map((k) => Number(k.slice(slug.length + 1)))
+    const flags = new Uint8Array(sols.length > 0 ? Math.max(...sols) + 1 : 0)
+    for (const sol of sols) flags[sol] = 1
+    return flags
+  })
   for (let r = 0; r < old.length; r++) {
-    if (reread.has(groupKey(ROVER_SLUGS[old.rover[r]!]!, old.sol[r]!))) freed.push(old.id[r]!)
+    const flags = rereadSols[old.rover[r]!]
+    const sol = old.sol[r]!
+    if (flags !== undefined && sol >= 0 && sol < flags.length && flags[sol] === 1) freed.push(old.id[r]!)
     else keep[r] = 1
   }
   const records = normalised.records
@@ -190,18 +199,22 @@ async function merge(opts: MergeOptions, early?: OpenedIndex): Promise<MergeOutc
   const nasaIds = new Set(records.map((r) => r.nasa_id))
   // Rows are compared by a hash of their bytes first: decoding every published nasa_id costs more than the merge.
   const enc = new TextEncoder()
-  const nasaHashes = new Set(records.map((r) => enc.encode(r.nasa_id)).map((b) => byteHash(b, 0, b.length)))
+  const nasaHashes = new Set(records.map((r) => enc.encode(r.nasa_id)).map((b) => byteHash(b, Math.max(0, b.length - HASHED_TAIL), b.length)))
   const stated = new Set(records.filter((r) => r.id! < ASSIGNED_ID_BASE).map((r) => r.id!))
   const text = new TextDecoder()
-  const outsideAt = new Map<number, number>()
+  // The assigned ids of the kept rows, sorted (a Map of them cost ~1 s at 1.5 million).
+  const outside = new Int32Array(old.length)
+  let outsideCount = 0
+  const od = old.nasa_id.data
+  const oo = old.nasa_id.offsets
   for (let r = 0; r < old.length; r++) {
     if (!keep[r]) continue
     const id = old.id[r]!
-    if (stated.has(id)) refuse(`v1 id ${id} of a record read again is the id of a photo of another sol`)
-    if (nasaHashes.has(byteHash(old.nasa_id.data, old.nasa_id.offsets[r]!, old.nasa_id.offsets[r + 1]!)) && nasaIds.has(text.decode(utf8At(old.nasa_id, r)))) refuse(`a record read again has the NASA image id ${text.decode(utf8At(old.nasa_id, r))} of a photo of another sol`)
-    if (id >= ASSIGNED_ID_BASE) outsideAt.set(id, r)
+    if (stated.size > 0 && stated.has(id)) refuse(`v1 id ${id} of a record read again is the id of a photo of another sol`)
+    if (nasaHashes.has(byteHash(od, Math.max(oo[r]!, oo[r + 1]! - HASHED_TAIL), oo[r + 1]!)) && nasaIds.has(text.decode(utf8At(old.nasa_id, r)))) refuse(`a record read again has the NASA image id ${text.decode(utf8At(old.nasa_id, r))} of a photo of another sol`)
+    if (id >= ASSIGNED_ID_BASE) outside[outsideCount++] = id
   }
-  const newIds = reassignIds(records, old, outsideAt, freed)
+  const newIds = reassignIds(records, old, keep, outside.subarray(0, outsideCount).sort(), freed)
 
   const fresh = photoTableFromRecords(records, { consume: true })
   const table = concatRows(old, keep, fresh, newIds)
@@ -255,6 +268,21 @@ function readGroups(opts: MergeOptions, keys: string[], refuse: (why: string) =>
   return { files, groups }
 }
 
+/** Bytes at the end of a nasa_id hashed to compare it (a hash that matches is checked in full). */
+const HASHED_TAIL = 24
+
+/** Whether `sorted` (ascending) holds `v`. */
+function sortedHas(sorted: Int32Array, v: number): boolean {
+  let lo = 0
+  let hi = sorted.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (sorted[mid]! < v) lo = mid + 1
+    else hi = mid
+  }
+  return lo < sorted.length && sorted[lo] === v
+}
+
 /** FNV-1a over bytes [from, to). */
 function byteHash(data: Uint8Array, from: number, to: number): number {
   let h = 0x811c9dc5
@@ -273,26 +301,27 @@ function utf8At(c: TextColumn, r: number): Uint8Array {
  * them, in key order against the ids taken outside the runs. Returns the ids of kept rows that
  * change (row → id).
  */
-function reassignIds(records: Array<{ id?: number; nasa_id: string; id_key?: string }>, old: Published, outsideAt: Map<number, number>, freed: number[]): Map<number, number> {
+function reassignIds(records: Array<{ id?: number; nasa_id: string; id_key?: string }>, old: Published, keep: Uint8Array, outside: Int32Array, freed: number[]): Map<number, number> {
   const next = (id: number) => (id + 1 >= 2 ** 31 ? ASSIGNED_ID_BASE : id + 1)
   const assigned = records.filter((r) => r.id! >= ASSIGNED_ID_BASE)
   const key = (r: { nasa_id: string; id_key?: string }) => r.id_key ?? r.nasa_id
+  const taken = (id: number) => sortedHas(outside, id)
   const freedSet = new Set(freed)
-  const rerun = new Map<number, { row: number; key: string }>()
+  const rerunIds = new Set<number>()
   const starts = [...assigned.map((r) => assignedIdFor(key(r))), ...freed.filter((id) => id >= ASSIGNED_ID_BASE)]
   for (const start of starts) {
-    for (let s = start; outsideAt.has(s) || freedSet.has(s); s = next(s)) {
-      const row = outsideAt.get(s)
-      if (row !== undefined && !rerun.has(row)) rerun.set(row, { row, key: keyOfRow(old, row) })
-    }
+    for (let s = start; taken(s) || freedSet.has(s); s = next(s)) if (taken(s)) rerunIds.add(s)
   }
+  // The kept rows holding those ids: one pass over the ids.
+  const rerun = new Map<number, { row: number; key: string }>()
+  if (rerunIds.size > 0) for (let r = 0; r < old.length; r++) if (keep[r] && rerunIds.has(old.id[r]!)) rerun.set(r, { row: r, key: keyOfRow(old, r) })
   const todo: Array<{ key: string; set: (id: number) => void }> = assigned.map((r) => ({ key: key(r), set: (id: number) => (r.id = id) }))
   const changed = new Map<number, number>()
   for (const { row, key: k } of rerun.values()) todo.push({ key: k, set: (id) => { if (id !== old.id[row]) changed.set(row, id) } })
   todo.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-  const fixed = new Set<number>()
-  for (const id of outsideAt.keys()) fixed.add(id)
-  for (const { row } of rerun.values()) fixed.delete(old.id[row]!)
+  // Taken: the kept rows' ids but the runs' (rerunIds), and each id given here.
+  const given = new Set<number>()
+  const fixed = { has: (id: number) => given.has(id) || (taken(id) && !rerunIds.has(id)), add: (id: number) => given.add(id) }
   for (const t of todo) {
     let id = assignedIdFor(t.key)
     while (fixed.has(id)) id = next(id)
@@ -317,43 +346,49 @@ function keyOfRow(p: Published, row: number): string {
 
 /**
  * The kept rows of the published columns and the new table's rows as one photo table, in the
- * default row order (photo-columns.ts) when the kept rows keep their ids: the published rows are
- * in it already, so the new rows, ordered alone, are merged in as a second sorted run, and the
- * encoder then finds the table in order and copies nothing. (When ids change, the encoder orders it.)
+ * default row order (photo-columns.ts: the taken key descending, then id ascending), so the
+ * encoder finds the table in order and copies nothing. The published rows are in that order
+ * already; the new rows, and the kept rows whose id the new ones moved (newIds: the id is the
+ * order's tie-break, so such a row may move among the rows of its taken key), are ordered alone
+ * and merged in as a second sorted run.
  */
 function concatRows(old: Published, keep: Uint8Array, fresh: PhotoColumns, newIds: Map<number, number>): PhotoTable {
   const kept: number[] = []
-  for (let r = 0; r < old.length; r++) if (keep[r]) kept.push(r)
+  for (let r = 0; r < old.length; r++) if (keep[r] && !newIds.has(r)) kept.push(r)
   const m = fresh.length
-  const freshOrder = defaultOrder(takenSortColumn(fresh.date_taken_utc, fresh.earth_date, m), fresh.id, m)
+  const oldKey = takenSortColumn(old.date_taken_utc, old.earth_date, old.length)
+  const freshKey = takenSortColumn(fresh.date_taken_utc, fresh.earth_date, m)
+  // The second run: new row j as -j - 1, a kept row whose id changed as its published row.
+  const moved = [...newIds.keys()]
+  const runKey = new Float64Array(m + moved.length)
+  const runId = new Int32Array(m + moved.length)
+  const runSrc = new Int32Array(m + moved.length)
+  for (let j = 0; j < m; j++) {
+    runKey[j] = freshKey[j]!
+    runId[j] = fresh.id[j]!
+    runSrc[j] = -j - 1
+  }
+  moved.forEach((r, i) => {
+    runKey[m + i] = oldKey[r]!
+    runId[m + i] = newIds.get(r)!
+    runSrc[m + i] = r
+  })
+  const run = defaultOrder(runKey, runId, runKey.length)
   // src[k] >= 0: published row; < 0: new row -src[k] - 1.
-  const src = new Int32Array(kept.length + m)
-  if (newIds.size > 0) {
-    for (let k = 0; k < kept.length; k++) src[k] = kept[k]!
-    for (let j = 0; j < m; j++) src[kept.length + j] = -j - 1
-  } else {
-    const oldKey = takenSortColumn(old.date_taken_utc, old.earth_date, old.length)
-    const freshKey = takenSortColumn(fresh.date_taken_utc, fresh.earth_date, m)
-    // Descending by the taken key, unknown (NaN) last, then ascending id: the encoder's order.
-    const before = (ka: number, ia: number, kb: number, ib: number) => (ka !== ka ? kb !== kb && ia < ib : kb !== kb || ka > kb || (ka === kb && ia < ib))
-    let i = 0
-    let j = 0
-    let k = 0
-    while (i < kept.length || j < m) {
-      if (j >= m) src[k++] = kept[i++]!
-      else if (i >= kept.length) src[k++] = -freshOrder[j++]! - 1
-      else {
-        const r = kept[i]!
-        const f = freshOrder[j]!
-        if (before(oldKey[r]!, old.id[r]!, freshKey[f]!, fresh.id[f]!)) {
-          src[k++] = r
-          i++
-        } else {
-          src[k++] = -f - 1
-          j++
-        }
-      }
-    }
+  const src = new Int32Array(kept.length + run.length)
+  // Descending by the taken key, unknown (NaN) last, then ascending id: the encoder's order.
+  const before = (ka: number, ia: number, kb: number, ib: number) => (ka !== ka ? kb !== kb && ia < ib : kb !== kb || ka > kb || (ka === kb && ia < ib))
+  // Where the kept rows whose id changed land (their ids are set below).
+  const movedAt: number[] = []
+  let i = 0
+  let j = 0
+  let k = 0
+  while (i < kept.length || j < run.length) {
+    if (j < run.length && (i >= kept.length || !before(oldKey[kept[i]!]!, old.id[kept[i]!]!, runKey[run[j]!]!, runId[run[j]!]!))) {
+      const s = runSrc[run[j++]!]!
+      if (s >= 0) movedAt.push(k)
+      src[k++] = s
+    } else src[k++] = kept[i++]!
   }
   const n = src.length
   const out: Record<string, unknown> = { length: n }
@@ -365,10 +400,10 @@ function concatRows(old: Published, keep: Uint8Array, fresh: PhotoColumns, newId
   const spill = MergedRaw.bytesOf(old.raw, fresh.raw, src) > rawInlineBytes()
   const raw = new MergedRaw(old.raw, fresh.raw, src, !spill)
   out.rawSpill = raw
-  // Ids unchanged: the derive stage derives the new rows alone (derive/kept-rows.ts), the kept
-  // rows' sequence codes holding their served ids. Else every row is derived again, as in a build.
-  const keptInfo = newIds.size === 0 ? keptRows(old, keep, fresh, src) : undefined
-  if (keptInfo) out.kept = keptInfo
+  // The derive stage derives the new rows alone (derive/kept-rows.ts), the kept rows' sequence
+  // codes holding their served sequence ids.
+  out.kept = keptRows(old, keep, fresh, src, newIds)
+  const runs = rowRuns(src)
   const pieces: Record<string, MergedRaw> = {}
   for (const [name, kind] of PHOTO_LAYOUT) {
     if (name === 'raw') out[name] = spill ? { data: new Uint8Array(0), offsets: new Int32Array(n + 1) } : raw.column()
@@ -377,35 +412,39 @@ function concatRows(old: Published, keep: Uint8Array, fresh: PhotoColumns, newId
       pieces[name] = new MergedRaw(a[name] as TextColumn, b[name] as TextColumn, src, true)
       out[name] = pieces[name].column()
     } else if (kind === 'utf8') out[name] = concatUtf8(a[name] as TextColumn, b[name] as TextColumn, src)
-    else if (name === 'sequence') out[name] = concatDict(keptInfo ? old.sequence : statedSequences(old.sequence), fresh.sequence, src)
+    else if (name === 'sequence') out[name] = concatDict(old.sequence, fresh.sequence, src)
     else if (kind === 'dict' || kind === 'dict16') out[name] = concatDict(a[name] as DictColumn, b[name] as DictColumn, src)
     else {
       const x = a[name] as Float64Array
       const y = b[name] as Float64Array
       const c = new (y.constructor as Float64ArrayConstructor)(n)
-      for (let k = 0; k < n; k++) {
-        const s = src[k]!
-        c[k] = s >= 0 ? x[s]! : y[-s - 1]!
+      // Runs of consecutive published rows copied in one piece (a new sol: a handful of runs).
+      for (let r = 0; r < runs.length; r += 3) {
+        const [k, s, len] = [runs[r]!, runs[r + 1]!, runs[r + 2]!]
+        if (s >= 0) c.set(x.subarray(s, s + len), k)
+        else c[k] = y[-s - 1]!
       }
       out[name] = c
     }
   }
   out.textPieces = pieces
   const id = out.id as Int32Array
-  for (let k = 0; k < n; k++) {
-    const changed = src[k]! >= 0 ? newIds.get(src[k]!) : undefined
-    if (changed !== undefined) id[k] = changed
-  }
+  for (const k of movedAt) id[k] = newIds.get(src[k]!)!
   return out as unknown as PhotoTable
 }
 
-/** Which merged rows are new, and the clock of every photo added or removed (derive/kept-rows.ts). */
-function keptRows(old: Published, keep: Uint8Array, fresh: PhotoColumns, src: Int32Array): KeptRows {
+/**
+ * Which merged rows are new, and the clock of every photo added or removed (derive/kept-rows.ts),
+ * and of every kept photo whose id changed: a stereo partner is held by id, and the id breaks
+ * clock ties in the pairing, so the photos near one are paired again as near one added.
+ */
+function keptRows(old: Published, keep: Uint8Array, fresh: PhotoColumns, src: Int32Array, newIds: Map<number, number>): KeptRows {
   const isFresh = new Uint8Array(src.length)
   for (let k = 0; k < src.length; k++) if (src[k]! < 0) isFresh[k] = 1
   const changed: number[] = []
   for (let j = 0; j < fresh.length; j++) if (!Number.isNaN(fresh.sclk[j]!)) changed.push(fresh.sclk[j]!)
   for (let r = 0; r < old.length; r++) if (!keep[r] && !Number.isNaN(old.sclk[r]!)) changed.push(old.sclk[r]!)
+  for (const r of newIds.keys()) if (!Number.isNaN(old.sclk[r]!)) changed.push(old.sclk[r]!)
   return { fresh: isFresh, changedSclk: Float64Array.from(changed).sort() }
 }
 
@@ -419,12 +458,19 @@ function keptRows(old: Published, keep: Uint8Array, fresh: PhotoColumns, src: In
 const PIECED = new Set(['date_taken_mars', 'image_small', 'image_medium', 'image_large', 'image_full'])
 
 /**
- * The sequence column as the derive stage takes it (the stated sequence, "" when none): a served
- * value is `<rover>-<sol>-<SEQUENCE>` (derive/related/sequences.ts), and the stage makes the same
- * value again from its SEQUENCE, which it upper-cases either way.
+ * The merged rows as runs, three numbers each (first row, source row, rows): a run of consecutive
+ * published rows (source >= 0), or one new row (source < 0, length 1).
  */
-function statedSequences(c: DictColumn): DictColumn {
-  return { codes: c.codes, dict: c.dict.map((v) => (v === '' ? '' : v.split('-').slice(2).join('-'))) }
+function rowRuns(src: Int32Array): number[] {
+  const runs: number[] = []
+  for (let k = 0; k < src.length; ) {
+    const s = src[k]!
+    let e = k + 1
+    if (s >= 0) while (e < src.length && src[e] === s + (e - k)) e++
+    runs.push(k, s, e - k)
+    k = e
+  }
+  return runs
 }
 
 function concatUtf8(x: TextColumn, y: TextColumn, src: Int32Array): Utf8Column {

@@ -14,7 +14,8 @@ import { StagedFile, type StagingWrites } from '../encode/staging-writes'
  *   ~12 ms a MB on the machines measured: gathering a 150 MB column cost more than the rest of
  *   the merge), and the Arrow writer's view of that buffer is replaced by the texts (`write`;
  *   write-arrow-file.ts).
- * A table the encoder must reorder (ids changed) gathers the column for real (`materialize`).
+ * A table the encoder finds out of the default order (the merge hands it over in order, moved ids
+ * included; the encoder checks) gathers the column for real (`materialize`).
  */
 export class MergedRaw implements RawTexts {
   order: Int32Array | undefined
