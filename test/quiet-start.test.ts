@@ -47,13 +47,14 @@ async function startOutput(env: Record<string, string>): Promise<{ lines: string
 }
 
 describe('npm start', () => {
-  test('ends with the catalogue summary and `listening on http://localhost:PORT`, and writes no info-level line before them', async () => {
+  test('ends with the catalogue summary, which says the bundled index is a sample, and `listening on http://localhost:PORT`, and writes no info-level line before them', async () => {
     const { lines, url } = await startOutput({ INDEX_DIR: process.env.INDEX_DIR!, KEYS_DB: join(work, 'keys.sqlite'), PORT: '0' })
     expect(url).toMatch(/^http:\/\/localhost:\d+$/)
     const manifest = await Bun.file(join(process.env.INDEX_DIR!, 'current', 'manifest.json')).json()
     const photos = manifest.rows.photos.toLocaleString('en-US')
     expect(lines.at(-2)).toStartWith(`catalogue: ${photos} photos (curiosity `)
-    expect(lines.at(-2)).toContain(`index ${manifest.version} (real)`)
+    // The bundled records are a sample of NASA's catalogue, and the line says so (as /health does).
+    expect(lines.at(-2)).toContain(`index ${manifest.version} (real, a sample: \`npm run fetch -- --all\` mirrors the rest)`)
     expect(lines.at(-1)).toBe(`listening on ${url}`)
     expect(lines.filter((l) => l.includes('"level":"info"'))).toEqual([])
     expect(lines.join('\n')).not.toContain('already at')
