@@ -1,5 +1,6 @@
 import type { RoverSlug } from '../../src/catalog/rovers'
 import { sampleTypeFromLetter } from './sample-type'
+import { digitsAt } from './ascii-digits'
 
 /**
  * What a NASA image id encodes (SOURCES.md §4.5), and nothing more.
@@ -90,17 +91,6 @@ function perseveranceId(id: string): ImageIdFields {
     if (site >= 0 && drive >= 0) return { sol, sclk, site, drive }
   }
   return { sol, sclk }
-}
-
-/** The decimal value of the ASCII digits [from, to) of `s`, or -1 when one is not a digit (\d). */
-function digitsAt(s: string, from: number, to: number): number {
-  let v = 0
-  for (let i = from; i < to; i++) {
-    const d = s.charCodeAt(i) - 48
-    if (d < 0 || d > 9) return -1
-    v = v * 10 + d
-  }
-  return v
 }
 
 function upper(s: string, i: number): boolean {

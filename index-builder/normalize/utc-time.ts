@@ -1,3 +1,5 @@
+import { digitsAt } from './ascii-digits'
+
 /**
  * UTC instants as the feeds write them. M2020 `date_taken_utc` is a naive ISO time that is UTC
  * ("2023-03-11T23:26:11.688"); MSL `date_taken` carries a Z or not. Both are read as UTC.
@@ -41,17 +43,17 @@ function fixedFormUtc(s: string): number | undefined | null {
   if (s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return null
   const sep = s.charCodeAt(10)
   if (sep !== 84 && sep !== 32) return null
-  const y = digits(s, 0, 4)
-  const mo = digits(s, 5, 7)
-  const d = digits(s, 8, 10)
-  const h = digits(s, 11, 13)
-  const mi = digits(s, 14, 16)
-  const sec = digits(s, 17, 19)
+  const y = digitsAt(s, 0, 4)
+  const mo = digitsAt(s, 5, 7)
+  const d = digitsAt(s, 8, 10)
+  const h = digitsAt(s, 11, 13)
+  const mi = digitsAt(s, 14, 16)
+  const sec = digitsAt(s, 17, 19)
   if ((y | mo | d | h | mi | sec) < 0) return null
   let end = 19
   let ms = 0
   if (n >= 23 && s.charCodeAt(19) === 46) {
-    const f = digits(s, 20, 23)
+    const f = digitsAt(s, 20, 23)
     if (f < 0) return null
     ms = MS_OF_3_DIGITS[f]!
     end = 23
@@ -65,17 +67,6 @@ function fixedFormUtc(s: string): number | undefined | null {
 
 /** The milliseconds the expression's path makes of three fraction digits `000`..`999`, by that same arithmetic. */
 const MS_OF_3_DIGITS = Int16Array.from({ length: 1000 }, (_, k) => Math.floor(Number(`0.${String(k).padStart(3, '0')}`) * 1000))
-
-/** The decimal value of the ASCII digits [from, to) of `s`, or -1 when one is not a digit. */
-function digits(s: string, from: number, to: number): number {
-  let v = 0
-  for (let i = from; i < to; i++) {
-    const c = s.charCodeAt(i) - 48
-    if (c < 0 || c > 9) return -1
-    v = v * 10 + c
-  }
-  return v
-}
 
 /** "YYYY-MM-DD" of a UTC instant. */
 export function utcDate(ms: number): string {
