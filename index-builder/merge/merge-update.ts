@@ -15,6 +15,7 @@ import { BATCH_ROWS } from '../encode/arrow-table'
 import { rawTextColumn } from '../../src/store/raw-text'
 import { defaultOrder } from '../encode/photo-columns'
 import { takenSortColumn } from '../../src/query/order/sort-values'
+import { lowerBound } from '../../src/query/page/table-ranges'
 import { pageStoreDigest } from '../fetch/page-store-digest'
 import { ASSIGNED_ID_BASE, assignedIdFor } from '../normalize/assign-ids'
 import { normalizeSources, type ClockLabels } from '../normalize/normalize-sources'
@@ -273,14 +274,8 @@ const HASHED_TAIL = 24
 
 /** Whether `sorted` (ascending) holds `v`. */
 function sortedHas(sorted: Int32Array, v: number): boolean {
-  let lo = 0
-  let hi = sorted.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (sorted[mid]! < v) lo = mid + 1
-    else hi = mid
-  }
-  return lo < sorted.length && sorted[lo] === v
+  const at = lowerBound(sorted, 0, sorted.length, v)
+  return at < sorted.length && sorted[at] === v
 }
 
 /** FNV-1a over bytes [from, to). */

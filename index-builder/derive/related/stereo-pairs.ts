@@ -1,5 +1,6 @@
 import { ROVER_SLUGS } from '../../../src/catalog/rovers'
 import { INT_ABSENT, type PhotoColumns } from '../../../src/store/schema'
+import { lowerBound } from '../../../src/query/page/table-ranges'
 import { stereoEye } from './id-conventions'
 import type { KeptRows } from '../kept-rows'
 
@@ -83,12 +84,6 @@ function nearest(sclk: Float64Array, sorted: number[], t: number): number {
 /** Whether a value of `sorted` (ascending) lies within `reach` of `t`. */
 function within(sorted: Float64Array, t: number, reach: number): boolean {
   if (Number.isNaN(t)) return false
-  let lo = 0
-  let hi = sorted.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (sorted[mid]! < t) lo = mid + 1
-    else hi = mid
-  }
+  const lo = lowerBound(sorted, 0, sorted.length, t)
   return (lo < sorted.length && sorted[lo]! - t <= reach) || (lo > 0 && t - sorted[lo - 1]! <= reach)
 }
