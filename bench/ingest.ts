@@ -31,6 +31,7 @@ import { readManifest } from '../index-builder/encode/manifest'
 import { fullBuildEnv, NOT_SERVER_ENV } from '../src/runtime-env'
 import { KeyStore } from '../src/keys/key-store'
 import { startLoggedServer } from './lib/bench-server'
+import { childEnv } from './lib/probe'
 import type { ScenarioOptions } from './lib/scenario-options'
 import { sampleTreeRss } from './lib/tree-rss'
 
@@ -48,10 +49,8 @@ interface Measured {
 
 /** Runs `cmd` with this process's environment plus `env` (a variable given as undefined is removed). */
 async function measured(root: string, cmd: string[], env: Record<string, string | undefined> = {}): Promise<Measured> {
-  const merged: Record<string, string> = {}
-  for (const [k, v] of Object.entries({ ...process.env, ...env })) if (v !== undefined) merged[k] = v
   const t0 = performance.now()
-  const p = Bun.spawn([process.execPath, ...cmd], { cwd: root, env: merged, stdout: 'pipe', stderr: 'inherit' })
+  const p = Bun.spawn([process.execPath, ...cmd], { cwd: root, env: childEnv(env), stdout: 'pipe', stderr: 'inherit' })
   const rss = sampleTreeRss(p.pid, 200)
   const [out, code] = await Promise.all([new Response(p.stdout).text(), p.exited])
   rss.stop()

@@ -1,5 +1,15 @@
 import { sampleTreeRss } from './tree-rss'
 
+/**
+ * This process's environment with `env` on top, for a child the bench spawns: a variable given as
+ * undefined is removed from the child's environment, not passed on (NOT_SERVER_ENV, src/runtime-env.ts).
+ */
+export function childEnv(env: Record<string, string | undefined>): Record<string, string> {
+  const merged: Record<string, string> = {}
+  for (const [k, v] of Object.entries({ ...process.env, ...env })) if (v !== undefined) merged[k] = v
+  return merged
+}
+
 /** Runs a probe script in a fresh bun process and reads the JSON line it prints last. */
 export async function runProbe<T>(root: string, script: string, args: string[], env: Record<string, string | undefined> = {}): Promise<T> {
   return (await runProbeMeasured<T>(root, script, args, env)).value
@@ -12,10 +22,7 @@ export async function runProbe<T>(root: string, script: string, args: string[], 
  * A probe still running after `timeoutMs` is killed (bounded runs only).
  */
 export async function runProbeMeasured<T>(root: string, script: string, args: string[], env: Record<string, string | undefined> = {}, timeoutMs = 60 * 60_000): Promise<{ value: T; peakRssMb?: number }> {
-  // A variable given as undefined is removed from the probe's environment, not passed on.
-  const merged: Record<string, string> = {}
-  for (const [k, v] of Object.entries({ ...process.env, LOG_LEVEL: 'warn', ...env })) if (v !== undefined) merged[k] = v
-  const proc = Bun.spawn([process.execPath, script, ...args], { cwd: root, env: merged, stdout: 'pipe', stderr: 'pipe' })
+  const proc = Bun.spawn([process.execPath, script, ...args], { cwd: root, env: childEnv({ LOG_LEVEL: 'warn', ...env }), stdout: 'pipe', stderr: 'pipe' })
   const timer = setTimeout(() => proc.kill('SIGKILL'), timeoutMs)
   const sampler = sampleTreeRss(proc.pid)
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]).finally(() => {
