@@ -119,4 +119,37 @@ describe('photo id directory', () => {
     const ids = Int32Array.from({ length: n }, (_, i) => n - i)
     expectSameAnswers(ids)
   })
+
+  test('v1-shaped ids: a dense run read by id, hashed ids above 2^30 through the directory, and the ids at their border', () => {
+    const ids: number[] = []
+    for (let id = 1; id <= 30_000; id++) if (id % 3 !== 0) ids.push(id) // two of every three v1 ids
+    let seed = 3
+    for (let i = 0; i < 5000; i++) {
+      seed = (Math.imul(seed, 1103515245) + 12345) | 0
+      ids.push(2 ** 30 + ((seed >>> 2) % 2 ** 29))
+    }
+    ids.push(60_001, 60_003, 200_000) // past the dense run's end: the directory's
+    const unique = Int32Array.from(new Set(ids))
+    expectSameAnswers(unique)
+    const dir = new IdDirectory(unique, byIdOf(unique))
+    // Every id up to 30,000 is in the run, the ids past it are not, and the run costs 4 bytes an id of its range.
+    expect(dir.denseRun.photos).toBe(20_000)
+    expect(dir.denseRun.bytes).toBe(4 * 29_999)
+    // Fractions inside the run are no id.
+    for (const id of [1.5, 29_999.25, 0.5]) expect(dir.rowOf(id)).toBe(-1)
+  })
+
+  test('a dense run that thins out: the run stops where its range would pass two ids per photo', () => {
+    // 1..1000 all present, then every 4th id: the run takes ids while range <= 2 x count.
+    const ids: number[] = []
+    for (let id = 1; id <= 1000; id++) ids.push(id)
+    for (let id = 1004; id <= 8000; id += 4) ids.push(id)
+    const arr = Int32Array.from(ids).reverse()
+    expectSameAnswers(arr)
+    const dir = new IdDirectory(arr, byIdOf(arr))
+    // Range 1..r with 1000 + (r - 1000) / 4 ids <= half of r: r <= 3000 (1000 + 500 = 1500 ids).
+    expect(dir.denseRun.photos).toBe(1500)
+    expect(dir.denseRun.bytes).toBe(4 * 3000)
+  })
 })
+

@@ -1,31 +1,41 @@
 /**
- * Photo id -> row in a few memory reads. Ids are int32s spread over the whole range (each is
- * computed from its record's stated id), so they cannot index an array; a binary search over
- * `perm_id` reads ~21 levels of two arrays (perm_id, then the id column at that row), and once a
- * page's rendering has pushed those levels out of the cache, a batch of 100 ids spent more time
- * finding its rows than writing them.
+ * Photo id -> row in a few memory reads. Ids are int32s (v1's ids, dense from 1 up to ~1.3 M,
+ * and ids assigned from a hash of the image id, spread over [2^30, 2^31)), so they cannot all
+ * index one array; a binary search over `perm_id` reads ~21 levels of two arrays (perm_id, then
+ * the id column at that row), and once a page's rendering has pushed those levels out of the
+ * cache, a batch of 100 ids spent more time finding its rows than writing them.
  *
- * Here the ids are kept in ascending order in one array of their own, and a directory splits the
- * id range into equal buckets (a power of two wide, BUCKET_LOAD / 2 to BUCKET_LOAD ids each on
- * average) with,
- * per bucket, where its ids start in that order. A lookup reads the directory, searches its
- * bucket's few ids (next to each other: one or two cache lines) and reads the row from
- * `perm_id`. Buckets are cut from the id range, not from the ids, so a crowded bucket only makes
- * its own search longer: the search is a binary search, never worse than the whole order's.
+ * Two parts, by id:
+ * - The dense run: the longest run of the ids in ascending order, from the smallest, that fills
+ *   at least half of its id range (v1's ids; every id of the synthetic catalogue). Their rows are
+ *   an array indexed by id - smallest (-1 between them): one memory read.
+ * - The rest: kept in ascending order in one array of their own, beside a directory that splits
+ *   their id range into equal buckets (a power of two wide, BUCKET_LOAD / 2 to BUCKET_LOAD ids
+ *   each on average) holding, per bucket, where its ids start in that order. A lookup reads the
+ *   directory, searches its bucket's few ids (next to each other: one or two cache lines) and
+ *   reads the row from `perm_id`. Buckets are cut from the id range, not from the ids, so a
+ *   crowded bucket only makes its own search longer: the search is a binary search, never worse
+ *   than the whole order's.
  *
- * Memory: 4 bytes per photo for the ordered ids, and at most 4 bytes per BUCKET_LOAD / 2 photos
- * for the directory (at most ~11 MB at 1.9 million photos), made once per snapshot before it
- * serves (query/warm-snapshot.ts).
+ * Memory: at most 8 bytes per photo of the dense run; for the rest, 4 bytes per photo for the
+ * ordered ids and at most 4 bytes per BUCKET_LOAD / 2 photos for the directory. At 1.9 million
+ * photos, at most ~15 MB; made once per snapshot before it serves (query/warm-snapshot.ts).
  */
 const BUCKET_LOAD = 4
+/** The dense run's id range is at most this many times its number of ids. */
+const DENSE_SPAN_PER_ID = 2
 
 export class IdDirectory {
-  /** The ids in ascending order (ids[perm_id[k]]). */
+  /** Rows of the dense run by id - #denseMin; -1 where no photo has that id. */
+  readonly #dense: Int32Array
+  readonly #denseMin: number
+  /** The ids in ascending order (ids[perm_id[k]]); positions from #from on are the directory's. */
   readonly #sorted: Int32Array
   /** perm_id: the rows in ascending id order. */
   readonly #byId: Int32Array
   /** Per bucket b, the first position in #sorted whose id lies in bucket b or after it; one more entry ends the last. */
   readonly #starts: Int32Array
+  /** The directory's smallest and largest ids (max < min: it holds none). */
   readonly #min: number
   readonly #max: number
   readonly #shift: number
@@ -37,17 +47,27 @@ export class IdDirectory {
     for (let k = 0; k < n; k++) sorted[k] = ids[byId[k]]
     this.#sorted = sorted
     this.#byId = byId
-    this.#min = n > 0 ? sorted[0] : 0
-    this.#max = n > 0 ? sorted[n - 1] : -1
-    // The narrowest power-of-two bucket width that keeps the directory at most n / BUCKET_LOAD * 2
+
+    // The dense run: positions [0, from), the longest prefix whose id range is at most
+    // DENSE_SPAN_PER_ID ids per photo (ids are distinct, so a prefix of one always qualifies).
+    let from = 0
+    for (let k = 0; k < n; k++) if (sorted[k] - sorted[0] + 1 <= DENSE_SPAN_PER_ID * (k + 1)) from = k + 1
+    this.#denseMin = n > 0 ? sorted[0] : 0
+    this.#dense = new Int32Array(from > 0 ? sorted[from - 1] - sorted[0] + 1 : 0).fill(-1)
+    for (let k = 0; k < from; k++) this.#dense[sorted[k] - this.#denseMin] = byId[k]
+
+    this.#min = from < n ? sorted[from] : 0
+    this.#max = from < n ? sorted[n - 1] : -1
+    // The narrowest power-of-two bucket width that keeps the directory at most m / BUCKET_LOAD * 2
     // entries; at most 2^31, as >>> takes its count modulo 32 (then two buckets split the range).
+    const m = n - from
     const span = this.#max - this.#min + 1 // up to 2^32, exact in a double
     let shift = 0
-    while (shift < 31 && span / 2 ** shift > Math.max(1, (n / BUCKET_LOAD) * 2)) shift++
+    while (shift < 31 && span / 2 ** shift > Math.max(1, (m / BUCKET_LOAD) * 2)) shift++
     this.#shift = shift
-    const buckets = n > 0 ? Math.floor((span - 1) / 2 ** shift) + 1 : 0
+    const buckets = m > 0 ? Math.floor((span - 1) / 2 ** shift) + 1 : 0
     const starts = new Int32Array(buckets + 1)
-    let k = 0
+    let k = from
     for (let b = 0; b < buckets; b++) {
       starts[b] = k
       while (k < n && this.#bucket(sorted[k]) === b) k++
@@ -62,20 +82,28 @@ export class IdDirectory {
   }
 
   /**
-   * The row of each of `ids` into `rows` (-1 for an id that is not there), in three passes over
-   * all of them (bucket bounds, search, row) instead of one lookup after another: the reads of one
-   * pass do not depend on each other, so the processor has them in flight together, where a lookup
-   * at a time waits for each of its three reads in turn (a batch of 100 random ids: ~20 µs of
+   * The row of each of `ids` into `rows` (-1 for an id that is not there), in passes over all of
+   * them (dense run or bucket bounds, search, row) instead of one lookup after another: the reads
+   * of one pass do not depend on each other, so the processor has them in flight together, where
+   * a lookup at a time waits for each of its reads in turn (a batch of 100 random ids: ~20 µs of
    * memory waits when the answer's writing has pushed the directory out of the cache).
    */
   rowsOf(ids: ArrayLike<number>, rows: Int32Array): void {
     const n = ids.length
+    const dense = this.#dense
     const starts = this.#starts
     const sorted = this.#sorted
-    // First each id's bucket as [rows[i], ends[i]); then ends[i] is its position in the order (-1: absent).
+    // Dense ids get their row at once (ends[i] = -2). The others first get their bucket as
+    // [rows[i], ends[i]); then ends[i] is their position in the order (-1: absent).
     const ends = new Int32Array(n)
     for (let i = 0; i < n; i++) {
       const id = ids[i]
+      const d = id - this.#denseMin
+      if (d >= 0 && d < dense.length) {
+        rows[i] = (d | 0) === d ? dense[d] : -1
+        ends[i] = -2
+        continue
+      }
       if (!(id >= this.#min && id <= this.#max)) {
         rows[i] = 0
         ends[i] = -1
@@ -98,11 +126,16 @@ export class IdDirectory {
       ends[i] = lo < sorted.length && sorted[lo] === id ? lo : -1
     }
     const byId = this.#byId
-    for (let i = 0; i < n; i++) rows[i] = ends[i] < 0 ? -1 : byId[ends[i]]
+    for (let i = 0; i < n; i++) {
+      const e = ends[i]
+      if (e !== -2) rows[i] = e < 0 ? -1 : byId[e]
+    }
   }
 
   /** Row of a photo id, or -1. */
   rowOf(id: number): number {
+    const d = id - this.#denseMin
+    if (d >= 0 && d < this.#dense.length) return (d | 0) === d ? this.#dense[d] : -1
     if (!(id >= this.#min && id <= this.#max)) return -1
     const b = this.#bucket(id)
     const sorted = this.#sorted
@@ -114,5 +147,12 @@ export class IdDirectory {
       else hi = mid
     }
     return lo < sorted.length && sorted[lo] === id ? this.#byId[lo] : -1
+  }
+
+  /** Photos found by the dense run's array, and bytes it takes (tests, the memory note above). */
+  get denseRun(): { photos: number; bytes: number } {
+    let photos = 0
+    for (let i = 0; i < this.#dense.length; i++) if (this.#dense[i] >= 0) photos++
+    return { photos, bytes: this.#dense.byteLength }
   }
 }
