@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Store } from '../src/store/store'
 import { makeTestApp, testStore, type TestApp } from './setup/test-app'
+import { parsePhotoQuery, photoOutputOf } from '../src/query/params/photo-params'
+import { DEFAULT_OUTPUT } from '../src/query/params/photo-fields'
 
 /**
  * POST /api/v2/photos/batch through the assembled app (decisions.md, Other endpoints): 1 to 100
@@ -77,6 +79,16 @@ describe('batch: results', () => {
     expect(body.data[0].relationships.rover.type).toBe('rover')
     const noImages = await (await post({ ids: [ids[0]] }, '?exclude_images=true')).json() as any
     expect(noImages.data[0].attributes.images).toBeUndefined()
+  })
+
+  test('without a query string the validator is skipped and the default output is what it would have given; a body problem is still a 400', () => {
+    // The by-id answers take this shortcut (photoOutputOf): it holds only while the validator's
+    // output for an empty query is DEFAULT_OUTPUT.
+    expect(parsePhotoQuery(new URLSearchParams(''), store).output).toEqual(DEFAULT_OUTPUT)
+    expect(photoOutputOf(new URLSearchParams(''), store, [])).toBe(DEFAULT_OUTPUT)
+    expect(photoOutputOf(new URLSearchParams('&&'), store, [])).toBe(DEFAULT_OUTPUT)
+    expect(() => photoOutputOf(new URLSearchParams(''), store, [{ parameter: 'ids', message: 'is required' }])).toThrow()
+    expect(photoOutputOf(new URLSearchParams('fields=sol'), store, [])).toEqual(parsePhotoQuery(new URLSearchParams('fields=sol'), store).output)
   })
 
   test('other keys of the body are ignored', async () => {

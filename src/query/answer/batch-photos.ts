@@ -2,7 +2,7 @@ import { validationError, type ParamError } from '../../http/problems'
 import type { Store } from '../../store/store'
 import { answerSink, type ByteSink } from '../bytes/byte-sink'
 import { DATA_OPEN, TIMESTAMP_SLOT } from '../render/envelope'
-import { parsePhotoQuery } from '../params/photo-params'
+import { photoOutputOf } from '../params/photo-params'
 import { writePhotos } from '../render/photo-json'
 
 export const BATCH_PATH = '/api/v2/photos/batch'
@@ -24,7 +24,7 @@ export function batchPhotos(store: Store, body: unknown, params: URLSearchParams
 function writeBatch(store: Store, body: unknown, params: URLSearchParams, base: string): ByteSink {
   const errors: ParamError[] = []
   const ids = parseIds(body, errors)
-  const q = parsePhotoQuery(params, store, errors)
+  const output = photoOutputOf(params, store, errors)
   const missing: number[] = []
   // The rows found, in request order, written as one photo array (the snapshot's fragments looked up once).
   const rows = new Int32Array(ids!.length)
@@ -36,7 +36,7 @@ function writeBatch(store: Store, body: unknown, params: URLSearchParams, base: 
   }
   const sink = answerSink()
   sink.text(DATA_OPEN)
-  writePhotos(sink, store, rows, q.output, found)
+  writePhotos(sink, store, rows, output, found)
   const meta = `"total_count":${found},"returned_count":${found},"ids_requested":${ids!.length},"ids_found":${found},"ids_missing":${JSON.stringify(missing)},"timestamp":${TIMESTAMP_SLOT}`
   sink.text(`,"meta":{${meta}},"links":{"self":${JSON.stringify(base + BATCH_PATH)}}}`)
   return sink

@@ -3,7 +3,7 @@ import type { Store } from '../../store/store'
 import { answerSink, type ByteSink } from '../bytes/byte-sink'
 import { DATA_OPEN, singleEnvelopeTail } from '../render/envelope'
 import { echo } from '../params/param-parsers'
-import { parsePhotoQuery } from '../params/photo-params'
+import { photoOutputOf } from '../params/photo-params'
 import { writePhoto } from '../render/photo-json'
 import { PHOTOS_PATH } from './list-photos'
 
@@ -20,13 +20,13 @@ export function getPhoto(store: Store, id: string, params: URLSearchParams, base
 function writeGetPhoto(store: Store, id: string, params: URLSearchParams, base: string): ByteSink {
   const errors: ParamError[] = []
   const n = parsePathId(id, errors)
-  const q = parsePhotoQuery(params, store, errors)
+  const output = photoOutputOf(params, store, errors)
   if (n === undefined) throw validationError(errors)
   const row = store.paths.rowOfId(n)
   if (row < 0) throw notFound(`No photo has id ${n}.`)
   const sink = answerSink()
   sink.text(DATA_OPEN)
-  writePhoto(sink, store, row, q.output)
+  writePhoto(sink, store, row, output)
   sink.text(singleEnvelopeTail(`${base}${PHOTOS_PATH}/${n}`))
   return sink
 }
