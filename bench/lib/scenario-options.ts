@@ -19,11 +19,11 @@ export interface ScenarioOptions {
   against?: { ref: string; commit: string; root: string }
 }
 
-/** Sampling of in-process engine calls: 3 rounds in a full run, 1 short round with --quick. */
+/** Sampling of in-process engine calls: 5 rounds in a full run (interleaved across the shapes: bench/engine.ts), 1 short round with --quick. */
 export const engineSampling = (quick: boolean): MeasureOptions =>
   quick
     ? { rounds: 1, budgetMs: 40, minSamples: 3, maxSamples: 200, warmup: 2 }
-    : { rounds: 3, budgetMs: 600, minSamples: 30, maxSamples: 5000, warmup: 20 }
+    : { rounds: 5, budgetMs: 400, minSamples: 30, maxSamples: 3000, warmup: 20 }
 
 /** Alternating rounds of each engine in a `--against` comparison (each round one timing round of engineSampling). */
 export const againstRounds = (quick: boolean) => (quick ? 4 : 9)
