@@ -18,8 +18,9 @@
  *   than the whole order's.
  *
  * Memory: at most 8 bytes per photo of the dense run; for the rest, 4 bytes per photo for the
- * ordered ids and at most 4 bytes per BUCKET_LOAD / 2 photos for the directory. At 1.9 million
- * photos, at most ~15 MB; made once per snapshot before it serves (query/warm-snapshot.ts).
+ * ordered ids and at most 4 bytes per BUCKET_LOAD / 2 photos for the directory (their rows are a
+ * view of perm_id). At 1.9 million photos, at most ~15 MB; made once per snapshot before it
+ * serves (query/warm-snapshot.ts).
  */
 const BUCKET_LOAD = 4
 /** The dense run's id range is at most this many times its number of ids. */
@@ -29,9 +30,9 @@ export class IdDirectory {
   /** Rows of the dense run by id - #denseMin; -1 where no photo has that id. */
   readonly #dense: Int32Array
   readonly #denseMin: number
-  /** The ids in ascending order (ids[perm_id[k]]); positions from #from on are the directory's. */
+  /** The other ids in ascending order. */
   readonly #sorted: Int32Array
-  /** perm_id: the rows in ascending id order. */
+  /** Their rows, in the same order (the end of perm_id). */
   readonly #byId: Int32Array
   /** Per bucket b, the first position in #sorted whose id lies in bucket b or after it; one more entry ends the last. */
   readonly #starts: Int32Array
@@ -43,36 +44,37 @@ export class IdDirectory {
   /** `ids` is the photo table's id column, `byId` its rows in ascending id order (perm_id). */
   constructor(ids: Int32Array, byId: Int32Array) {
     const n = byId.length
-    const sorted = new Int32Array(n)
-    for (let k = 0; k < n; k++) sorted[k] = ids[byId[k]]
-    this.#sorted = sorted
-    this.#byId = byId
-
-    // The dense run: positions [0, from), the longest prefix whose id range is at most
-    // DENSE_SPAN_PER_ID ids per photo (ids are distinct, so a prefix of one always qualifies).
+    // The dense run: the first `from` ids in ascending order, the longest prefix whose id range is
+    // at most DENSE_SPAN_PER_ID ids per photo (ids are distinct, so a prefix of one qualifies).
+    const first = n > 0 ? ids[byId[0]] : 0
     let from = 0
-    for (let k = 0; k < n; k++) if (sorted[k] - sorted[0] + 1 <= DENSE_SPAN_PER_ID * (k + 1)) from = k + 1
-    this.#denseMin = n > 0 ? sorted[0] : 0
-    this.#dense = new Int32Array(from > 0 ? sorted[from - 1] - sorted[0] + 1 : 0).fill(-1)
-    for (let k = 0; k < from; k++) this.#dense[sorted[k] - this.#denseMin] = byId[k]
+    for (let k = 0; k < n; k++) if (ids[byId[k]] - first + 1 <= DENSE_SPAN_PER_ID * (k + 1)) from = k + 1
+    this.#denseMin = first
+    this.#dense = new Int32Array(from > 0 ? ids[byId[from - 1]] - first + 1 : 0).fill(-1)
+    for (let k = 0; k < from; k++) this.#dense[ids[byId[k]] - first] = byId[k]
 
-    this.#min = from < n ? sorted[from] : 0
-    this.#max = from < n ? sorted[n - 1] : -1
+    // The rest, in ascending order, with their rows.
+    const m = n - from
+    const sorted = new Int32Array(m)
+    for (let k = 0; k < m; k++) sorted[k] = ids[byId[from + k]]
+    this.#sorted = sorted
+    this.#byId = byId.subarray(from)
+    this.#min = m > 0 ? sorted[0] : 0
+    this.#max = m > 0 ? sorted[m - 1] : -1
     // The narrowest power-of-two bucket width that keeps the directory at most m / BUCKET_LOAD * 2
     // entries; at most 2^31, as >>> takes its count modulo 32 (then two buckets split the range).
-    const m = n - from
     const span = this.#max - this.#min + 1 // up to 2^32, exact in a double
     let shift = 0
     while (shift < 31 && span / 2 ** shift > Math.max(1, (m / BUCKET_LOAD) * 2)) shift++
     this.#shift = shift
     const buckets = m > 0 ? Math.floor((span - 1) / 2 ** shift) + 1 : 0
     const starts = new Int32Array(buckets + 1)
-    let k = from
+    let k = 0
     for (let b = 0; b < buckets; b++) {
       starts[b] = k
-      while (k < n && this.#bucket(sorted[k]) === b) k++
+      while (k < m && this.#bucket(sorted[k]) === b) k++
     }
-    starts[buckets] = n
+    starts[buckets] = m
     this.#starts = starts
   }
 
