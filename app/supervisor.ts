@@ -28,6 +28,8 @@ const EXTRA_STOP_MS = 5_000
 interface Slot {
   n: number
   proc?: Subprocess
+  /** Its output passed through to ours; settles once the worker's pipes have ended (after it exits). */
+  output?: Promise<unknown>
   startedAt: number
   delay: number
 }
@@ -67,8 +69,10 @@ export async function supervise(config: Config, entry: string, log: Logger): Pro
     const seen = (line: string) => {
       if (line.includes('"event":"server.started"') && ++started === config.workers) log.log('info', 'supervisor.started', { port, workers: config.workers, pids: slots.map((s) => s.proc?.pid) })
     }
-    void passThrough(proc.stdout as ReadableStream<Uint8Array>, process.stdout, seen)
-    void passThrough(proc.stderr as ReadableStream<Uint8Array>, process.stderr, seen)
+    slot.output = Promise.all([
+      passThrough(proc.stdout as ReadableStream<Uint8Array>, process.stdout, seen),
+      passThrough(proc.stderr as ReadableStream<Uint8Array>, process.stderr, seen),
+    ]).catch(() => {})
     void proc.exited.then((code) => {
       if (stopping) return
       const ranMs = Date.now() - slot.startedAt
@@ -92,10 +96,13 @@ export async function supervise(config: Config, entry: string, log: Logger): Pro
     log.log('info', 'supervisor.stopping', { signal })
     for (const s of slots) s.proc?.kill(signal)
     const deadline = Bun.sleep(((config.shutdownTimeoutS ?? 10) * 1000) + EXTRA_STOP_MS).then(() => 'deadline' as const)
-    const all = Promise.all(slots.map((s) => s.proc?.exited)).then(() => 'drained' as const)
+    // A worker has exited before its last lines (its server.stopped) have come through its pipe:
+    // drained means exited and its output passed on, or those lines would be lost with us.
+    const all = Promise.all(slots.map((s) => s.proc?.exited.then(() => s.output))).then(() => 'drained' as const)
     const outcome = await Promise.race([all, deadline])
     if (outcome === 'deadline') for (const s of slots) s.proc?.kill('SIGKILL')
     log.log('info', 'supervisor.stopped', { signal, outcome })
+    await flushed(process.stdout)
     process.exit(0)
   }
   process.on('SIGTERM', () => void stop('SIGTERM'))
@@ -103,21 +110,51 @@ export async function supervise(config: Config, entry: string, log: Logger): Pro
   await new Promise<never>(() => {}) // until a signal ends the process
 }
 
-/** Copies one of a worker's output streams to ours, showing each line to `seen` (log lines: stdout). */
+/** Resolves once what was written to `out` has been handed to the system (at most 2 s). */
+function flushed(out: NodeJS.WriteStream): Promise<void> {
+  if (!out.writableNeedDrain) return Promise.resolve()
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, 2_000)
+    out.once('drain', () => (clearTimeout(timer), resolve()))
+  })
+}
+
+/**
+ * Copies one of a worker's output streams to ours, whole lines at a time, showing each line to
+ * `seen` (log lines: stdout). Whole lines: the workers write into one output, and a chunk of one
+ * worker's pipe may end inside a line, which another worker's chunk would otherwise split.
+ */
 async function passThrough(from: ReadableStream<Uint8Array>, to: NodeJS.WriteStream, seen: (line: string) => void): Promise<void> {
   const decoder = new TextDecoder()
   let buf = ''
   for await (const chunk of from) {
-    to.write(chunk)
     buf += decoder.decode(chunk, { stream: true })
-    let nl: number
-    while ((nl = buf.indexOf('\n')) >= 0) {
-      seen(buf.slice(0, nl))
-      buf = buf.slice(nl + 1)
+    const end = buf.lastIndexOf('\n')
+    if (end < 0) {
+      // A line that long is no event line: passed on in pieces rather than held.
+      if (buf.length > MAX_HELD_LINE) {
+        to.write(buf)
+        buf = ''
+      }
+      continue
     }
-    if (buf.length > 65_536) buf = '' // a line that long is no event line
+    const whole = buf.slice(0, end + 1)
+    buf = buf.slice(end + 1)
+    to.write(whole)
+    let at = 0
+    for (let nl = whole.indexOf('\n'); nl >= 0; nl = whole.indexOf('\n', at)) {
+      seen(whole.slice(at, nl))
+      at = nl + 1
+    }
+  }
+  buf += decoder.decode()
+  if (buf) {
+    to.write(buf + '\n')
+    seen(buf)
   }
 }
+
+const MAX_HELD_LINE = 65_536
 
 /** GET /metrics on `port`: the sum of every worker's exposition (a worker that does not answer in 2 s is left out, and said so). */
 function serveSummedMetrics(port: number, workerPorts: number[], log: Logger): void {

@@ -93,3 +93,32 @@ describe('WORKERS', () => {
     expect(await s.stop('SIGTERM')).toBe(0)
   }, 30_000)
 })
+
+describe('WORKERS: shutdown', () => {
+  test('the supervisor passes on every line its workers wrote before exiting (20,000 each at SIGTERM), then its own supervisor.stopped', async () => {
+    const proc = Bun.spawn([process.execPath, join(REPO, 'test/support/supervised/supervise-chatty.ts')], { cwd: REPO, env: { ...process.env, LOG_LEVEL: 'info' }, stdout: 'pipe', stderr: 'inherit' })
+    const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader()
+    const decoder = new TextDecoder()
+    let text = ''
+    const more = async () => {
+      const { value, done } = await reader.read()
+      if (value) text += decoder.decode(value, { stream: true })
+      return !done
+    }
+    const until = Date.now() + 15_000
+    while (!text.includes('"event":"supervisor.started"') && Date.now() < until) if (!(await more())) break
+    expect(text).toContain('"event":"supervisor.started"')
+    proc.kill('SIGTERM')
+    while (await more());
+    expect(await proc.exited).toBe(0)
+    const events = text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { event: string; worker?: string; outcome?: string })
+    for (const w of ['1', '2']) {
+      expect(events.filter((e) => e.event === 'worker.last-words' && e.worker === w).length).toBe(20_000)
+      expect(events.filter((e) => e.event === 'server.stopped' && e.worker === w).length).toBe(1)
+    }
+    const stopped = events.filter((e) => e.event === 'supervisor.stopped')
+    expect(stopped.map((e) => e.outcome)).toEqual(['drained'])
+    // Its own last line comes after everything its workers said.
+    expect(events.at(-1)!.event).toBe('supervisor.stopped')
+  }, 30_000)
+})
