@@ -165,7 +165,26 @@ async function main(): Promise<void> {
   }
   process.on('SIGHUP', () => void reload('SIGHUP'))
   if (config.watchIndex) watchCurrent(config.indexDir, stores, reload)
-  // Logged once every handler is in place: whoever waits for this line may signal or rebuild at once.
+  const shutdownMs = (config.shutdownTimeoutS ?? SHUTDOWN_MS / 1000) * 1000
+  let stopping = false
+  const shutdown = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    const stopped = gracefulStop(server, shutdownMs) // the listener closes now, synchronously
+    void metricsServer?.stop(true)
+    logger.log('info', 'server.stopping', { signal }) // so whoever reads this line is refused a new connection
+    const outcome = await stopped
+    const redis = await Promise.race([limits.close().then(() => 'closed' as const), Bun.sleep(CLOSE_LIMITS_MS).then(() => 'timed-out' as const)])
+    await keys.close()
+    mailer.close()
+    logger.log('info', 'server.stopped', { signal, outcome, limits: limits.kind, limits_closed: redis, keys_closed: true })
+    process.exit(0)
+  }
+  process.on('SIGTERM', () => void shutdown('SIGTERM'))
+  process.on('SIGINT', () => void shutdown('SIGINT'))
+  // Logged once every handler (SIGTERM and SIGINT above included) is in place: whoever waits for
+  // this line may signal or rebuild at once; a signal before its handler would end the process
+  // without draining or logging server.stopped.
   logger.log('info', 'server.started', {
     port: server.port,
     host: config.host ?? 'all interfaces',
@@ -191,23 +210,6 @@ async function main(): Promise<void> {
   if (process.env.START_LINES === '1' && worker === undefined) process.stdout.write(startLines(store, `http://localhost:${server.port}`))
 
 
-  const shutdownMs = (config.shutdownTimeoutS ?? SHUTDOWN_MS / 1000) * 1000
-  let stopping = false
-  const shutdown = async (signal: string) => {
-    if (stopping) return
-    stopping = true
-    const stopped = gracefulStop(server, shutdownMs) // the listener closes now, synchronously
-    void metricsServer?.stop(true)
-    logger.log('info', 'server.stopping', { signal }) // so whoever reads this line is refused a new connection
-    const outcome = await stopped
-    const redis = await Promise.race([limits.close().then(() => 'closed' as const), Bun.sleep(CLOSE_LIMITS_MS).then(() => 'timed-out' as const)])
-    await keys.close()
-    mailer.close()
-    logger.log('info', 'server.stopped', { signal, outcome, limits: limits.kind, limits_closed: redis, keys_closed: true })
-    process.exit(0)
-  }
-  process.on('SIGTERM', () => void shutdown('SIGTERM'))
-  process.on('SIGINT', () => void shutdown('SIGINT'))
 }
 
 /**

@@ -4,7 +4,6 @@
  * read by the supervisor) when the supervisor learns the worker has exited.
  */
 const LINES = 20_000
-console.log(JSON.stringify({ event: 'server.started', port: Number(process.env.PORT), worker: process.env.MV_WORKER }))
 process.on('SIGTERM', () => {
   let out = ''
   for (let i = 0; i < LINES; i++) out += JSON.stringify({ event: 'worker.last-words', worker: process.env.MV_WORKER, i }) + '\n'
@@ -12,3 +11,5 @@ process.on('SIGTERM', () => {
   process.stdout.write(out, () => process.exit(0))
 })
 setInterval(() => {}, 60_000)
+// Started only once SIGTERM is handled: the supervisor forwards SIGTERM once every worker said so.
+console.log(JSON.stringify({ event: 'server.started', port: Number(process.env.PORT), worker: process.env.MV_WORKER }))
