@@ -25,6 +25,8 @@
 const BUCKET_LOAD = 4
 /** The dense run's id range is at most this many times its number of ids. */
 const DENSE_SPAN_PER_ID = 2
+/** #denseRow of an id outside the dense run's range: the directory decides. */
+const OUTSIDE_RUN = -2
 
 export class IdDirectory {
   /** Rows of the dense run by id - #denseMin; -1 where no photo has that id. */
@@ -92,17 +94,15 @@ export class IdDirectory {
    */
   rowsOf(ids: ArrayLike<number>, rows: Int32Array): void {
     const n = ids.length
-    const dense = this.#dense
     const starts = this.#starts
-    const sorted = this.#sorted
     // Dense ids get their row at once (ends[i] = -2). The others first get their bucket as
     // [rows[i], ends[i]); then ends[i] is their position in the order (-1: absent).
     const ends = new Int32Array(n)
     for (let i = 0; i < n; i++) {
       const id = ids[i]
-      const d = id - this.#denseMin
-      if (d >= 0 && d < dense.length) {
-        rows[i] = (d | 0) === d ? dense[d] : -1
+      const dense = this.#denseRow(id)
+      if (dense !== OUTSIDE_RUN) {
+        rows[i] = dense
         ends[i] = -2
         continue
       }
@@ -115,18 +115,7 @@ export class IdDirectory {
       rows[i] = starts[b]
       ends[i] = starts[b + 1]
     }
-    for (let i = 0; i < n; i++) {
-      let lo = rows[i]
-      let hi = ends[i]
-      if (hi < 0) continue
-      const id = ids[i]
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1
-        if (sorted[mid] < id) lo = mid + 1
-        else hi = mid
-      }
-      ends[i] = lo < sorted.length && sorted[lo] === id ? lo : -1
-    }
+    for (let i = 0; i < n; i++) if (ends[i] >= 0) ends[i] = this.#find(ids[i], rows[i], ends[i])
     const byId = this.#byId
     for (let i = 0; i < n; i++) {
       const e = ends[i]
@@ -136,19 +125,30 @@ export class IdDirectory {
 
   /** Row of a photo id, or -1. */
   rowOf(id: number): number {
-    const d = id - this.#denseMin
-    if (d >= 0 && d < this.#dense.length) return (d | 0) === d ? this.#dense[d] : -1
+    const dense = this.#denseRow(id)
+    if (dense !== OUTSIDE_RUN) return dense
     if (!(id >= this.#min && id <= this.#max)) return -1
     const b = this.#bucket(id)
+    const k = this.#find(id, this.#starts[b], this.#starts[b + 1])
+    return k < 0 ? -1 : this.#byId[k]
+  }
+
+  /** The row of an id within the dense run's range (-1: no photo has it, a fraction included), or OUTSIDE_RUN. */
+  #denseRow(id: number): number {
+    const d = id - this.#denseMin
+    if (!(d >= 0 && d < this.#dense.length)) return OUTSIDE_RUN
+    return (d | 0) === d ? this.#dense[d] : -1
+  }
+
+  /** The position of `id` among the directory's ids, searched within [lo, hi) (its bucket); -1 when absent. */
+  #find(id: number, lo: number, hi: number): number {
     const sorted = this.#sorted
-    let lo = this.#starts[b]
-    let hi = this.#starts[b + 1]
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
       if (sorted[mid] < id) lo = mid + 1
       else hi = mid
     }
-    return lo < sorted.length && sorted[lo] === id ? this.#byId[lo] : -1
+    return lo < sorted.length && sorted[lo] === id ? lo : -1
   }
 
   /** Photos found by the dense run's array, and bytes it takes (tests, the memory note above). */
