@@ -69,12 +69,11 @@ function roundSync(fn: () => unknown, o: MeasureOptions): { p50: number; p99: nu
   return { p50: percentile(xs, 0.5), p99: percentile(xs, 0.99), n: xs.length }
 }
 
-/** Times a synchronous call. */
+/** Times a synchronous call (its rounds are those of measureInterleaved with one call); throws what the call throws. */
 export function measureSync(fn: () => unknown, o: MeasureOptions): Timing {
-  for (let i = 0; i < o.warmup; i++) fn()
-  const perRound: Array<{ p50: number; p99: number; n: number }> = []
-  for (let r = 0; r < o.rounds; r++) perRound.push(roundSync(fn, o))
-  return combine(perRound)
+  const [t] = measureInterleaved([fn], o)
+  if (t instanceof Error) throw t
+  return t
 }
 
 /**
