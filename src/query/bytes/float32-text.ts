@@ -164,9 +164,12 @@ export function float32Text(x: number): string {
 /**
  * The texts of recent numbers, by value (byte-memo.ts): photo coordinates take a few thousand
  * distinct values (rows of one site share them) and telemetry angles repeat too, so most
- * numbers are one copy instead of a digit search. 64K slots each: ~1.6 MB and ~2.1 MB.
+ * numbers are one copy instead of a digit search. Doubles: 64K slots (~2.1 MB). Float32: 4K
+ * slots (~106 KB), small enough to stay in the cache beside an answer's rows (at 64K its misses
+ * cost more than the digits), large enough that a page of 100 photos' ~200 angles seldom share
+ * a slot (at 1K about a quarter did, and were written from their digits on every answer).
  */
-const float32Memo = new ByteMemo(10, 1, 16)
+const float32Memo = new ByteMemo(12, 1, 16)
 const doubleMemo = new ByteMemo(16, 1, 24)
 
 /** A float32 value's shortest text into the sink (float32Text). */
