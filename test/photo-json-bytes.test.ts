@@ -238,3 +238,22 @@ describe('number and date writers', () => {
     for (const v of [0, 7, 10, 99, 100, -1, -2147483648, 2147483647, 2 ** 31, 2 ** 40 + 1, 9007199254740991]) expect(written((s) => s.int(v))).toBe(String(v))
   })
 })
+
+describe('byte sink copies', () => {
+  test('copyFrom copies every length up to past the native-copy threshold exactly, from any offset, after anything already written', () => {
+    const src = Buffer.from(Array.from({ length: 256 }, (_, i) => (i * 37 + 11) & 255))
+    const view = new DataView(src.buffer, src.byteOffset, src.byteLength)
+    const sink = new ByteSink(16) // small, so copies also land across a growth of the buffer
+    for (let before = 0; before < 5; before++)
+      for (let a = 0; a < 8; a++)
+        for (let n = 0; n <= 80; n++) {
+          sink.reset()
+          for (let k = 0; k < before; k++) sink.byte(0x2a)
+          sink.copyFrom(src, view, a, a + n)
+          sink.byte(0x21)
+          const want = Buffer.concat([Buffer.alloc(before, 0x2a), src.subarray(a, a + n), Buffer.from('!')])
+          const got = Buffer.from(sink.buf.subarray(0, sink.pos))
+          if (!got.equals(want)) expect({ before, a, n, got: [...got] }).toEqual({ before, a, n, got: [...want] })
+        }
+  })
+})

@@ -99,9 +99,15 @@ export class ByteSink {
       dv = this.bufView = new DataView(b.buffer, b.byteOffset, b.byteLength)
       this.bufViewOf = b
     }
-    let i = a
-    for (const e4 = e - 3; i < e4; i += 4, o += 4) dv.setInt32(o, sv.getInt32(i, true), true)
-    for (; i < e; i++) b[o++] = src[i]
+    if (n >= 4) {
+      // Four bytes per step, the last four written once more in place of a byte loop for the rest.
+      const end = o + n
+      for (let i = a, e4 = e - 4; i < e4; i += 4, o += 4) dv.setInt32(o, sv.getInt32(i, true), true)
+      dv.setInt32(end - 4, sv.getInt32(e - 4, true), true)
+      this.pos = end
+      return
+    }
+    for (let i = a; i < e; i++) b[o++] = src[i]
     this.pos = o
   }
 
