@@ -177,6 +177,34 @@ describe('GET /photos filters give the same ids, in order, as a brute-force filt
   }
 })
 
+describe('angle bounds are inclusive of the value a client reads (float32 columns served as their shortest text)', () => {
+  // Rows spread over each column's values; the served text of most float32 values (89.4581) is
+  // not the float32 itself (89.45809936…), so a bound equal to it must still take the photo in.
+  const ANGLES = [['sun_elevation', 'sun', 'elevation'], ['mast_elevation', 'telemetry', 'mast_elevation'], ['mast_azimuth', 'telemetry', 'mast_azimuth']] as const
+  for (const [param, attr, key] of ANGLES) {
+    test(`${param}_min, _max and both equal to a served value keep that photo, over a scan and over the rover access path`, () => {
+      const known = all.filter((p) => p[param] !== null)
+      expect(known.length).toBeGreaterThan(1)
+      const picks = [0, 0.25, 0.5, 0.75, 1].map((f) => known[Math.floor(f * (known.length - 1))]!)
+      let exactInFloat32 = 0
+      for (const photo of picks) {
+        const v = photo[param]!
+        if (Math.fround(v) === v) exactInFloat32++
+        for (const bounds of [`${param}_min=${v}`, `${param}_max=${v}`, `${param}_min=${v}&${param}_max=${v}`]) {
+          for (const query of [bounds, `rovers=${photo.rover}&${bounds}`]) {
+            expectSame(query, 'some')
+            expect(engineIds(query).ids).toContain(photo.id)
+          }
+        }
+        const doc = JSON.parse(listPhotos(store, new URLSearchParams(`${param}_min=${v}&${param}_max=${v}&fields=${attr}&per_page=100`), 'http://localhost'))
+        for (const d of doc.data) expect(d.attributes[attr][key]).toBe(v)
+      }
+      // Not a test of round numbers only: most picks are values float32 cannot hold exactly.
+      expect(exactInFloat32).toBeLessThan(picks.length)
+    })
+  }
+})
+
 const SORT_FIELDS = ['id', 'sol', 'earth_date', 'date_taken_utc', 'date_taken_mars', 'camera', 'rover', 'nasa_id', 'site', 'drive', 'width', 'height', 'mast_azimuth', 'mast_elevation', 'sun_elevation']
 
 describe('sort: every sortable field in both directions, absent values last, id ascending last', () => {

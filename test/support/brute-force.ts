@@ -34,6 +34,11 @@ export function plainPhotos(store: Store): PlainPhoto[] {
   const str = (c: { data: Uint8Array; offsets: Int32Array }, r: number) => text.decode(c.data.subarray(c.offsets[r], c.offsets[r + 1]))
   const int = (v: number) => (v === -1 ? null : v)
   const num = (v: number) => (Number.isNaN(v) ? null : v)
+  // Angles are float32: a client reads the shortest text that is the same float32, and bounds apply to that number.
+  const angle = (v: number) => {
+    if (Number.isNaN(v)) return null
+    for (let digits = 1; ; digits++) if (Math.fround(Number(v.toPrecision(digits))) === v) return Number(v.toPrecision(digits))
+  }
   const out: PlainPhoto[] = []
   for (let r = 0; r < p.length; r++) {
     out.push({
@@ -50,9 +55,9 @@ export function plainPhotos(store: Store): PlainPhoto[] {
       height: int(p.height[r]),
       site: int(p.site[r]),
       drive: int(p.drive[r]),
-      mast_azimuth: num(p.mast_azimuth[r]),
-      mast_elevation: num(p.mast_elevation[r]),
-      sun_elevation: num(p.sun_elevation[r]),
+      mast_azimuth: angle(p.mast_azimuth[r]),
+      mast_elevation: angle(p.mast_elevation[r]),
+      sun_elevation: angle(p.sun_elevation[r]),
     })
   }
   return out

@@ -162,6 +162,32 @@ export function float32Text(x: number): string {
 }
 
 /**
+ * The float32 values whose served text lies in [lo, hi]: a range filter over a float32 column
+ * compares the column with these, so a bound is inclusive of the value a client reads (the
+ * text 89.4581 is the float32 89.45809936…, below the bound 89.4581 as a double). A value's
+ * text lies in its own rounding interval, so the texts ascend with the values: only the float32
+ * nearest a bound can fall on either side of it, and the next one inward never does.
+ */
+export function float32TextRange(lo: number, hi: number): { lo: number; hi: number } {
+  return { lo: textAtLeast(lo), hi: -textAtLeast(-hi) }
+}
+
+/** The least float32 whose text reads as a number >= b (b itself when infinite or NaN). */
+function textAtLeast(b: number): number {
+  const c = Math.fround(b)
+  if (!Number.isFinite(c)) return Number.isFinite(b) ? c : b
+  return Number(float32TextExact(c)) >= b ? c : nextUp32(c)
+}
+
+/** The next float32 above a finite float32 (towards +Infinity). */
+function nextUp32(x: number): number {
+  if (x === 0) return 1.401298464324817e-45 // the least positive float32, above both zeros
+  f32[0] = x
+  f32Bits[0] += x > 0 ? 1 : -1
+  return f32[0]
+}
+
+/**
  * The texts of recent numbers, by value (byte-memo.ts): photo coordinates take a few thousand
  * distinct values (rows of one site share them) and telemetry angles repeat too, so most
  * numbers are one copy instead of a digit search. Doubles: 64K slots (~2.1 MB). Float32: 4K

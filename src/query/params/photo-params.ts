@@ -1,5 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox'
 import { splitProductVersion } from '../../catalog/nasa-id-form'
+import { float32TextRange } from '../bytes/float32-text'
 import { CAMERAS } from '../../catalog/cameras'
 import { ROVER_SLUGS, roverCode } from '../../catalog/rovers'
 import { validationError, type ParamError } from '../../http/problems'
@@ -236,8 +237,9 @@ export function parsePhotoQuery(query: URLSearchParams, store: Store, extra: Par
   const azMax = readParam(params, MAST_AZ_MAX, errors)
   checkRange('mast_elevation_min', elMin, elMax, errors)
   checkRange('mast_azimuth_min', azMin, azMax, errors)
-  if (elMin !== undefined || elMax !== undefined) filters.mastElevation = { lo: elMin ?? -Infinity, hi: elMax ?? Infinity }
-  if (azMin !== undefined || azMax !== undefined) filters.mastAzimuth = { lo: azMin ?? -Infinity, hi: azMax ?? Infinity }
+  // Angles are float32 columns served as their shortest text: the bounds apply to that text.
+  if (elMin !== undefined || elMax !== undefined) filters.mastElevation = float32TextRange(elMin ?? -Infinity, elMax ?? Infinity)
+  if (azMin !== undefined || azMax !== undefined) filters.mastAzimuth = float32TextRange(azMin ?? -Infinity, azMax ?? Infinity)
 
   // sun elevation; golden hour is a sun band (decisions.md, revised 2026-11-28) ANDed with it
   const sunMin = readParam(params, SUN_EL_MIN, errors)
@@ -246,7 +248,7 @@ export function parsePhotoQuery(query: URLSearchParams, store: Store, extra: Par
   if (sunMin !== undefined || sunMax !== undefined || golden) {
     const lo = Math.max(sunMin ?? -Infinity, golden ? GOLDEN_SUN.lo : -Infinity)
     const hi = Math.min(sunMax ?? Infinity, golden ? GOLDEN_SUN.hi : Infinity)
-    filters.sunElevation = { lo, hi }
+    filters.sunElevation = float32TextRange(lo, hi)
   }
   const stereo = readParam(params, STEREO_PARAM, errors)
   if (stereo !== undefined) filters.stereo = stereo
