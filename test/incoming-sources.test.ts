@@ -10,6 +10,9 @@ import { ASSIGNED_ID_BASE, assignedIdFor } from '../index-builder/normalize/assi
 import { splitProductVersion } from '../src/catalog/nasa-id-form'
 import { DEFAULT_RAW_DIR } from '../index-builder/sources/read-sources'
 import { readSources } from '../index-builder/normalize/normalize-sources'
+import { parseMarsTimeMs } from '../index-builder/normalize/date-taken-mars'
+import { lmstMsAt } from '../index-builder/normalize/mission-sol'
+import { BUILT_IN_CALIBRATION, sclkToUtcFor } from '../index-builder/normalize/sclk-to-utc'
 import { curiosityVoLabelNames, curiosityVoPhotos, rssFeedPhotos, rssFeedRecords, trelliscopePhotos, type IncomingPhoto } from './support/incoming-photos'
 
 const all = await readSources()
@@ -76,6 +79,29 @@ describe('incoming sources: photo counts against the files', () => {
       } else expect(r.mast_azimuth).toBeUndefined()
     }
     expect(withAngles).toBe(212)
+  })
+
+  test('Perseverance rss_feed: a record that states its own clock count (extended.sclk) is timed by it, not by its id\'s count, which on 34 Mastcam-Z frames of sol 2 lies 12–2,356 s from the exposure: all 282 agree with their stated LMST within 13 s', () => {
+    const feed = new Map(rssFeedRecords().map((r) => [r.imageid, r]))
+    const clock = sclkToUtcFor(BUILT_IN_CALIBRATION.perseverance)
+    let own = 0
+    let idOff = 0
+    for (const r of bySource('rss_feed')) {
+      const f = feed.get(JSON.parse(r.raw!).imageid)!
+      const sclk = Number(f.extended?.sclk)
+      if (!Number.isFinite(sclk) || f.extended.sclk === null || f.extended.sclk === '') continue
+      own++
+      expect(r.date_taken_utc).toBe(clock(sclk)!)
+      const idCount = Number(/_\d{4}_(\d{10})_/.exec(f.imageid)![1])
+      if (Math.abs(clock(idCount)! - r.date_taken_utc!) > 10_000) idOff++
+      // The record's own LMST agrees with the UTC served (Mars24 at the landing longitude reads ~11 s later).
+      let d = (lmstMsAt('perseverance', r.date_taken_utc!) - parseMarsTimeMs(f.date_taken_mars)!) % 86_400_000
+      if (d > 43_200_000) d -= 86_400_000
+      if (d < -43_200_000) d += 86_400_000
+      expect(Math.abs(d)).toBeLessThan(13_000)
+    }
+    expect(own).toBe(282)
+    expect(idOff).toBe(34)
   })
 
   test('Curiosity VO archive: 5,013 distinct index URLs, one photo each, per sol as in the indexes', () => {

@@ -1,4 +1,5 @@
 import type { PhotoRecord } from './photo-record'
+import { clockCountOf } from './clock-count'
 import { parseImageId } from './parse-image-id'
 import type { SclkToUtc } from './sclk-to-utc'
 import { lmstMsAt, missionSolAt } from './mission-sol'
@@ -44,7 +45,7 @@ export function deriveFields(rec: PhotoRecord, toUtc: SclkToUtc, lmstCorrectionM
     filled.push('sample_type')
   }
   let utcDerived = false
-  const clock = id.sclk ?? rec.sclk // the calibration is on file-name SCLK; a record's own sclk differs by ~2 s
+  const clock = clockCountOf(rec, id)
   if (rec.date_taken_utc === undefined && clock !== undefined) {
     const t = toUtc(clock)
     if (t !== undefined) {

@@ -1,7 +1,7 @@
 import type { RoverSlug } from '../../src/catalog/rovers'
 import type { RoverManifest } from '../sources/v1-manifest'
 import { solStartUtcMs } from './mission-sol'
-import { parseImageId } from './parse-image-id'
+import { clockCountOf } from './clock-count'
 import type { PhotoRecord } from './photo-record'
 import type { SclkToUtc } from './sclk-to-utc'
 import { utcDate } from './utc-time'
@@ -13,7 +13,7 @@ import { utcDate } from './utc-time'
  * the served value (derived as documented), the stated one stays in `raw`, and each case is
  * counted per source in the build summary.
  *
- *   date_taken_utc  contradicts the record's clock count (file-name SCLK, else the record's own)
+ *   date_taken_utc  contradicts the record's clock count (its own, else its id's: clock-count.ts)
  *                   when it lies more than TIME_TOLERANCE_MS from the UTC that count gives through
  *                   the rover's calibrated clock (sclk-to-utc.ts): the clock's UTC is served, and a
  *                   stated earth_date follows it.
@@ -54,7 +54,7 @@ export class StatedValueCheck {
 
   /** UTC of the record's clock count, or undefined when it has none (or the clock is not calibrated there). */
   clockUtc(rec: PhotoRecord): number | undefined {
-    const clock = parseImageId(rec.rover, rec.nasa_id).sclk ?? rec.sclk
+    const clock = clockCountOf(rec)
     return clock === undefined ? undefined : this.clocks[rec.rover](clock)
   }
 
