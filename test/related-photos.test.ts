@@ -136,6 +136,25 @@ describe('sequences', () => {
     expect(body.data.length).toBeGreaterThan(0)
     for (const p of body.data) expect(p.relationships.sequence.id).toBe(`curiosity-${p.attributes.sol}-TRAV00110`)
   })
+
+  test('every Curiosity engineering-camera id names its sequence in the 9 characters after site and drive, the AUT_04096 and SSS_15831 forms with an underscore included', async () => {
+    const groups = new Map<string, number[]>()
+    for (const p of photos) {
+      const m = p.rover === 'curiosity' ? /^[NFR][LR][AB]_\d{9}[A-Z]{3}_[A-Z]\d{7}([A-Z]{3}[A-Z_]\d{5})/.exec(p.nasa_id) : null
+      if (!m) continue
+      const id = `curiosity-${p.sol}-${m[1]}`
+      groups.set(id, [...(groups.get(id) ?? []), p.id])
+    }
+    const underscored = [...groups.keys()].filter((k) => k.slice(k.lastIndexOf('-') + 1).includes('_'))
+    expect(underscored).toContain('curiosity-0-AUT_04096')
+    expect(underscored).toContain('curiosity-559-SSS_15831')
+    const some = [...groups.keys()].filter((_, i) => i % 40 === 0)
+    for (const id of [...underscored, ...some]) {
+      const listed = await allPages(`sequence=${id}&fields=sol`)
+      expect(listed.map((p) => p.id).sort()).toEqual([...groups.get(id)!].sort())
+      for (const p of listed) expect(p.relationships.sequence).toEqual({ id, size: groups.get(id)!.length })
+    }
+  })
 })
 
 describe('taken near here', () => {

@@ -40,7 +40,8 @@ export function stereoEye(rover: RoverSlug, id: string): StereoEye | undefined {
 }
 
 const M2020_SEQUENCE = /^[A-Z0-9]{3}_\d{4}_\d{10}_\d{3}[A-Z]{3}_[A-Z]\d{7}([A-Z0-9_]{9})/
-const MSL_SEQUENCE = /^[A-Z]{2}[A-Z0-9]_\d{9}[A-Z]{3}_[A-Z]\d{7}([A-Z]{4}\d{5})/
+// Sequence names are 4 letters and 5 digits (`NCAM00353`) or 3 letters, `_` and 5 digits (`AUT_04096`, `SSS_15831`).
+const MSL_SEQUENCE = /^[A-Z]{2}[A-Z0-9]_\d{9}[A-Z]{3}_[A-Z]\d{7}([A-Z]{3}[A-Z_]\d{5})/
 const MER_SEQUENCE = /^[12][A-Z]\d{9}[A-Z]{3}.{4}([A-Z]\d{4})[LRN]/
 
 /** The observation sequence an id encodes, upper-case (`NCAM00353`), or undefined (MSSS ids encode none we can read). */
