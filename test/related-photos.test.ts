@@ -194,6 +194,25 @@ describe('taken near here', () => {
     expect(paged.data.map((p: any) => p.id)).toEqual(got.slice(7, 14))
   })
 
+  test('the export takes sort=distance: every photo of the circle in the brute-force order, in CSV and NDJSON, and max_rows keeps the nearest', async () => {
+    const [id, c] = [...where.entries()].find(([pid]) => photos.find((p) => p.id === pid)!.rover === 'perseverance')!
+    const radius = 3000
+    const want = photos
+      .filter((p) => where.has(p.id) && metres(c, where.get(p.id)!) <= radius)
+      .map((p) => ({ id: p.id, d: metres(c, where.get(p.id)!) }))
+      .sort((a, b) => (Math.abs(a.d - b.d) > 1e-6 ? a.d - b.d : a.id - b.id))
+      .map((w) => String(w.id))
+    expect(want.length).toBeGreaterThan(20)
+    const csv = await t.request(`/api/v2/photos/export?near_photo=${id}&radius_m=${radius}&sort=distance&format=csv`)
+    expect(csv.status).toBe(200)
+    const [cols, ...lines] = parseCsv(await csv.text()).filter((row) => row.length > 1)
+    expect(lines.map((cells) => cells[cols!.indexOf('id')])).toEqual(want)
+    const nd = await t.request(`/api/v2/photos/export?near_photo=${id}&radius_m=${radius}&sort=distance&format=ndjson&max_rows=10`)
+    expect(nd.status).toBe(200)
+    const ids = (await nd.text()).trim().split('\n').map((line) => String(JSON.parse(line).id))
+    expect(ids).toEqual(want.slice(0, 10))
+  })
+
   test('a radius query reads only the position cells around its centre (the plan says so), and still counts every photo in the circle', async () => {
     const [id, c] = [...where.entries()][0]!
     const { text, outcome } = listPhotosWithPlan(store, new URLSearchParams(`near_photo=${id}&radius_m=200&per_page=5`), 'https://mars-api.example')
@@ -232,7 +251,8 @@ describe('taken near here', () => {
       [`near_photo=${noPlace}&radius_m=50`, 'near_photo'],
       [`near_photo=${[...where.keys()][0]}&lat=0&lon=10&radius_m=50`, 'near_photo'],
     ]
-    cases.push(['lat=0&lon=10&radius_m=50&sort=distance&format=csv', 'sort'])
+    // The export parses the same way: distance without a centre is the same 400.
+    cases.push(['radius_m=50&sort=distance&format=csv', 'radius_m'], ['sort=distance&format=csv', 'sort'])
     for (const [query, parameter] of cases) {
       const path = query.includes('format=') ? '/api/v2/photos/export' : '/api/v2/photos'
       const { status, body } = await get(`${path}?${query}`)

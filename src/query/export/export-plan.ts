@@ -5,7 +5,8 @@ import { parsePhotoQuery } from '../params/photo-params'
 import type { OutputSpec } from '../params/photo-fields'
 import { scanMatches } from '../page/run-query'
 import { PAGING_NAMES, readExportParams, type ExportFormat } from './export-params'
-import { BitRows, PermRows, RowBits, sortedRuns, type RowCursor } from './row-order'
+import { distancePage } from '../page/distance-page'
+import { BitRows, ListRows, PermRows, RowBits, sortedRuns, type RowCursor } from './row-order'
 
 /** One export, decided before a byte is sent: what to write, which rows in which order, what it costs. */
 export interface ExportPlan {
@@ -33,7 +34,8 @@ const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
  * and finds every match on the pinned snapshot with the list's own planner (scanMatches: the
  * same index sources and filters), into a bitset of rows. The order then costs nothing up front
  * when the store already holds it (row order, or one field's permutation); any other order is
- * sorted a run at a time with the event loop free between runs (row-order.ts). The stream reads
+ * sorted a run at a time with the event loop free between runs (row-order.ts); a distance order
+ * is the list's distance page over every match. The stream reads
  * the columns from the snapshot as it goes.
  */
 export async function planExport(store: Store, params: URLSearchParams, accept: string | null, serverMaxRows: number): Promise<ExportPlan> {
@@ -43,8 +45,13 @@ export async function planExport(store: Store, params: URLSearchParams, accept: 
   for (const name of PAGING_NAMES) photoParams.delete(name)
   const q = parsePhotoQuery(photoParams, store, errors)
   if (errors.length) throw validationError(errors) // unreachable: parsePhotoQuery throws with them
-  // An export streams in an order the index holds or sorts by stored values; a distance is neither.
-  if (q.byDistance) throw validationError([{ parameter: 'sort', message: 'distance is not an export order; export without it (the photos near the centre, in the default order) or page the list with sort=distance' }])
+  if (q.byDistance) {
+    // Nearest first, then id: the list's own distance order over every match, which the circle
+    // bounds to the photos within 5 km of one place.
+    const near = distancePage(store, { ...q.filters, near: q.filters.near! }, { offset: 0, limit: Math.max(0, maxRows) })
+    const count = near.rows.length
+    return { store, format, output: q.output, rows: new ListRows(near.rows), count, total: near.total, cost: exportCost(count) }
+  }
   const order = new Order(q.sort, store.photos, store.paths)
   const bits = new RowBits(store.photos.length)
   let total = 0

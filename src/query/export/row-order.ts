@@ -9,6 +9,7 @@ import { partition } from '../plan/sources'
  *  - one sort key: that field's precomputed permutation (access paths), walked as stored
  *    (ascending) or by groups of equal values backwards (descending; ids ascending inside a
  *    group, absent values last), keeping the rows whose bit is set;
+ *  - a distance from a centre: the rows in that order, found before the first byte (ListRows);
  *  - any other order: runs of matches sorted on their packed keys (or the order's comparator)
  *    a slice at a time with a yield to the event loop between slices, then merged lazily while
  *    the stream is read (sortedRuns).
@@ -40,6 +41,18 @@ export class RowBits {
     while (r < to && r & 31) { w[r >>> 5]! |= 1 << (r & 31); r++ }
     while (r + 32 <= to) { w[r >>> 5] = 0xffffffff; r += 32 }
     while (r < to) { w[r >>> 5]! |= 1 << (r & 31); r++ }
+  }
+}
+
+/** Rows already in their order (a distance order: distance-page.ts). */
+export class ListRows implements RowCursor {
+  #at = 0
+  constructor(readonly rows: Int32Array) {}
+  next(out: Int32Array): number {
+    const n = Math.min(out.length, this.rows.length - this.#at)
+    out.set(this.rows.subarray(this.#at, this.#at + n))
+    this.#at += n
+    return n
   }
 }
 
