@@ -78,6 +78,39 @@ describe('stereo pairs', () => {
     }
   })
 
+  test('product versions of one exposure pair with their own version first (v01 with v01, v02 with v02), and an eye whose version has no other eye pairs across versions or stays alone', async () => {
+    // Every Perseverance stereo product: its eye letters, clock and version (from its image file name).
+    const all = (await allPages('rovers=perseverance&fields=nasa_id,images,date_taken_utc')).filter((p) => /^[NFRZ][LR]/.test(p.attributes.nasa_id))
+    const version = (p: any) => Number(/J(\d\d)(?:_\d+)?\.\w+$/.exec(Object.values(p.attributes.images)[0] as string)?.[1] ?? 1)
+    const byId = new Map(all.map((p) => [p.id, p]))
+    const other = (p: any) => p.attributes.nasa_id.replace(/^(.)([LR])/, (_: string, rig: string, eye: string) => rig + (eye === 'L' ? 'R' : 'L'))
+    const sameExposure = new Map<string, any[]>()
+    for (const p of all) sameExposure.set(p.attributes.nasa_id, [...(sameExposure.get(p.attributes.nasa_id) ?? []), p])
+    let crossVersion = 0
+    let sameVersion = 0
+    for (const p of all) {
+      const partner = p.relationships?.stereo ? byId.get(p.relationships.stereo.id) : undefined
+      // The other eye's product of the same letters and version, exposed within the tolerance (the served UTC is the clock's).
+      const at = Date.parse(p.attributes.date_taken_utc)
+      const twins = (sameExposure.get(other(p)) ?? []).filter((q) => version(q) === version(p) && Math.abs(Date.parse(q.attributes.date_taken_utc) - at) <= 2000)
+      if (partner && version(partner) === version(p)) sameVersion++
+      else if (partner) crossVersion++
+      // A twin of the same version exists: it is the partner, or it is paired with a photo of its own version.
+      for (const twin of twins) {
+        if (partner?.id === twin.id) continue
+        const its = twin.relationships?.stereo ? byId.get(twin.relationships.stereo.id) : undefined
+        expect({ photo: p.id, twin: twin.id, twinPaired: its !== undefined && version(its) === version(twin) }).toEqual({ photo: p.id, twin: twin.id, twinPaired: true })
+      }
+    }
+    expect(sameVersion).toBeGreaterThan(1000)
+    expect(crossVersion).toBeLessThan(sameVersion / 10)
+    // The example of the real index: FLR/FRR_0000_0666958220 exist as left v01, v02 and right v01, v02, v03.
+    const eyes = all.filter((p) => /^F[LR]R_0000_0666958220_664ECM_N/.test(p.attributes.nasa_id))
+    expect(eyes.map(version).sort()).toEqual([1, 1, 2, 2, 3])
+    const pairs = eyes.filter((p) => p.attributes.nasa_id[1] === 'L').map((p) => [version(p), version(byId.get(p.relationships.stereo.id))])
+    expect(pairs.sort()).toEqual([[1, 1], [2, 2]])
+  })
+
   test('stereo=true keeps exactly the photos carrying relationships.stereo, each partner pointing back; stereo=false the rest', async () => {
     const paired = await allPages('stereo=true&fields=nasa_id')
     expect(paired.length).toBeGreaterThan(1000)

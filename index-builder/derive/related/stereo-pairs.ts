@@ -1,6 +1,7 @@
 import { ROVER_SLUGS } from '../../../src/catalog/rovers'
 import { INT_ABSENT, type PhotoColumns } from '../../../src/store/schema'
 import { lowerBound } from '../../../src/query/page/table-ranges'
+import { nasaIdFromUrl } from '../../normalize/nasa-id'
 import { stereoEye } from './id-conventions'
 import type { KeptRows } from '../kept-rows'
 
@@ -14,18 +15,24 @@ export const STEREO_CLOCK_TOLERANCE_S = 2
 
 /**
  * Seconds of clock past which a photo added or removed cannot change a kept photo's partner.
- * A left photo's pairing reads the right photos within the tolerance of it (its nearest one, kept
- * only within the tolerance) and then the left photos nearer that right one than itself, all
- * within twice the tolerance of it; likewise for a right photo. Beyond that (plus one second of
- * margin for rounding), a change is invisible to it.
+ * In one pass a left photo's pairing reads the right photos within the tolerance of it (its
+ * nearest one, kept only within the tolerance) and then the left photos nearer that right one
+ * than itself, all within twice the tolerance of it; likewise for a right photo. The second pass
+ * takes only the photos the first left unpaired, and whether a photo within twice the tolerance
+ * was left unpaired reads twice the tolerance again: four times in all. Beyond that (plus one
+ * second of margin for rounding), a change is invisible to it.
  */
-export const STEREO_REACH_S = 2 * STEREO_CLOCK_TOLERANCE_S + 1
+export const STEREO_REACH_S = 4 * STEREO_CLOCK_TOLERANCE_S + 1
 
 /**
  * Each photo's stereo partner, by id (-1 none): the other eye of the same rig whose product has
  * the same letters (full with full, thumbnail with thumbnail, same filter and sequence), exposed
- * within STEREO_CLOCK_TOLERANCE_S. Each left photo takes its nearest right one by clock and keeps
- * it only when that right photo's nearest left one is itself, so a pair is always mutual.
+ * within STEREO_CLOCK_TOLERANCE_S. Among the eyes of one kind, each left photo takes its nearest
+ * right one by clock and keeps it only when that right photo's nearest left one is itself, so a
+ * pair is always mutual. This runs twice: first among the products of one version (Perseverance
+ * serves one id for `…J01`, `…J02`, `…J03`, the same exposure processed again, and their clocks
+ * tie: v01 pairs with v01, v02 with v02), then among the eyes still without a partner, whatever
+ * their versions (a left v01 whose right eye exists only as v03).
  *
  * With `kept` (an update's merge, kept-rows.ts: the published partners in `p.stereo_partner`, ids
  * unchanged), only the photos within STEREO_REACH_S of a photo added or removed are paired again,
@@ -37,7 +44,8 @@ export function stereoPartners(p: PhotoColumns, kept?: KeptRows): Int32Array {
   const again = (r: number) => !kept || kept.fresh[r] === 1 || within(kept.changedSclk, p.sclk[r]!, STEREO_REACH_S)
   const read = (r: number) => !kept || kept.fresh[r] === 1 || within(kept.changedSclk, p.sclk[r]!, 2 * STEREO_REACH_S)
   const text = new TextDecoder()
-  const groups = new Map<string, { left: number[]; right: number[] }>()
+  // The eyes of one kind (rover and shared letters), by product version.
+  const kinds = new Map<string, Map<number, Eyes>>()
   for (let r = 0; r < p.length; r++) {
     if (kept && again(r)) out[r] = INT_ABSENT
     if (Number.isNaN(p.sclk[r]!) || !read(r)) continue
@@ -45,24 +53,63 @@ export function stereoPartners(p: PhotoColumns, kept?: KeptRows): Int32Array {
     const eye = stereoEye(rover, text.decode(p.nasa_id.data.subarray(p.nasa_id.offsets[r]!, p.nasa_id.offsets[r + 1]!)))
     if (!eye) continue
     const k = `${rover} ${eye.key}`
-    let g = groups.get(k)
-    if (!g) groups.set(k, (g = { left: [], right: [] }))
+    let versions = kinds.get(k)
+    if (!versions) kinds.set(k, (versions = new Map()))
+    const v = rover === 'perseverance' ? productVersion(p, r, text) : 1
+    let g = versions.get(v)
+    if (!g) versions.set(v, (g = { left: [], right: [] }))
     ;(eye.eye === 'L' ? g.left : g.right).push(r)
   }
+  // Partners of the first pass, for every row read (whether a neighbour was left unpaired decides the second).
+  const first = new Int32Array(p.length).fill(-1)
   const bySclk = (a: number, b: number) => p.sclk[a]! - p.sclk[b]! || p.id[a]! - p.id[b]!
-  for (const { left, right } of groups.values()) {
-    if (left.length === 0 || right.length === 0) continue
+  const pair = ({ left, right }: Eyes, found: (l: number, r: number) => void) => {
+    if (left.length === 0 || right.length === 0) return
     left.sort(bySclk)
     right.sort(bySclk)
     for (const l of left) {
       const r = nearest(p.sclk, right, p.sclk[l]!)
       if (Math.abs(p.sclk[r]! - p.sclk[l]!) > STEREO_CLOCK_TOLERANCE_S) continue
       if (nearest(p.sclk, left, p.sclk[r]!) !== l) continue
-      if (again(l)) out[l] = p.id[r]!
-      if (again(r)) out[r] = p.id[l]!
+      found(l, r)
     }
   }
+  const keep = (l: number, r: number) => {
+    if (again(l)) out[l] = p.id[r]!
+    if (again(r)) out[r] = p.id[l]!
+  }
+  for (const versions of kinds.values()) {
+    for (const g of versions.values()) {
+      pair(g, (l, r) => {
+        first[l] = r
+        first[r] = l
+        keep(l, r)
+      })
+    }
+    if (versions.size < 2) continue
+    const rest: Eyes = { left: [], right: [] }
+    for (const g of versions.values()) {
+      for (const l of g.left) if (first[l] === -1) rest.left.push(l)
+      for (const r of g.right) if (first[r] === -1) rest.right.push(r)
+    }
+    pair(rest, keep)
+  }
   return out
+}
+
+interface Eyes {
+  left: number[]
+  right: number[]
+}
+
+/** The product version of a Perseverance row, from its image file names (`…2I3J02_1200.jpg`: 2; 1 when none says). */
+function productVersion(p: PhotoColumns, r: number, text: TextDecoder): number {
+  for (const c of [p.image_full, p.image_large, p.image_medium, p.image_small]) {
+    const a = c.offsets[r]!
+    const b = c.offsets[r + 1]!
+    if (b > a) return nasaIdFromUrl(text.decode(c.data.subarray(a, b))).version
+  }
+  return 1
 }
 
 /** The row of `sorted` (ordered by clock) whose clock is nearest `t`; the earlier one on a tie. */
