@@ -65,6 +65,12 @@ describe('the clock fitted on every label', () => {
     expect((e.lmst_from_sclk as { p95_abs: number }).p95_abs).toBeLessThanOrEqual(2)
   })
 
+  test('the LMST correction of the first and last labelled sols (26, 2304) covers the whole sol: every label\'s in-sample LMST from its clock within 1 s, the worst 7.2 s when the outer halves had none', () => {
+    const e = read.checks.derivationErrors.curiosity!.lmst_from_sclk as { n: number; max_abs: number }
+    expect(e.n).toBe(2282)
+    expect(e.max_abs).toBeLessThanOrEqual(1)
+  })
+
   test(`${WINDOW} answers 3,100 photos, none of the 13 Navcam photos taken after 14:00`, async () => {
     const d = await json(`/api/v2/photos?${WINDOW}&per_page=1`)
     expect(d.meta.total_count).toBe(3100)

@@ -30,8 +30,8 @@ export interface ClockLabel {
 
 export interface ClockFit {
   toUtc: SclkToUtc
-  /** Milliseconds to add to Mars24 LMST of the derived UTC at this clock count (0 outside the labelled sols). */
-  lmstCorrectionMs: (sclk: number) => number
+  /** Milliseconds to add to Mars24 LMST of the derived UTC at this clock count of this sol (0 outside the labelled sols). */
+  lmstCorrectionMs: (sclk: number, sol: number) => number
   /** Labelled sols and labels the fit used. */
   sols: number
   labels: number
@@ -87,12 +87,18 @@ function utcCalibration(knots: readonly Knot[], base: RoverCalibration | undefin
   return { extrapolate: base?.extrapolate ?? true, points }
 }
 
-/** Linear interpolation of knot values in sclk, 0 outside the knots. */
-function inside(knots: ReadonlyArray<{ sclk: number; v: number }>): (sclk: number) => number {
+/**
+ * Linear interpolation of knot values in sclk. Knots sit at the median clock of their sol: before
+ * the first knot and after the last, the end knot's value holds through the rest of its own sol
+ * (a labelled sol is corrected whole), and is 0 on every other sol.
+ */
+function inside(knots: ReadonlyArray<{ sol: number; sclk: number; v: number }>): (sclk: number, sol: number) => number {
   const xs = knots.map((k) => k.sclk)
-  return (sclk) => {
+  return (sclk, sol) => {
     const n = xs.length
-    if (n === 0 || sclk < xs[0]! || sclk > xs[n - 1]!) return 0
+    if (n === 0) return 0
+    if (sclk < xs[0]!) return sol === knots[0]!.sol ? knots[0]!.v : 0
+    if (sclk > xs[n - 1]!) return sol === knots[n - 1]!.sol ? knots[n - 1]!.v : 0
     if (n === 1) return knots[0]!.v
     const lo = bracket(xs, sclk)
     const a = knots[lo]!
@@ -124,14 +130,7 @@ function fitPrepared(labels: readonly Prepared[], base: RoverCalibration | undef
   const knots = utcKnots(labels)
   const toUtc = sclkToUtcFor(utcCalibration(knots, base))
   const lmst = inside(lmstKnots(labels, toUtc))
-  return { toUtc, lmstCorrectionMs: (sclk) => Math.round(lmst(sclk)), sols: knots.length, labels: labels.length }
-}
-
-/** LMST of a clock count through a fit: Mars24 of the fitted UTC plus the fitted correction. */
-export function fittedLmstMs(rover: RoverSlug, fit: ClockFit, sclk: number): number | undefined {
-  const utc = fit.toUtc(sclk)
-  if (utc === undefined) return undefined
-  return (((lmstMsAt(rover, utc) + fit.lmstCorrectionMs(sclk)) % DAY_MS) + DAY_MS) % DAY_MS
+  return { toUtc, lmstCorrectionMs: (sclk, sol) => Math.round(lmst(sclk, sol)), sols: knots.length, labels: labels.length }
 }
 
 function summary(values: number[]): NumericError {
@@ -158,7 +157,7 @@ export function leaveOneSolOut(rover: RoverSlug, labels: readonly ClockLabel[], 
       const t = fit.toUtc(l.sclk)
       if (t === undefined) continue
       utc.push((t - l.utcMs) / 1000)
-      if (l.lmstMs !== undefined) lmst.push(wrapDay(m24At(l, t) + fit.lmstCorrectionMs(l.sclk) - l.lmstMs) / 1000)
+      if (l.lmstMs !== undefined) lmst.push(wrapDay(m24At(l, t) + fit.lmstCorrectionMs(l.sclk, l.sol) - l.lmstMs) / 1000)
     }
   }
   return { utc: summary(utc), ...(lmst.length > 0 ? { lmst: summary(lmst) } : {}) }

@@ -26,7 +26,7 @@ export interface Derivation {
   clockSolMismatch?: number
 }
 
-export function deriveFields(rec: PhotoRecord, toUtc: SclkToUtc, lmstCorrectionMs?: (sclk: number) => number): Derivation {
+export function deriveFields(rec: PhotoRecord, toUtc: SclkToUtc, lmstCorrectionMs?: (sclk: number, sol: number) => number): Derivation {
   const filled: string[] = []
   const out: Derivation = { filled }
   const id = parseImageId(rec.rover, rec.nasa_id)
@@ -60,7 +60,7 @@ export function deriveFields(rec: PhotoRecord, toUtc: SclkToUtc, lmstCorrectionM
   }
   if (rec.date_taken_mars === undefined && rec.date_taken_utc !== undefined) {
     // The clock fit's per-sol correction of Mars24 at the landing longitude (clock-fit.ts).
-    const fix = clock !== undefined && lmstCorrectionMs ? lmstCorrectionMs(clock) : 0
+    const fix = clock !== undefined && lmstCorrectionMs ? lmstCorrectionMs(clock, rec.sol) : 0
     const ms = (((lmstMsAt(rec.rover, rec.date_taken_utc) + fix) % 86_400_000) + 86_400_000) % 86_400_000
     rec.date_taken_mars = formatDateTakenMars(rec.sol, ms)
     rec.mars_time_ms = ms

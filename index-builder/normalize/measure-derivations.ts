@@ -41,7 +41,7 @@ function wrapDay(d: number): number {
   return d
 }
 
-export function measureDerivations(records: readonly PhotoRecord[], clocks: Record<RoverSlug, SclkToUtc>, lmstCorrections: Partial<Record<RoverSlug, (sclk: number) => number>> = {}): DerivationErrors {
+export function measureDerivations(records: readonly PhotoRecord[], clocks: Record<RoverSlug, SclkToUtc>, lmstCorrections: Partial<Record<RoverSlug, (sclk: number, sol: number) => number>> = {}): DerivationErrors {
   const numeric = new Map<string, number[]>()
   const agreement = new Map<string, AgreementCount>()
   const addNum = (rover: string, method: string, v: number) => {
@@ -75,7 +75,7 @@ export function measureDerivations(records: readonly PhotoRecord[], clocks: Reco
     if (chainUtc !== undefined) {
       addAgree(rec.rover, 'sol_from_sclk', missionSolAt(rec.rover, chainUtc) === rec.sol)
       const stated = rec.date_taken_mars !== undefined ? parseMarsTimeMs(rec.date_taken_mars) : undefined
-      const fix = lmstCorrections[rec.rover]?.(clock!) ?? 0
+      const fix = lmstCorrections[rec.rover]?.(clock!, rec.sol) ?? 0
       if (stated !== undefined) addNum(rec.rover, 'lmst_from_sclk', wrapDay(lmstMsAt(rec.rover, chainUtc) + fix - stated) / 1000)
     }
     if (rec.site !== undefined && rec.drive !== undefined && id.site !== undefined && id.drive !== undefined) {

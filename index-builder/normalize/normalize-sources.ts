@@ -153,7 +153,7 @@ function buildCalibrations(timetables: readonly MerTimetableRow[]): SclkCalibrat
 
 interface FittedClocks {
   clocks: Record<RoverSlug, SclkToUtc>
-  lmst: Partial<Record<RoverSlug, (sclk: number) => number>>
+  lmst: Partial<Record<RoverSlug, (sclk: number, sol: number) => number>>
   validation: Partial<Record<RoverSlug, NonNullable<ReturnType<typeof leaveOneSolOut>>>>
 }
 
