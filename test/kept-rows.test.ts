@@ -23,6 +23,8 @@ interface Photo {
   nasaId: string
   sclk: number
   sequence: string
+  /** Product version (Perseverance serves one id for v01, v02, … of one exposure; the image file names tell them apart). */
+  version: number
 }
 
 /** A Perseverance image id of the given eye and key letters (id-conventions.ts's pattern). */
@@ -30,13 +32,20 @@ function nasaIdOf(eye: 'L' | 'R', rig: string, sol: number, sclk: number, seq: s
   return `${rig}${eye}F_${String(sol).padStart(4, '0')}_${String(Math.floor(sclk)).padStart(10, '0')}_000ECM_N0010052${seq}_00_2I3J`
 }
 
+/** A Utf8 column of the texts. */
+function utf8(texts: string[]): { data: Uint8Array; offsets: Int32Array } {
+  const bytes = texts.map((t) => enc.encode(t))
+  const offsets = new Int32Array(texts.length + 1)
+  bytes.forEach((b, i) => (offsets[i + 1] = offsets[i]! + b.length))
+  const data = new Uint8Array(offsets[texts.length]!)
+  bytes.forEach((b, i) => data.set(b, offsets[i]!))
+  return { data, offsets }
+}
+
 function columns(photos: Photo[], partner?: Map<number, number>, sequence?: Map<number, string>): PhotoColumns {
   const n = photos.length
-  const bytes = photos.map((p) => enc.encode(p.nasaId))
-  const offsets = new Int32Array(n + 1)
-  bytes.forEach((b, i) => (offsets[i + 1] = offsets[i]! + b.length))
-  const data = new Uint8Array(offsets[n]!)
-  bytes.forEach((b, i) => data.set(b, offsets[i]!))
+  const { data, offsets } = utf8(photos.map((p) => p.nasaId))
+  const none = utf8(photos.map(() => ''))
   const dict: string[] = []
   const codes = new Int32Array(n)
   photos.forEach((p, i) => {
@@ -52,6 +61,10 @@ function columns(photos: Photo[], partner?: Map<number, number>, sequence?: Map<
     sol: new Int32Array(n).fill(59),
     sclk: Float64Array.from(photos.map((p) => p.sclk)),
     nasa_id: { data, offsets },
+    image_full: none,
+    image_large: utf8(photos.map((p) => `${p.nasaId}${String(p.version).padStart(2, '0')}_1200.jpg`)),
+    image_medium: none,
+    image_small: none,
     stereo_partner: Int32Array.from(photos.map((p) => partner?.get(p.id) ?? INT_ABSENT)),
     sequence: { codes, dict },
   } as unknown as PhotoColumns
@@ -65,7 +78,8 @@ function randomPhotos(rnd: () => number, count: number, firstId: number): Photo[
     const rig = rnd() < 0.7 ? 'N' : 'F'
     const sclk = rnd() < 0.05 ? NaN : 667130000 + Math.round(rnd() * 60 * 8) / 8
     const seq = rnd() < 0.5 ? 'NCAM00012' : 'NCAM00013'
-    out.push({ id: firstId + i, nasaId: nasaIdOf(eye, rig, 59, Number.isNaN(sclk) ? 0 : sclk, seq), sclk, sequence: seq })
+    const version = rnd() < 0.7 ? 1 : rnd() < 0.7 ? 2 : 3
+    out.push({ id: firstId + i, nasaId: nasaIdOf(eye, rig, 59, Number.isNaN(sclk) ? 0 : sclk, seq), sclk, sequence: seq, version })
   }
   return out
 }

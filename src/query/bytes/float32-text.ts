@@ -1,12 +1,13 @@
 import { ByteMemo, hashDouble } from './byte-memo'
 import { PAIRS, writeDigits, type ByteSink } from './byte-sink'
+import { float32TextExact } from '../../store/float32-text-exact'
 
 /**
  * Shortest decimal text of a number as JS writes it (Number#toString): the fewest significant
  * digits that read back as the same value. Telemetry angles are float32 (the digits must read
  * back as the same float32), coordinates float64.
  *
- * The float32 reference is a binary search of toPrecision strings (~0.4 µs per try, ~1.8 µs per
+ * The float32 reference (store/float32-text-exact.ts) is a binary search of toPrecision strings (~0.4 µs per try, ~1.8 µs per
  * value); for float64 it is String(x). The fast path tries 1, 2, ... significant digits with
  * double arithmetic (scale by an exact power of ten, round, unscale; products and quotients of
  * exact doubles are correctly rounded, so the candidate is the correctly rounded decimal unless
@@ -19,18 +20,6 @@ const P10: number[] = []
 for (let i = 0; i <= 22; i++) P10.push(Number('1e' + i))
 /** 1 / 10^i as the comparisons of shortestDecimal have always used them. */
 const N10 = P10.map((p) => 1 / p)
-
-/** Reference: binary search over 1..9 significant digits with toPrecision (9 always round-trips; if p digits do, more do too). */
-export function float32TextExact(x: number): string {
-  let lo = 1
-  let hi = 9
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1
-    if (Math.fround(Number(x.toPrecision(mid))) === x) hi = mid
-    else lo = mid + 1
-  }
-  return String(Number(x.toPrecision(lo)))
-}
 
 /** The last decimal found by shortestDecimal: |x| = m·10^-k. */
 let decM = 0
@@ -159,32 +148,6 @@ function nearestDecimal(a: number, e: number, p: number, single: boolean): numbe
 
 export function float32Text(x: number): string {
   return shortestDecimal(x, true) ? (x < 0 ? '-' : '') + decimalText(decM, decK) : float32TextExact(x)
-}
-
-/**
- * The float32 values whose served text lies in [lo, hi]: a range filter over a float32 column
- * compares the column with these, so a bound is inclusive of the value a client reads (the
- * text 89.4581 is the float32 89.45809936…, below the bound 89.4581 as a double). A value's
- * text lies in its own rounding interval, so the texts ascend with the values: only the float32
- * nearest a bound can fall on either side of it, and the next one inward never does.
- */
-export function float32TextRange(lo: number, hi: number): { lo: number; hi: number } {
-  return { lo: textAtLeast(lo), hi: -textAtLeast(-hi) }
-}
-
-/** The least float32 whose text reads as a number >= b (b itself when infinite or NaN). */
-function textAtLeast(b: number): number {
-  const c = Math.fround(b)
-  if (!Number.isFinite(c)) return Number.isFinite(b) ? c : b
-  return Number(float32TextExact(c)) >= b ? c : nextUp32(c)
-}
-
-/** The next float32 above a finite float32 (towards +Infinity). */
-function nextUp32(x: number): number {
-  if (x === 0) return 1.401298464324817e-45 // the least positive float32, above both zeros
-  f32[0] = x
-  f32Bits[0] += x > 0 ? 1 : -1
-  return f32[0]
 }
 
 /**
