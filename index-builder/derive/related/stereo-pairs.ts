@@ -29,10 +29,11 @@ export const STEREO_REACH_S = 4 * STEREO_CLOCK_TOLERANCE_S + 1
  * the same letters (full with full, thumbnail with thumbnail, same filter and sequence), exposed
  * within STEREO_CLOCK_TOLERANCE_S. Among the eyes of one kind, each left photo takes its nearest
  * right one by clock and keeps it only when that right photo's nearest left one is itself, so a
- * pair is always mutual. This runs twice: first among the products of one version (Perseverance
- * serves one id for `…J01`, `…J02`, `…J03`, the same exposure processed again, and their clocks
- * tie: v01 pairs with v01, v02 with v02), then among the eyes still without a partner, whatever
- * their versions (a left v01 whose right eye exists only as v03).
+ * pair is always mutual. Where eyes of one side crowd (two within twice the tolerance) and their
+ * products have several versions, this runs twice: first among the products of one version
+ * (Perseverance serves one id for `…J01`, `…J02`, `…J03`, the same exposure processed again, and
+ * their clocks tie: v01 pairs with v01, v02 with v02), then among the eyes still without a
+ * partner, whatever their versions (a left v01 whose right eye exists only as v03).
  *
  * With `kept` (an update's merge, kept-rows.ts: the published partners in `p.stereo_partner`, ids
  * unchanged), only the photos within STEREO_REACH_S of a photo added or removed are paired again,
@@ -44,8 +45,8 @@ export function stereoPartners(p: PhotoColumns, kept?: KeptRows): Int32Array {
   const again = (r: number) => !kept || kept.fresh[r] === 1 || within(kept.changedSclk, p.sclk[r]!, STEREO_REACH_S)
   const read = (r: number) => !kept || kept.fresh[r] === 1 || within(kept.changedSclk, p.sclk[r]!, 2 * STEREO_REACH_S)
   const text = new TextDecoder()
-  // The eyes of one kind (rover and shared letters), by product version.
-  const kinds = new Map<string, Map<number, Eyes>>()
+  // The eyes of one kind (rover and shared letters).
+  const kinds = new Map<string, Eyes>()
   for (let r = 0; r < p.length; r++) {
     if (kept && again(r)) out[r] = INT_ABSENT
     if (Number.isNaN(p.sclk[r]!) || !read(r)) continue
@@ -53,15 +54,10 @@ export function stereoPartners(p: PhotoColumns, kept?: KeptRows): Int32Array {
     const eye = stereoEye(rover, text.decode(p.nasa_id.data.subarray(p.nasa_id.offsets[r]!, p.nasa_id.offsets[r + 1]!)))
     if (!eye) continue
     const k = `${rover} ${eye.key}`
-    let versions = kinds.get(k)
-    if (!versions) kinds.set(k, (versions = new Map()))
-    const v = rover === 'perseverance' ? productVersion(p, r, text) : 1
-    let g = versions.get(v)
-    if (!g) versions.set(v, (g = { left: [], right: [] }))
+    let g = kinds.get(k)
+    if (!g) kinds.set(k, (g = { left: [], right: [] }))
     ;(eye.eye === 'L' ? g.left : g.right).push(r)
   }
-  // Partners of the first pass, for every row read (whether a neighbour was left unpaired decides the second).
-  const first = new Int32Array(p.length).fill(-1)
   const bySclk = (a: number, b: number) => p.sclk[a]! - p.sclk[b]! || p.id[a]! - p.id[b]!
   const pair = ({ left, right }: Eyes, found: (l: number, r: number) => void) => {
     if (left.length === 0 || right.length === 0) return
@@ -78,21 +74,34 @@ export function stereoPartners(p: PhotoColumns, kept?: KeptRows): Int32Array {
     if (again(l)) out[l] = p.id[r]!
     if (again(r)) out[r] = p.id[l]!
   }
-  for (const versions of kinds.values()) {
-    for (const g of versions.values()) {
-      pair(g, (l, r) => {
-        first[l] = r
-        first[r] = l
+  // Paired in the first pass (a kind split by version).
+  const first = new Set<number>()
+  for (const g of kinds.values()) {
+    g.left.sort(bySclk)
+    g.right.sort(bySclk)
+    // Where no two eyes of one side lie within twice the tolerance, each eye has at most one
+    // candidate and the versions cannot change a pair: one pass, no file names read.
+    if (!crowded(p.sclk, g.left) && !crowded(p.sclk, g.right)) {
+      pair(g, keep)
+      continue
+    }
+    const byVersion = new Map<number, Eyes>()
+    for (const [side, rows] of [['left', g.left], ['right', g.right]] as const) {
+      for (const r of rows) {
+        const v = productVersion(p, r, text)
+        let e = byVersion.get(v)
+        if (!e) byVersion.set(v, (e = { left: [], right: [] }))
+        e[side].push(r)
+      }
+    }
+    for (const e of byVersion.values()) {
+      pair(e, (l, r) => {
+        first.add(l)
+        first.add(r)
         keep(l, r)
       })
     }
-    if (versions.size < 2) continue
-    const rest: Eyes = { left: [], right: [] }
-    for (const g of versions.values()) {
-      for (const l of g.left) if (first[l] === -1) rest.left.push(l)
-      for (const r of g.right) if (first[r] === -1) rest.right.push(r)
-    }
-    pair(rest, keep)
+    if (byVersion.size > 1) pair({ left: g.left.filter((r) => !first.has(r)), right: g.right.filter((r) => !first.has(r)) }, keep)
   }
   return out
 }
@@ -102,7 +111,13 @@ interface Eyes {
   right: number[]
 }
 
-/** The product version of a Perseverance row, from its image file names (`…2I3J02_1200.jpg`: 2; 1 when none says). */
+/** Whether two rows of `sorted` (ascending by clock) lie within twice the pairing tolerance. */
+function crowded(sclk: Float64Array, sorted: number[]): boolean {
+  for (let i = 1; i < sorted.length; i++) if (sclk[sorted[i]!]! - sclk[sorted[i - 1]!]! <= 2 * STEREO_CLOCK_TOLERANCE_S) return true
+  return false
+}
+
+/** The product version of a row, from its image file names (Perseverance `…2I3J02_1200.jpg`: 2; 1 when none says). */
 function productVersion(p: PhotoColumns, r: number, text: TextDecoder): number {
   for (const c of [p.image_full, p.image_large, p.image_medium, p.image_small]) {
     const a = c.offsets[r]!
