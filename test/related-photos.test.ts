@@ -49,6 +49,15 @@ function metres(a: { lat: number; lon: number }, b: { lat: number; lon: number }
   return 3_389_500 * Math.atan2(Math.hypot(...cross), x[0] * y[0] + x[1] * y[1] + x[2] * y[2])
 }
 
+/** Ids of the photos within `radius` metres of `c`, by a brute-force great circle: nearest first, then id. */
+function nearestFirst(c: { lat: number; lon: number }, radius: number): number[] {
+  return photos
+    .filter((p) => where.has(p.id) && metres(c, where.get(p.id)!) <= radius)
+    .map((p) => ({ id: p.id, d: metres(c, where.get(p.id)!) }))
+    .sort((a, b) => (Math.abs(a.d - b.d) > 1e-6 ? a.d - b.d : a.id - b.id))
+    .map((w) => w.id)
+}
+
 async function allPages(query: string): Promise<any[]> {
   const out: any[] = []
   let cursor = ''
@@ -208,10 +217,7 @@ describe('taken near here', () => {
   test('sort=distance: nearest first, then id, the same rows across cursor pages as a brute-force sort', async () => {
     const [id, c] = [...where.entries()].find(([pid]) => photos.find((p) => p.id === pid)!.rover === 'curiosity')!
     const radius = 1500
-    const want = photos
-      .filter((p) => where.has(p.id) && metres(c, where.get(p.id)!) <= radius)
-      .map((p) => ({ id: p.id, d: metres(c, where.get(p.id)!) }))
-      .sort((a, b) => (Math.abs(a.d - b.d) > 1e-6 ? a.d - b.d : a.id - b.id))
+    const want = nearestFirst(c, radius)
     expect(want.length).toBeGreaterThan(20)
     const got: number[] = []
     let cursor = ''
@@ -222,7 +228,7 @@ describe('taken near here', () => {
       cursor = body.pagination.cursor?.next
       if (!cursor) break
     }
-    expect(got).toEqual(want.map((w) => w.id))
+    expect(got).toEqual(want)
     const paged = (await get(`/api/v2/photos?near_photo=${id}&radius_m=${radius}&sort=distance&per_page=7&page=2&fields=sol`)).body
     expect(paged.data.map((p: any) => p.id)).toEqual(got.slice(7, 14))
   })
@@ -230,11 +236,7 @@ describe('taken near here', () => {
   test('the export takes sort=distance: every photo of the circle in the brute-force order, in CSV and NDJSON, and max_rows keeps the nearest', async () => {
     const [id, c] = [...where.entries()].find(([pid]) => photos.find((p) => p.id === pid)!.rover === 'perseverance')!
     const radius = 3000
-    const want = photos
-      .filter((p) => where.has(p.id) && metres(c, where.get(p.id)!) <= radius)
-      .map((p) => ({ id: p.id, d: metres(c, where.get(p.id)!) }))
-      .sort((a, b) => (Math.abs(a.d - b.d) > 1e-6 ? a.d - b.d : a.id - b.id))
-      .map((w) => String(w.id))
+    const want = nearestFirst(c, radius).map(String)
     expect(want.length).toBeGreaterThan(20)
     const csv = await t.request(`/api/v2/photos/export?near_photo=${id}&radius_m=${radius}&sort=distance&format=csv`)
     expect(csv.status).toBe(200)
