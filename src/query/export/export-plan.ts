@@ -35,8 +35,8 @@ const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
  * same index sources and filters), into a bitset of rows. The order then costs nothing up front
  * when the store already holds it (row order, or one field's permutation); any other order is
  * sorted a run at a time with the event loop free between runs (row-order.ts); a distance order
- * is the list's distance page over every match. The stream reads
- * the columns from the snapshot as it goes.
+ * is the list's distance page over every match. The stream reads the columns from the snapshot
+ * as it goes.
  */
 export async function planExport(store: Store, params: URLSearchParams, accept: string | null, serverMaxRows: number): Promise<ExportPlan> {
   const errors: ParamError[] = []
