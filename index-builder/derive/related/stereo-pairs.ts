@@ -59,10 +59,9 @@ export function stereoPartners(p: PhotoColumns, kept?: KeptRows): Int32Array {
     ;(eye.eye === 'L' ? g.left : g.right).push(r)
   }
   const bySclk = (a: number, b: number) => p.sclk[a]! - p.sclk[b]! || p.id[a]! - p.id[b]!
+  // Pairs the eyes of lists sorted by clock (each kind's, and the lists taken from them in order).
   const pair = ({ left, right }: Eyes, found: (l: number, r: number) => void) => {
     if (left.length === 0 || right.length === 0) return
-    left.sort(bySclk)
-    right.sort(bySclk)
     for (const l of left) {
       const r = nearest(p.sclk, right, p.sclk[l]!)
       if (Math.abs(p.sclk[r]! - p.sclk[l]!) > STEREO_CLOCK_TOLERANCE_S) continue

@@ -7,8 +7,8 @@ import { float32TextExact } from '../../store/float32-text-exact'
  * digits that read back as the same value. Telemetry angles are float32 (the digits must read
  * back as the same float32), coordinates float64.
  *
- * The float32 reference (store/float32-text-exact.ts) is a binary search of toPrecision strings (~0.4 µs per try, ~1.8 µs per
- * value); for float64 it is String(x). The fast path tries 1, 2, ... significant digits with
+ * The float32 reference (store/float32-text-exact.ts) is a binary search of toPrecision strings
+ * (~0.4 µs per try, ~1.8 µs per value); for float64 it is String(x). The fast path tries 1, 2, ... significant digits with
  * double arithmetic (scale by an exact power of ten, round, unscale; products and quotients of
  * exact doubles are correctly rounded, so the candidate is the correctly rounded decimal unless
  * the scaled value sits within rounding error of a half) and writes the digits from the integer

@@ -47,9 +47,13 @@ export interface PhotoFilters {
   sampleTypes?: string[]
   /** width/height, inclusive. */
   aspectRatio?: FloatRange
+  /**
+   * Angles in degrees, inclusive, as bounds on their float32 columns: the parser turns a bound on
+   * the served text into the float32 values whose text it keeps (store/float32-text-exact.ts).
+   */
   mastElevation?: FloatRange
   mastAzimuth?: FloatRange
-  /** Degrees above the horizon, inclusive: sun_elevation_min/max and golden hour (−4 … 6) by AND. */
+  /** Degrees above the horizon, as the angles above: sun_elevation_min/max and golden hour (−4 … 6) by AND. */
   sunElevation?: FloatRange
   /** true: photos with a stereo partner; false: photos without one. */
   stereo?: boolean
