@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { stereoPartners, STEREO_REACH_S } from '../index-builder/derive/related/stereo-pairs'
 import { sequenceColumn } from '../index-builder/derive/related/sequences'
 import type { KeptRows } from '../index-builder/derive/kept-rows'
+import { utf8Column } from '../index-builder/encode/utf8-builder'
 import { ROVER_SLUGS } from '../src/catalog/rovers'
 import { INT_ABSENT, type PhotoColumns } from '../src/store/schema'
 import { seededRandom } from './support/seeded-random'
@@ -16,7 +17,6 @@ import { seededRandom } from './support/seeded-random'
  * clean full build, file for file.)
  */
 const PERSEVERANCE = ROVER_SLUGS.indexOf('perseverance')
-const enc = new TextEncoder()
 
 interface Photo {
   id: number
@@ -32,20 +32,9 @@ function nasaIdOf(eye: 'L' | 'R', rig: string, sol: number, sclk: number, seq: s
   return `${rig}${eye}F_${String(sol).padStart(4, '0')}_${String(Math.floor(sclk)).padStart(10, '0')}_000ECM_N0010052${seq}_00_2I3J`
 }
 
-/** A Utf8 column of the texts. */
-function utf8(texts: string[]): { data: Uint8Array; offsets: Int32Array } {
-  const bytes = texts.map((t) => enc.encode(t))
-  const offsets = new Int32Array(texts.length + 1)
-  bytes.forEach((b, i) => (offsets[i + 1] = offsets[i]! + b.length))
-  const data = new Uint8Array(offsets[texts.length]!)
-  bytes.forEach((b, i) => data.set(b, offsets[i]!))
-  return { data, offsets }
-}
-
 function columns(photos: Photo[], partner?: Map<number, number>, sequence?: Map<number, string>): PhotoColumns {
   const n = photos.length
-  const { data, offsets } = utf8(photos.map((p) => p.nasaId))
-  const none = utf8(photos.map(() => ''))
+  const none = utf8Column(photos.map(() => ''))
   const dict: string[] = []
   const codes = new Int32Array(n)
   photos.forEach((p, i) => {
@@ -60,9 +49,9 @@ function columns(photos: Photo[], partner?: Map<number, number>, sequence?: Map<
     rover: new Uint8Array(n).fill(PERSEVERANCE),
     sol: new Int32Array(n).fill(59),
     sclk: Float64Array.from(photos.map((p) => p.sclk)),
-    nasa_id: { data, offsets },
+    nasa_id: utf8Column(photos.map((p) => p.nasaId)),
     image_full: none,
-    image_large: utf8(photos.map((p) => `${p.nasaId}${String(p.version).padStart(2, '0')}_1200.jpg`)),
+    image_large: utf8Column(photos.map((p) => `${p.nasaId}${String(p.version).padStart(2, '0')}_1200.jpg`)),
     image_medium: none,
     image_small: none,
     stereo_partner: Int32Array.from(photos.map((p) => partner?.get(p.id) ?? INT_ABSENT)),
